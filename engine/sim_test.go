@@ -1,0 +1,129 @@
+package engine
+
+import "testing"
+
+type recorder struct {
+	s    *Sim
+	seen []Event
+	now  []Time
+}
+
+func (r *recorder) Handle(e Event) {
+	r.seen = append(r.seen, e)
+	r.now = append(r.now, r.s.Now())
+	if e.Kind == 1 && e.Arg < 3 {
+		r.s.After(0, 1, e.Arg+1) // same time: runs after what is already due now
+		r.s.After(10, 2, e.Arg)
+	}
+}
+
+func TestRunOrderAndClock(t *testing.T) {
+	s := &Sim{}
+	r := &recorder{s: s}
+	s.At(5, 1, 0)
+	s.At(5, 3, 0)
+	s.Run(maxTime, r)
+	want := []Event{
+		{5, 1, 0}, {5, 3, 0}, {5, 1, 1}, {5, 1, 2}, {5, 1, 3},
+		{15, 2, 0}, {15, 2, 1}, {15, 2, 2},
+	}
+	if len(r.seen) != len(want) {
+		t.Fatalf("ran %v, want %v", r.seen, want)
+	}
+	for i := range want {
+		if r.seen[i] != want[i] || r.now[i] != want[i].At {
+			t.Fatalf("event %d: ran %+v at now=%v, want %+v", i, r.seen[i], r.now[i], want[i])
+		}
+	}
+	if s.Handled() != uint64(len(want)) {
+		t.Fatalf("Handled = %d, want %d", s.Handled(), len(want))
+	}
+}
+
+func TestRunUntilStopsAndResumes(t *testing.T) {
+	s := &Sim{}
+	r := &recorder{s: s}
+	s.At(10, 5, 0)
+	s.At(30, 5, 1)
+	if pending := s.Run(20, r); !pending {
+		t.Fatal("Run(20) reported nothing pending")
+	}
+	if len(r.seen) != 1 || s.Now() != 20 {
+		t.Fatalf("after Run(20): ran %d events, now %v; want 1 and 20ps", len(r.seen), s.Now())
+	}
+	s.At(25, 6, 0) // between the stop and the next event
+	s.Run(100, r)
+	if len(r.seen) != 3 || r.seen[1].At != 25 || r.seen[2].At != 30 || s.Now() != 100 {
+		t.Fatalf("after Run(100): %+v now %v", r.seen, s.Now())
+	}
+}
+
+type stopper struct{ s *Sim }
+
+func (h stopper) Handle(e Event) {
+	if e.Arg == 1 {
+		h.s.Stop()
+	}
+}
+
+func TestStop(t *testing.T) {
+	s := &Sim{}
+	s.At(1, 0, 0)
+	s.At(2, 0, 1)
+	s.At(3, 0, 2)
+	if !s.Run(maxTime, stopper{s}) || s.Now() != 2 || s.Pending() != 1 {
+		t.Fatalf("Stop: now %v pending %d", s.Now(), s.Pending())
+	}
+}
+
+func TestSchedulingInThePastPanics(t *testing.T) {
+	s := &Sim{}
+	s.At(10, 0, 0)
+	s.Run(maxTime, stopper{s})
+	defer func() {
+		if recover() == nil {
+			t.Fatal("At before Now did not panic")
+		}
+	}()
+	s.At(9, 0, 0)
+}
+
+func TestParseTime(t *testing.T) {
+	cases := []struct {
+		in   string
+		want Time
+		bad  bool
+	}{
+		{"150us", 150 * Microsecond, false},
+		{"150µs", 150 * Microsecond, false},
+		{"1.5ms", 1500 * Microsecond, false},
+		{"1s", Second, false},
+		{"20ns", 20 * Nanosecond, false},
+		{"750ps", 750, false},
+		{"0s", 0, false},
+		{"150", 0, true},
+		{"", 0, true},
+		{"-1ms", 0, true},
+		{"1.5ps", 0, true},
+		{"fast", 0, true},
+		{"1 parsec", 0, true},
+	}
+	for _, c := range cases {
+		t.Run(c.in, func(t *testing.T) {
+			got, err := ParseTime(c.in)
+			if c.bad {
+				if err == nil {
+					t.Fatalf("ParseTime(%q) = %v, want an error", c.in, got)
+				}
+				return
+			}
+			if err != nil || got != c.want {
+				t.Fatalf("ParseTime(%q) = %v, %v; want %v", c.in, got, err, c.want)
+			}
+			back, err := ParseTime(got.String())
+			if err != nil || back != got {
+				t.Fatalf("round trip of %v via %q gave %v, %v", got, got.String(), back, err)
+			}
+		})
+	}
+}
