@@ -3,8 +3,9 @@ module github.com/ccsweep/ccsweep
 go 1.26.8
 
 require (
-	github.com/BurntSushi/toml v1.6.0
+	github.com/expr-lang/expr v1.17.8
 	github.com/go-echarts/go-echarts/v2 v2.6.7
+	github.com/pelletier/go-toml/v2 v2.4.3
 	github.com/schollz/progressbar/v3 v3.19.1
 	github.com/urfave/cli/v2 v2.27.7
 	golang.org/x/sync v0.24.0

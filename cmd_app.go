@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// version and commit are set at link time (-ldflags "-X main.version=...");
+// commit falls back to the VCS stamp Go embeds when it builds from a checkout.
+var (
+	version = "0.1.0-dev"
+	commit  = ""
+)
+
+func buildCommit() string {
+	if commit != "" {
+		return commit
+	}
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range info.Settings {
+			if s.Key == "vcs.revision" {
+				return s.Value
+			}
+		}
+	}
+	return "unknown"
+}
+
+// usageError is bad usage or bad input: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+// newApp builds the command-line application writing to stdout and stderr.
+func newApp(stdout, stderr io.Writer) *cli.App {
+	cli.VersionPrinter = func(c *cli.Context) {
+		fmt.Fprintf(c.App.Writer, "ccsweep %s (commit %s, model %s)\n", version, buildCommit(), model.Version)
+	}
+	return &cli.App{
+		Name:                 "ccsweep",
+		Usage:                "simulate InfiniBand congestion control and sweep its parameters",
+		Version:              version,
+		Writer:               stdout,
+		ErrWriter:            stderr,
+		EnableBashCompletion: true,
+		HideHelpCommand:      true,
+		Commands:             []*cli.Command{simCommand(), scenariosCommand()},
+		OnUsageError:         commandUsageError,
+		Action: func(c *cli.Context) error {
+			if c.NArg() == 0 {
+				return cli.ShowAppHelp(c)
+			}
+			return usagef("unknown command %q (see ccsweep --help)", c.Args().First())
+		},
+		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
+	}
+}
+
+// run executes ccsweep with args and returns the process exit status: 0 on
+// success, 2 for bad usage or input, 1 when a run fails.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	err := newApp(stdout, stderr).RunContext(ctx, args)
+	if err == nil {
+		return 0
+	}
+	fmt.Fprintln(stderr, "ccsweep: "+oneLine(err.Error()))
+	var ue usageError
+	var pe *model.ParamError
+	if errors.As(err, &ue) || errors.As(err, &pe) || errors.Is(err, model.ErrUnknownParam) {
+		return 2
+	}
+	return 1
+}
+
+// commandUsageError turns a flag-parsing error into a one-line usage error
+// instead of a help page.
+func commandUsageError(c *cli.Context, err error, _ bool) error {
+	return usagef("%v (see ccsweep %s --help)", err, c.Command.Name)
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// writeOutput writes what fill produces to path, or to w when path is empty
+// or "-". A file appears whole or not at all: it is written beside path and
+// renamed into place.
+func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
+	if path == "" || path == "-" {
+		return fill(w)
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return usagef("cannot write %s: %v", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if err := fill(tmp); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,185 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
+)
+
+func simCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "sim",
+		Usage:     "run one simulation and print its throughput series",
+		UsageText: "ccsweep sim --scenario NAME [--cc on|off] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (see: ccsweep scenarios)", Required: true},
+			&cli.StringFlag{Name: "cc", Value: "off", Usage: "IB congestion control: on (the testbed's CC parameters) or off"},
+			&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, e.g. --set ccti_timer=300us (repeatable; listed below)"},
+			&cli.StringFlag{Name: "phase", Usage: "scenario phase length, e.g. 200ms (default 1s)"},
+			&cli.StringFlag{Name: "sample", Usage: "throughput sampling interval (default 1ms)"},
+			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
+			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv (time_s,flow,throughput_gbps) or json (parameters, metrics, series)"},
+			&cli.StringFlag{Name: "out", Usage: "write to FILE instead of standard output"},
+		},
+		Description:  paramHelp(),
+		OnUsageError: commandUsageError,
+		Action:       simAction,
+	}
+}
+
+// paramHelp lists every parameter --set accepts.
+func paramHelp() string {
+	var b strings.Builder
+	b.WriteString("Parameters for --set (defaults are the reference testbed's):\n")
+	def := model.DefaultConfig()
+	for _, p := range model.Params() {
+		fmt.Fprintf(&b, "   %-22s %-12s %s\n", p.Name, def.Canonical(p.Name), p.Doc)
+	}
+	return b.String()
+}
+
+// simConfig builds the run's configuration from the command's flags.
+func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
+	cfg := model.DefaultConfig()
+	name := c.String("scenario")
+	sc := model.LookupScenario(name)
+	if sc == nil {
+		return nil, cfg, usagef("--scenario: unknown scenario %q (known: %s)", name, strings.Join(model.ScenarioNames(), ", "))
+	}
+	if err := cfg.Set("cc", c.String("cc")); err != nil {
+		return nil, cfg, usagef("--cc: want on or off, not %q", c.String("cc"))
+	}
+	for _, flag := range []string{"phase", "sample"} {
+		if v := c.String(flag); v != "" {
+			if err := cfg.Set(flag, v); err != nil {
+				return nil, cfg, usagef("--%s: %v", flag, err)
+			}
+		}
+	}
+	for _, kv := range c.StringSlice("set") {
+		key, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return nil, cfg, usagef("--set %q: want key=value", kv)
+		}
+		if err := cfg.Set(strings.TrimSpace(key), strings.TrimSpace(val)); err != nil {
+			return nil, cfg, usagef("--set: %v", err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, cfg, usagef("%v", err)
+	}
+	return sc, cfg, nil
+}
+
+func simAction(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("sim takes no arguments, got %q", c.Args().First())
+	}
+	format := c.String("format")
+	if format != "csv" && format != "json" {
+		return usagef("--format: want csv or json, not %q", format)
+	}
+	sc, cfg, err := simConfig(c)
+	if err != nil {
+		return err
+	}
+	res, err := model.Run(sc, cfg, c.Uint64("seed"))
+	if err != nil {
+		var pe *model.ParamError
+		if errors.As(err, &pe) {
+			return usageError{err}
+		}
+		return fmt.Errorf("simulation failed: %w", err)
+	}
+	return writeOutput(c.String("out"), c.App.Writer, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if format == "csv" {
+			writeSeriesCSV(bw, res)
+		} else if err := writeSimJSON(bw, res); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+}
+
+// writeSeriesCSV writes the long-form series: time_s,flow,throughput_gbps,
+// one row per sample per flow, time at the end of each sample interval.
+func writeSeriesCSV(w *bufio.Writer, r *model.Result) {
+	w.WriteString("time_s,flow,throughput_gbps\n")
+	if len(r.Flows) == 0 {
+		return
+	}
+	var buf []byte
+	for i := range r.Flows[0].Gbps {
+		t := strconv.FormatFloat((engine.Time(i+1) * r.Sample).Seconds(), 'f', -1, 64)
+		for _, f := range r.Flows {
+			buf = append(buf[:0], t...)
+			buf = append(buf, ',')
+			buf = append(buf, f.Name...)
+			buf = append(buf, ',')
+			buf = strconv.AppendFloat(buf, f.Gbps[i], 'f', -1, 64)
+			buf = append(buf, '\n')
+			w.Write(buf)
+		}
+	}
+}
+
+// simJSON is the document `ccsweep sim --format json` prints.
+type simJSON struct {
+	Scenario     string              `json:"scenario"`
+	ModelVersion string              `json:"model_version"`
+	Seed         uint64              `json:"seed"`
+	Params       map[string]string   `json:"params"`
+	SampleS      float64             `json:"sample_s"`
+	EndS         float64             `json:"end_s"`
+	WindowS      [2]float64          `json:"window_s"`
+	Metrics      map[string]*float64 `json:"metrics"`
+	Events       uint64              `json:"events"`
+	Flows        []flowJSON          `json:"flows"`
+}
+
+type flowJSON struct {
+	Name   string    `json:"name"`
+	Role   string    `json:"role"`
+	Src    string    `json:"src"`
+	Dst    string    `json:"dst"`
+	StartS float64   `json:"start_s"`
+	Gbps   []float64 `json:"throughput_gbps"`
+}
+
+func writeSimJSON(w io.Writer, r *model.Result) error {
+	from, to := r.Window()
+	doc := simJSON{
+		Scenario: r.Scenario, ModelVersion: r.ModelVersion, Seed: r.Seed,
+		Params: map[string]string{}, SampleS: r.Sample.Seconds(), EndS: r.End.Seconds(),
+		WindowS: [2]float64{from.Seconds(), to.Seconds()}, Metrics: map[string]*float64{}, Events: r.Events,
+	}
+	for _, p := range model.Params() {
+		doc.Params[p.Name] = r.Config.Canonical(p.Name)
+	}
+	for i, v := range r.Metrics().Values() {
+		if !math.IsNaN(v) {
+			v := v
+			doc.Metrics[model.MetricNames[i]] = &v
+		} else {
+			doc.Metrics[model.MetricNames[i]] = nil
+		}
+	}
+	for _, f := range r.Flows {
+		doc.Flows = append(doc.Flows, flowJSON{Name: f.Name, Role: string(f.Role), Src: f.Src, Dst: f.Dst,
+			StartS: f.Start.Seconds(), Gbps: f.Gbps})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}

@@ -1,0 +1,263 @@
+package model
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// ccState is the congestion-control state of a run (SPEC §2).
+type ccState struct {
+	on           bool
+	thresholdCr  int32 // buffer fill in credits at which a port-VL is over threshold; 0 never
+	mtuCredits   int32 // a port with fewer credits left than this is a victim
+	cnpWire      int32
+	cct          []engine.Time // injection-rate delay per CCTI
+	ccti         []int32       // CCTI slots: one per flow (qp) or per HCA port-SL (sl)
+	cctiSince    []engine.Time // when each slot last changed, for the time average
+	cctiIntegral []float64     // Σ CCTI·dt over the measurement window, in CCTI·ps
+	window       engine.Time   // start of the measurement window
+	timers       []cctiTimer
+}
+
+// cctiTimer is the CCTI timer of one HCA port-SL and the slots it lowers.
+type cctiTimer struct {
+	slots []int32
+}
+
+// flowCC is a flow's link to its CCTI slot.
+type flowCC struct {
+	slot int32
+}
+
+// cctEntry returns CCT[i] = 7·i²/den² µs, rounded down to a picosecond.
+func cctEntry(i, den int) engine.Time {
+	return engine.Time(int64(7*engine.Microsecond) * int64(i) * int64(i) / (int64(den) * int64(den)))
+}
+
+func (n *Network) initCC() {
+	c := n.cfg.CC
+	if !c.Enabled {
+		return
+	}
+	cc := &n.cc
+	cc.on = true
+	if c.Threshold > 0 {
+		// 1-15 maps uniformly onto 15/16 .. 1/16 of the input buffer.
+		cc.thresholdCr = max(1, int32(n.cfg.SwitchBufferCredits*(16-c.Threshold)/16))
+	}
+	cc.mtuCredits = int32(credits(n.cfg.MTU + n.cfg.HeaderBytes))
+	cc.cnpWire = int32(n.cfg.HeaderBytes + 16)
+	size := max(128, c.CCTILimit+1)
+	cc.cct = make([]engine.Time, size)
+	for i := range cc.cct {
+		cc.cct[i] = cctEntry(i, c.CCTDenominator)
+	}
+	cc.window = engine.Time(n.scenario.Phases-1) * n.cfg.Phase
+	slotOf := map[[2]int32]int32{} // (HCA, SL) -> slot, for SL level
+	timerOf := map[[2]int32]int{}  // (HCA, SL) -> timer
+	for i := range n.flows {
+		f := &n.flows[i]
+		key := [2]int32{f.src, int32(f.spec.SL)}
+		slot, shared := slotOf[key]
+		if c.Level == "qp" || !shared {
+			slot = int32(len(cc.ccti))
+			cc.ccti = append(cc.ccti, int32(c.CCTIMin))
+			cc.cctiSince = append(cc.cctiSince, 0)
+			cc.cctiIntegral = append(cc.cctiIntegral, 0)
+			slotOf[key] = slot
+		}
+		f.cc.slot = slot
+		t, ok := timerOf[key]
+		if !ok {
+			t = len(cc.timers)
+			timerOf[key] = t
+			cc.timers = append(cc.timers, cctiTimer{})
+			n.sim.At(c.CCTITimer, evCCTITimer, uint32(t))
+		}
+		if c.Level == "qp" || !shared {
+			cc.timers[t].slots = append(cc.timers[t].slots, slot)
+		}
+	}
+}
+
+// setCCTI changes a slot's CCTI, keeping its time integral.
+func (n *Network) setCCTI(slot int32, v int32) {
+	cc := &n.cc
+	now := n.sim.Now()
+	if from := max(cc.cctiSince[slot], cc.window); now > from {
+		cc.cctiIntegral[slot] += float64(cc.ccti[slot]) * float64(now-from)
+	}
+	cc.cctiSince[slot] = now
+	cc.ccti[slot] = v
+}
+
+// victimMasked reports whether switch output port p marks as a victim too.
+func (n *Network) victimMasked(p int32) bool { return n.ports[p].victimMask }
+
+// markFECN decides, as switch output port p starts packet pk taken from input
+// port from, whether to set its FECN bit. The port-VL is congested when the
+// buffer fill (per fill_mode) has reached the threshold and the port is the
+// root (it holds credits for another MTU packet after this one), or a victim
+// with its victim mask set. While congested, data packets of at least
+// packet_size credits are eligible, and one in marking_rate+1 is marked.
+func (n *Network) markFECN(p, from int32, pk *packet) {
+	cc := &n.cc
+	if cc.thresholdCr == 0 || pk.kind != kindData || pk.credits < int32(n.cfg.CC.PacketSize) {
+		return
+	}
+	pt := &n.ports[p]
+	vl := pk.vl
+	var fill int32
+	switch n.cfg.CC.FillMode {
+	case "voq":
+		sw := &n.sws[pt.owner]
+		fill = sw.fill[n.voqIndex(sw, n.ports[from].local, int32(vl), pt.local)]
+	case "port":
+		fill = pt.voqFill[vl]
+	default: // port_avg
+		fill = pt.voqFill[vl] / max(1, pt.fillInputs[vl])
+	}
+	if fill < cc.thresholdCr {
+		return
+	}
+	if pt.credits[vl]-pk.credits < cc.mtuCredits && !pt.victimMask {
+		return // a victim without victim mask
+	}
+	rate := int32(n.cfg.CC.MarkingRate)
+	if n.cfg.CC.MarkingMode == "random" {
+		if rate > 0 && n.rng.Int32N(rate+1) != 0 {
+			return
+		}
+	} else if pt.markCount[vl] > 0 {
+		pt.markCount[vl]--
+		return
+	} else {
+		pt.markCount[vl] = rate
+	}
+	pk.fecn = true
+	n.counters.FECN++
+}
+
+// enterVoQ and leaveVoQ keep the fill of the VoQ (in, vl, out) and of the
+// output port-VL, in credits, from a packet's arrival to the end of its
+// transmission.
+func (n *Network) enterVoQ(in, out int32, vl uint8, c int32) {
+	if !n.cc.on {
+		return
+	}
+	pt := &n.ports[out]
+	sw := &n.sws[pt.owner]
+	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
+	if sw.fill[i] == 0 {
+		pt.fillInputs[vl]++
+	}
+	sw.fill[i] += c
+	pt.voqFill[vl] += c
+}
+
+func (n *Network) leaveVoQ(in, out int32, vl uint8, c int32) {
+	if !n.cc.on {
+		return
+	}
+	pt := &n.ports[out]
+	sw := &n.sws[pt.owner]
+	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
+	sw.fill[i] -= c
+	if sw.fill[i] == 0 {
+		pt.fillInputs[vl]--
+	}
+	pt.voqFill[vl] -= c
+}
+
+// sendCNP makes the destination of FECN-marked data packet pk send a
+// congestion notification with BECN back to the source, ahead of its data.
+func (n *Network) sendCNP(pk *packet) {
+	flow, src, dst, vl := pk.flow, pk.src, pk.dst, pk.vl
+	k := n.newPacket()
+	n.pkts[k] = packet{flow: flow, src: dst, dst: src, wire: n.cc.cnpWire, credits: int32(credits(int(n.cc.cnpWire))),
+		vl: vl, kind: kindCNP, becn: true}
+	n.counters.CNPs++
+	n.hcas[dst].ctrl.push(k)
+	n.tryHCA(dst)
+}
+
+// receiveBECN raises the CCTI of the flow (or port-SL) that pk notifies.
+func (n *Network) receiveBECN(pk *packet) {
+	n.counters.BECNs++
+	slot := n.flows[pk.flow].cc.slot
+	v := min(n.cc.ccti[slot]+int32(n.cfg.CC.CCTIIncrease), int32(n.cfg.CC.CCTILimit))
+	n.setCCTI(slot, v)
+}
+
+// ird is the injection-rate delay flow f waits after a packet: CCT[CCTI].
+func (n *Network) ird(f *flowState) engine.Time {
+	if !n.cc.on {
+		return 0
+	}
+	return n.cc.cct[n.cc.ccti[f.cc.slot]]
+}
+
+// cctiTimer lowers by one the CCTI of every slot of timer t, never below
+// ccti_min, and restarts the timer.
+func (n *Network) cctiTimer(t int32) {
+	floor := int32(n.cfg.CC.CCTIMin)
+	for _, s := range n.cc.timers[t].slots {
+		if v := n.cc.ccti[s]; v > floor {
+			n.setCCTI(s, v-1)
+		}
+	}
+	n.sim.At(n.sim.Now()+n.cfg.CC.CCTITimer, evCCTITimer, uint32(t))
+}
+
+// meanCCTI returns the time-average CCTI over the measurement window, across
+// slots, as of time now.
+func (n *Network) meanCCTI() float64 {
+	cc := &n.cc
+	now := n.sim.Now()
+	if !cc.on || len(cc.ccti) == 0 || now <= cc.window {
+		return 0
+	}
+	var sum float64
+	for s := range cc.ccti {
+		sum += cc.cctiIntegral[s]
+		if from := max(cc.cctiSince[s], cc.window); now > from {
+			sum += float64(cc.ccti[s]) * float64(now-from)
+		}
+	}
+	return sum / float64(len(cc.ccti)) / float64(now-cc.window)
+}
+
+// applyVictimMask sets the victim mask of switch ports from spec: "host"
+// (host-facing ports), "all", "none", or a comma-separated list of
+// SWITCH:PORT with 1-based port numbers.
+func (n *Network) applyVictimMask(t *Topology, spec string) error {
+	for i := range n.ports {
+		p := &n.ports[i]
+		if p.host || p.peer < 0 {
+			continue
+		}
+		switch spec {
+		case "host":
+			p.victimMask = p.toHost
+		case "all":
+			p.victimMask = true
+		}
+	}
+	if spec == "host" || spec == "all" || spec == "none" {
+		return nil
+	}
+	for _, item := range strings.Split(spec, ",") {
+		name, num, ok := strings.Cut(strings.TrimSpace(item), ":")
+		id := t.Lookup(name)
+		pn, err := strconv.Atoi(num)
+		if !ok || id < 0 || t.Nodes[id].Host || err != nil || pn < 1 || pn > t.Nodes[id].Ports {
+			return &ParamError{Name: "victim_mask", Value: spec,
+				Reason: fmt.Sprintf("%q is not SWITCH:PORT of this scenario (ports count from 1)", item)}
+		}
+		n.ports[n.nodePort(id)+int32(pn-1)].victimMask = true
+	}
+	return nil
+}

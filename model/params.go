@@ -1,0 +1,536 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// Version identifies the model's behaviour. It changes whenever the same
+// scenario, parameters and seed could give different results, and it is part
+// of every sweep point's identity.
+const Version = "ib-1"
+
+// Config holds every parameter of a run. DefaultConfig gives the reference
+// testbed's physics (SPEC §3); Set changes one parameter by name.
+type Config struct {
+	// Phase is the scenario's time unit: flows join one phase apart.
+	Phase engine.Time
+	// Sample is the throughput sampling interval.
+	Sample engine.Time
+
+	// HostLinkGbps is the data rate (after 8b/10b) of host links: 4x DDR is 16.
+	HostLinkGbps float64
+	// SwitchLinkGbps is the data rate of switch-to-switch links: 4x QDR is 32.
+	SwitchLinkGbps float64
+	// HostIOGbps is an HCA's effective I/O (PCIe) bandwidth for payload, which
+	// caps what it injects and, separately, what it absorbs.
+	HostIOGbps float64
+	// PropDelay is every link's propagation delay.
+	PropDelay engine.Time
+	// SwitchLatency is the time from a packet's header arriving at a switch to
+	// the packet being ready to forward (virtual cut-through).
+	SwitchLatency engine.Time
+	// FCDelay is the time from buffer space being freed to the credit update
+	// leaving for the upstream port.
+	FCDelay engine.Time
+	// SwitchBufferCredits is the input buffer of each switch port, per VL, in
+	// 64-byte credits.
+	SwitchBufferCredits int
+	// HCABufferCredits is the input buffer of each HCA port, per VL, in credits.
+	HCABufferCredits int
+	// MTU is the largest packet payload in bytes (256, 512, 1024, 2048 or 4096).
+	MTU int
+	// MessageSize is the size in bytes of the messages flows send; each is
+	// split into ceil(MessageSize/MTU) packets.
+	MessageSize int
+	// HeaderBytes is each packet's overhead on the wire (LRH 8, BTH 12, ICRC 4,
+	// VCRC 2).
+	HeaderBytes int
+	// VLs is the number of data virtual lanes (1-15). Flows use VL = SL mod VLs.
+	VLs int
+	// CC is the congestion-control configuration.
+	CC CCConfig
+}
+
+// CCConfig holds the IB congestion-control parameters (SPEC §2).
+type CCConfig struct {
+	// Enabled turns IB CC on; the remaining fields only matter when it is.
+	Enabled bool
+	// Threshold is the switch marking threshold, 0 (never) to 15 (most aggressive).
+	Threshold int
+	// MarkingRate is the mean number of eligible packets sent between marked
+	// ones; 0 marks every eligible packet.
+	MarkingRate int
+	// PacketSize is the smallest packet, in credits, eligible for marking.
+	PacketSize int
+	// CCTIIncrease is added to a CCTI for every BECN.
+	CCTIIncrease int
+	// CCTILimit caps the CCTI.
+	CCTILimit int
+	// CCTIMin is the floor the CCTI timer lowers the CCTI to.
+	CCTIMin int
+	// CCTITimer is the period of the CCTI timer of each port-SL.
+	CCTITimer engine.Time
+	// VictimMask names the switch ports that enter the congestion state as
+	// victims (no credits) too: "host" (host-facing ports), "all", "none", or
+	// a comma-separated list of SWITCH:PORT (ports count from 1).
+	VictimMask string
+	// Level is "qp" (a CCTI per flow) or "sl" (a CCTI per port-SL).
+	Level string
+	// FillMode says how buffer fill is compared with the threshold: "voq"
+	// (each VoQ's fill), "port" (the sum of the VoQs heading to the output
+	// port) or "port_avg" (that sum divided by the number of contributing
+	// inputs).
+	FillMode string
+	// MarkingMode is "counter" (exactly one of every MarkingRate+1 eligible
+	// packets) or "random" (each eligible packet with probability
+	// 1/(MarkingRate+1)).
+	MarkingMode string
+	// CCTDenominator defines the CCT: cct[i] = 7·i²/CCTDenominator² µs.
+	CCTDenominator int
+}
+
+// DefaultConfig returns the reference testbed's configuration with CC off.
+//
+// The physics come from the testbed's description (SPEC §3): host links 4x
+// DDR (16 Gbit/s data), the switch link 4x QDR (32 Gbit/s), PCIe 1.1 x8 hosts
+// (16 Gbit/s after 8b/10b, about 13 Gbit/s of payload after TLP and DLLP
+// overhead, which is what one flow reaches), MTU 2048, 64 KiB messages,
+// 100 ns switch latency, 64 KiB (1024 credits) of switch input buffer per port
+// and 16 KiB at the HCA, a few metres of copper (20 ns).
+func DefaultConfig() Config {
+	return Config{
+		Phase:               engine.Second,
+		Sample:              engine.Millisecond,
+		HostLinkGbps:        16,
+		SwitchLinkGbps:      32,
+		HostIOGbps:          13,
+		PropDelay:           20 * engine.Nanosecond,
+		SwitchLatency:       100 * engine.Nanosecond,
+		FCDelay:             50 * engine.Nanosecond,
+		SwitchBufferCredits: 1024,
+		HCABufferCredits:    256,
+		MTU:                 2048,
+		MessageSize:         64 << 10,
+		HeaderBytes:         26,
+		VLs:                 1,
+		CC:                  DefaultCC(),
+	}
+}
+
+// DefaultCC returns the CC parameter set of the published testbed (SPEC §3),
+// disabled.
+func DefaultCC() CCConfig {
+	return CCConfig{
+		Threshold:      15,
+		MarkingRate:    1,
+		PacketSize:     8,
+		CCTIIncrease:   1,
+		CCTILimit:      127,
+		CCTIMin:        0,
+		CCTITimer:      150 * engine.Microsecond,
+		VictimMask:     "host",
+		Level:          "qp",
+		FillMode:       "voq",
+		MarkingMode:    "counter",
+		CCTDenominator: 106,
+	}
+}
+
+// ParamKind is the type of a parameter's value.
+type ParamKind int
+
+// Parameter kinds.
+const (
+	KindInt      ParamKind = iota // a whole number
+	KindFloat                     // a real number
+	KindDuration                  // a time with a unit, e.g. "150us"
+	KindEnum                      // one of a fixed set of words
+	KindBool                      // on/off
+	KindString                    // free text checked by the parameter
+)
+
+// Param describes one parameter that `ccsweep sim --set` and grid files
+// accept.
+type Param struct {
+	Name string
+	Kind ParamKind
+	// Min and Max bound numeric values (durations in picoseconds).
+	Min, Max float64
+	// Choices lists an enum's words.
+	Choices []string
+	// Unit names the unit of numeric values ("Gbit/s", "credits", "bytes").
+	Unit string
+	Doc  string
+
+	get   func(*Config) any
+	set   func(*Config, any)
+	check func(string) (string, error) // KindString: validate and normalize
+}
+
+var params = []*Param{
+	durParam("phase", "scenario time unit: flows join one phase apart", engine.Millisecond, 3600*engine.Second,
+		func(c *Config) *engine.Time { return &c.Phase }),
+	durParam("sample", "throughput sampling interval", engine.Microsecond, 3600*engine.Second,
+		func(c *Config) *engine.Time { return &c.Sample }),
+	floatParam("host_link_gbps", "Gbit/s", "data rate of host links (4x SDR 8, DDR 16, QDR 32)", 0.1, 1000,
+		func(c *Config) *float64 { return &c.HostLinkGbps }),
+	floatParam("switch_link_gbps", "Gbit/s", "data rate of switch-to-switch links", 0.1, 1000,
+		func(c *Config) *float64 { return &c.SwitchLinkGbps }),
+	floatParam("host_io_gbps", "Gbit/s", "HCA I/O bandwidth for payload, each direction", 0.1, 1000,
+		func(c *Config) *float64 { return &c.HostIOGbps }),
+	durParam("prop_delay", "link propagation delay", 0, engine.Millisecond,
+		func(c *Config) *engine.Time { return &c.PropDelay }),
+	durParam("switch_latency", "switch header-in to forward latency", 0, engine.Millisecond,
+		func(c *Config) *engine.Time { return &c.SwitchLatency }),
+	durParam("fc_delay", "delay before freed buffer space is reported upstream", 0, engine.Millisecond,
+		func(c *Config) *engine.Time { return &c.FCDelay }),
+	intParam("switch_buffer_credits", "credits", "switch input buffer per port per VL (64-byte credits)", 1, 1<<20,
+		func(c *Config) *int { return &c.SwitchBufferCredits }),
+	intParam("hca_buffer_credits", "credits", "HCA input buffer per VL (64-byte credits)", 1, 1<<20,
+		func(c *Config) *int { return &c.HCABufferCredits }),
+	intParam("mtu", "bytes", "largest packet payload: 256, 512, 1024, 2048 or 4096", 256, 4096,
+		func(c *Config) *int { return &c.MTU }),
+	intParam("message_size", "bytes", "size of the messages flows send", 1, 1<<30,
+		func(c *Config) *int { return &c.MessageSize }),
+	intParam("header_bytes", "bytes", "per-packet header and CRC bytes on the wire", 0, 256,
+		func(c *Config) *int { return &c.HeaderBytes }),
+	intParam("vls", "", "number of data virtual lanes", 1, 15,
+		func(c *Config) *int { return &c.VLs }),
+
+	boolParam("cc", "IB congestion control on or off",
+		func(c *Config) *bool { return &c.CC.Enabled }),
+	intParam("threshold", "", "switch marking threshold: 0 never marks, 15 is most aggressive", 0, 15,
+		func(c *Config) *int { return &c.CC.Threshold }),
+	intParam("marking_rate", "packets", "mean eligible packets sent between marked ones (0 marks all)", 0, 65535,
+		func(c *Config) *int { return &c.CC.MarkingRate }),
+	intParam("packet_size", "credits", "smallest packet eligible for marking, in 64-byte credits", 0, 255,
+		func(c *Config) *int { return &c.CC.PacketSize }),
+	intParam("ccti_increase", "", "CCTI added per BECN", 0, 255,
+		func(c *Config) *int { return &c.CC.CCTIIncrease }),
+	intParam("ccti_limit", "", "largest CCTI", 0, 16383,
+		func(c *Config) *int { return &c.CC.CCTILimit }),
+	intParam("ccti_min", "", "smallest CCTI the timer lowers to", 0, 16383,
+		func(c *Config) *int { return &c.CC.CCTIMin }),
+	durParam("ccti_timer", "period of the CCTI timer (IB counts 1.024 us units)", engine.Microsecond, 65535*1024*engine.Nanosecond,
+		func(c *Config) *engine.Time { return &c.CC.CCTITimer }),
+	stringParam("victim_mask", "switch ports that also mark as victims: host, all, none, or S1:4,S2:1 (on = host, off = none)",
+		victimMaskValue, func(c *Config) *string { return &c.CC.VictimMask }),
+	enumParam("cc_level", "a CCTI per flow (qp) or per port-SL (sl)", []string{"qp", "sl"},
+		func(c *Config) *string { return &c.CC.Level }),
+	enumParam("fill_mode", "how buffer fill meets the threshold", []string{"voq", "port", "port_avg"},
+		func(c *Config) *string { return &c.CC.FillMode }),
+	enumParam("marking_mode", "deterministic counter or random marking", []string{"counter", "random"},
+		func(c *Config) *string { return &c.CC.MarkingMode }),
+	intParam("cct_denominator", "", "CCT formula cct[i] = 7*i^2/d^2 us (106 testbed, 95 vendor default)", 1, 100000,
+		func(c *Config) *int { return &c.CC.CCTDenominator }),
+}
+
+var paramByName = func() map[string]*Param {
+	m := make(map[string]*Param, len(params))
+	for _, p := range params {
+		m[p.Name] = p
+	}
+	return m
+}()
+
+// Params returns every parameter, in documentation order. The slice is
+// shared: do not modify it.
+func Params() []*Param { return params }
+
+// LookupParam returns the parameter called name, or nil.
+func LookupParam(name string) *Param { return paramByName[name] }
+
+// ErrUnknownParam is wrapped by errors for names that are not parameters.
+var ErrUnknownParam = errors.New("unknown parameter")
+
+// ParamError reports a value a parameter does not accept.
+type ParamError struct {
+	Name   string
+	Value  any
+	Reason string
+}
+
+func (e *ParamError) Error() string {
+	return fmt.Sprintf("%s = %v: %s", e.Name, e.Value, e.Reason)
+}
+
+// Set parses v (a string such as "150us" or "on", an int64, a float64, a
+// bool, or an engine.Time) as the value of parameter name and stores it in c.
+// It returns an error wrapping ErrUnknownParam or a *ParamError.
+func (c *Config) Set(name string, v any) error {
+	p := paramByName[name]
+	if p == nil {
+		return fmt.Errorf("%w %q (known: %s)", ErrUnknownParam, name, strings.Join(ParamNames(), ", "))
+	}
+	val, err := p.Parse(v)
+	if err != nil {
+		return err
+	}
+	p.set(c, val)
+	return nil
+}
+
+// Get returns the value of parameter name in c, or nil if there is none.
+func (c *Config) Get(name string) any {
+	if p := paramByName[name]; p != nil {
+		return p.get(c)
+	}
+	return nil
+}
+
+// Canonical returns the value of parameter name in c in the one spelling used
+// for identities and exports: integers in decimal, floats in shortest form,
+// durations as engine.Time.String, enums and bools as words.
+func (c *Config) Canonical(name string) string {
+	p := paramByName[name]
+	if p == nil {
+		return ""
+	}
+	return p.Format(p.get(c))
+}
+
+// ParamNames returns the sorted parameter names.
+func ParamNames() []string {
+	names := make([]string, len(params))
+	for i, p := range params {
+		names[i] = p.Name
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Format spells a value of p the canonical way.
+func (p *Param) Format(v any) string {
+	switch x := v.(type) {
+	case int:
+		return strconv.Itoa(x)
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case engine.Time:
+		return x.String()
+	case bool:
+		if x {
+			return "on"
+		}
+		return "off"
+	case string:
+		return x
+	}
+	return fmt.Sprint(v)
+}
+
+// Parse converts v to p's value type (int, float64, engine.Time, string or
+// bool) and checks its range.
+func (p *Param) Parse(v any) (any, error) {
+	bad := func(reason string) error { return &ParamError{Name: p.Name, Value: v, Reason: reason} }
+	switch p.Kind {
+	case KindInt:
+		var n float64
+		switch x := v.(type) {
+		case int:
+			n = float64(x)
+		case int64:
+			n = float64(x)
+		case float64:
+			n = x
+		case string:
+			f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+			if err != nil {
+				return nil, bad("not a whole number")
+			}
+			n = f
+		default:
+			return nil, bad("not a whole number")
+		}
+		if n != math.Trunc(n) {
+			return nil, bad("not a whole number")
+		}
+		if n < p.Min || n > p.Max {
+			return nil, bad(fmt.Sprintf("out of range %g..%g", p.Min, p.Max))
+		}
+		return int(n), nil
+	case KindFloat:
+		var f float64
+		switch x := v.(type) {
+		case int:
+			f = float64(x)
+		case int64:
+			f = float64(x)
+		case float64:
+			f = x
+		case string:
+			g, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+			if err != nil {
+				return nil, bad("not a number")
+			}
+			f = g
+		default:
+			return nil, bad("not a number")
+		}
+		if math.IsNaN(f) || f < p.Min || f > p.Max {
+			return nil, bad(fmt.Sprintf("out of range %g..%g %s", p.Min, p.Max, p.Unit))
+		}
+		return f, nil
+	case KindDuration:
+		var t engine.Time
+		switch x := v.(type) {
+		case engine.Time:
+			t = x
+		case string:
+			d, err := engine.ParseTime(x)
+			if err != nil {
+				return nil, bad("not a duration with a unit, e.g. 150us, 1ms, 1s")
+			}
+			t = d
+		case int64, int, float64:
+			if x == 0 || x == int64(0) || x == 0.0 {
+				return engine.Time(0), nil
+			}
+			return nil, bad("a duration needs a unit, e.g. \"150us\"")
+		default:
+			return nil, bad("not a duration with a unit, e.g. 150us, 1ms, 1s")
+		}
+		if float64(t) < p.Min || float64(t) > p.Max {
+			return nil, bad(fmt.Sprintf("out of range %v..%v", engine.Time(p.Min), engine.Time(p.Max)))
+		}
+		return t, nil
+	case KindEnum:
+		s, ok := v.(string)
+		if !ok {
+			return nil, bad("want one of " + strings.Join(p.Choices, ", "))
+		}
+		for _, c := range p.Choices {
+			if s == c {
+				return s, nil
+			}
+		}
+		return nil, bad("want one of " + strings.Join(p.Choices, ", "))
+	case KindString:
+		str, ok := v.(string)
+		if ok {
+			if b, isBool := v.(bool); isBool {
+				str = map[bool]string{true: "on", false: "off"}[b]
+			}
+		} else if b, isBool := v.(bool); isBool {
+			str = map[bool]string{true: "on", false: "off"}[b]
+		} else {
+			return nil, bad("want text")
+		}
+		out, err := p.check(str)
+		if err != nil {
+			return nil, bad(err.Error())
+		}
+		return out, nil
+	case KindBool:
+		switch x := v.(type) {
+		case bool:
+			return x, nil
+		case string:
+			switch strings.ToLower(x) {
+			case "on", "true", "1", "yes":
+				return true, nil
+			case "off", "false", "0", "no":
+				return false, nil
+			}
+		case int64:
+			if x == 0 || x == 1 {
+				return x == 1, nil
+			}
+		}
+		return nil, bad("want on or off")
+	}
+	return nil, bad("unsupported kind")
+}
+
+func intParam(name, unit, doc string, min, max float64, field func(*Config) *int) *Param {
+	return &Param{Name: name, Kind: KindInt, Min: min, Max: max, Unit: unit, Doc: doc,
+		get: func(c *Config) any { return *field(c) },
+		set: func(c *Config, v any) { *field(c) = v.(int) }}
+}
+
+func floatParam(name, unit, doc string, min, max float64, field func(*Config) *float64) *Param {
+	return &Param{Name: name, Kind: KindFloat, Min: min, Max: max, Unit: unit, Doc: doc,
+		get: func(c *Config) any { return *field(c) },
+		set: func(c *Config, v any) { *field(c) = v.(float64) }}
+}
+
+func durParam(name, doc string, min, max engine.Time, field func(*Config) *engine.Time) *Param {
+	return &Param{Name: name, Kind: KindDuration, Min: float64(min), Max: float64(max), Unit: "time", Doc: doc,
+		get: func(c *Config) any { return *field(c) },
+		set: func(c *Config, v any) { *field(c) = v.(engine.Time) }}
+}
+
+func enumParam(name, doc string, choices []string, field func(*Config) *string) *Param {
+	return &Param{Name: name, Kind: KindEnum, Choices: choices, Doc: doc,
+		get: func(c *Config) any { return *field(c) },
+		set: func(c *Config, v any) { *field(c) = v.(string) }}
+}
+
+func stringParam(name, doc string, check func(string) (string, error), field func(*Config) *string) *Param {
+	return &Param{Name: name, Kind: KindString, Doc: doc, check: check,
+		get: func(c *Config) any { return *field(c) },
+		set: func(c *Config, v any) { *field(c) = v.(string) }}
+}
+
+// victimMaskValue normalizes a victim_mask value; port lists are checked
+// against the scenario's topology when the run is built.
+func victimMaskValue(s string) (string, error) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	switch strings.ToLower(s) {
+	case "host", "on", "true":
+		return "host", nil
+	case "none", "off", "false":
+		return "none", nil
+	case "all":
+		return "all", nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		name, num, ok := strings.Cut(item, ":")
+		if n, err := strconv.Atoi(num); !ok || name == "" || err != nil || n < 1 {
+			return "", fmt.Errorf("want host, all, none, or a list like S1:4,S2:1")
+		}
+	}
+	return s, nil
+}
+
+func boolParam(name, doc string, field func(*Config) *bool) *Param {
+	return &Param{Name: name, Kind: KindBool, Doc: doc,
+		get: func(c *Config) any { return *field(c) },
+		set: func(c *Config, v any) { *field(c) = v.(bool) }}
+}
+
+// Validate checks relations between parameters that no single range covers.
+func (c *Config) Validate() error {
+	switch c.MTU {
+	case 256, 512, 1024, 2048, 4096:
+	default:
+		return &ParamError{Name: "mtu", Value: c.MTU, Reason: "want 256, 512, 1024, 2048 or 4096"}
+	}
+	maxPkt := credits(c.MTU + c.HeaderBytes)
+	if c.SwitchBufferCredits < maxPkt {
+		return &ParamError{Name: "switch_buffer_credits", Value: c.SwitchBufferCredits,
+			Reason: fmt.Sprintf("smaller than one MTU packet (%d credits)", maxPkt)}
+	}
+	if c.HCABufferCredits < maxPkt {
+		return &ParamError{Name: "hca_buffer_credits", Value: c.HCABufferCredits,
+			Reason: fmt.Sprintf("smaller than one MTU packet (%d credits)", maxPkt)}
+	}
+	if c.Sample > c.Phase {
+		return &ParamError{Name: "sample", Value: c.Sample, Reason: fmt.Sprintf("longer than the phase (%v)", c.Phase)}
+	}
+	if c.CC.CCTIMin > c.CC.CCTILimit {
+		return &ParamError{Name: "ccti_min", Value: c.CC.CCTIMin,
+			Reason: fmt.Sprintf("above ccti_limit (%d)", c.CC.CCTILimit)}
+	}
+	return nil
+}
+
+// credits returns the number of 64-byte credits that bytes occupy.
+func credits(bytes int) int { return (bytes + 63) / 64 }

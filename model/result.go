@@ -1,0 +1,85 @@
+package model
+
+import (
+	"fmt"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// Result is what a run produced: every flow's throughput series and the
+// run's counters.
+type Result struct {
+	Scenario     string
+	ModelVersion string
+	Seed         uint64
+	Config       Config
+	// Sample is the sampling interval; sample i covers (i·Sample, (i+1)·Sample].
+	Sample engine.Time
+	// End is the run's simulated length.
+	End      engine.Time
+	Flows    []FlowResult
+	Counters Counters
+	// Events is the number of simulation events run.
+	Events uint64
+	// MeanCCTI is the time-average CCTI over the default measurement window.
+	MeanCCTI float64
+}
+
+// FlowResult is one flow's throughput series.
+type FlowResult struct {
+	Name     string
+	Role     Role
+	Src, Dst string
+	Start    engine.Time
+	// Gbps[i] is the payload throughput in Gbit/s over sample interval i.
+	Gbps []float64
+}
+
+// Run simulates sc under cfg with the given seed from start to end.
+func Run(sc *Scenario, cfg Config, seed uint64) (*Result, error) {
+	n, err := NewNetwork(sc, cfg, seed)
+	if err != nil {
+		return nil, err
+	}
+	n.RunUntil(n.End())
+	if n.violations > 0 {
+		return nil, fmt.Errorf("model: %d credit counters left their range", n.violations)
+	}
+	return n.Result(), nil
+}
+
+// Result returns the series sampled so far.
+func (n *Network) Result() *Result {
+	r := &Result{
+		Scenario: n.scenario.Name, ModelVersion: Version, Seed: n.seed, Config: n.cfg,
+		Sample: n.cfg.Sample, End: n.end, Counters: n.counters, Events: n.sim.Handled(),
+		MeanCCTI: n.meanCCTI(),
+	}
+	for _, f := range n.flows {
+		fr := FlowResult{Name: f.spec.Name, Role: f.spec.Role, Src: f.spec.Src, Dst: f.spec.Dst, Start: f.start,
+			Gbps: make([]float64, len(f.samples))}
+		for i, b := range f.samples {
+			fr.Gbps[i] = float64(b*8000) / float64(n.cfg.Sample) // bits per ns, one rounding
+		}
+		r.Flows = append(r.Flows, fr)
+	}
+	return r
+}
+
+// MeanGbps returns the flow's mean throughput over samples whose intervals
+// lie within [from, to].
+func (r *Result) MeanGbps(flow int, from, to engine.Time) float64 {
+	var sum float64
+	var k int
+	for i, g := range r.Flows[flow].Gbps {
+		start := engine.Time(i) * r.Sample
+		if start >= from && start+r.Sample <= to {
+			sum += g
+			k++
+		}
+	}
+	if k == 0 {
+		return 0
+	}
+	return sum / float64(k)
+}

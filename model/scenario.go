@@ -1,0 +1,116 @@
+package model
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Role is what a flow is in a scenario's metrics.
+type Role string
+
+// Flow roles.
+const (
+	Victim      Role = "victim"
+	Contributor Role = "contributor"
+	Background  Role = "background"
+)
+
+// FlowSpec is one greedy flow of a scenario: a reliable connection from Src
+// to Dst (host names) that starts at StartPhase phases and runs to the end.
+type FlowSpec struct {
+	Name       string
+	Src, Dst   string
+	Role       Role
+	StartPhase int
+	SL         int
+}
+
+// Scenario is a built-in experiment: a topology, its flows and its length in
+// phases. The measurement window is the last phase, when every flow is active.
+type Scenario struct {
+	Name        string
+	Description string
+	// Phases is the run's length in phases.
+	Phases int
+	// Build returns the topology for c's link rates.
+	Build func(c *Config) *Topology
+	Flows []FlowSpec
+}
+
+var scenarios = map[string]*Scenario{}
+
+func register(s *Scenario) { scenarios[s.Name] = s }
+
+// LookupScenario returns the built-in scenario called name, or nil.
+func LookupScenario(name string) *Scenario { return scenarios[name] }
+
+// Scenarios returns the built-in scenarios sorted by name.
+func Scenarios() []*Scenario {
+	list := make([]*Scenario, 0, len(scenarios))
+	for _, s := range scenarios {
+		list = append(list, s)
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	return list
+}
+
+// ScenarioNames returns the built-in scenarios' names, sorted.
+func ScenarioNames() []string {
+	var names []string
+	for _, s := range Scenarios() {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// testbed builds the reference testbed of SPEC §3: H1-H3 on S1, H4-H7 on S2,
+// host links at HostLinkGbps and S1-S2 at SwitchLinkGbps.
+func testbed(c *Config) *Topology {
+	t := &Topology{}
+	s1 := t.AddSwitch("S1", 8)
+	s2 := t.AddSwitch("S2", 8)
+	must := func(err error) {
+		if err != nil {
+			panic(err)
+		}
+	}
+	for i := 1; i <= 7; i++ {
+		h := t.AddHost(fmt.Sprintf("H%d", i))
+		sw := s1
+		if i >= 4 {
+			sw = s2
+		}
+		must(t.Connect(h, sw, c.HostLinkGbps))
+	}
+	must(t.Connect(s1, s2, c.SwitchLinkGbps))
+	return t
+}
+
+func init() {
+	register(&Scenario{
+		Name: "testbed-s1",
+		Description: "reference testbed, victim and hot spot: F1 H1->H4 (victim); " +
+			"F2 H2->H5, F3 H3->H5, F4 H6->H5, F5 H7->H5 join one per phase",
+		Phases: 5,
+		Build:  testbed,
+		Flows: []FlowSpec{
+			{Name: "F1", Src: "H1", Dst: "H4", Role: Victim, StartPhase: 0},
+			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor, StartPhase: 1},
+			{Name: "F3", Src: "H3", Dst: "H5", Role: Contributor, StartPhase: 2},
+			{Name: "F4", Src: "H6", Dst: "H5", Role: Contributor, StartPhase: 3},
+			{Name: "F5", Src: "H7", Dst: "H5", Role: Contributor, StartPhase: 4},
+		},
+	})
+	register(&Scenario{
+		Name: "testbed-s2",
+		Description: "reference testbed, no victim, contention on S1-S2: " +
+			"F1 H1->H4, F2 H2->H5, F3 H3->H6 join one per phase",
+		Phases: 3,
+		Build:  testbed,
+		Flows: []FlowSpec{
+			{Name: "F1", Src: "H1", Dst: "H4", Role: Contributor, StartPhase: 0},
+			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor, StartPhase: 1},
+			{Name: "F3", Src: "H3", Dst: "H6", Role: Contributor, StartPhase: 2},
+		},
+	})
+}
