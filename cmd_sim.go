@@ -22,7 +22,7 @@ func simCommand() *cli.Command {
 		Usage:     "run one simulation and print its throughput series",
 		UsageText: "ccsweep sim --scenario NAME [--cc on|off] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (see: ccsweep scenarios)", Required: true},
+			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (required; see: ccsweep scenarios)"},
 			&cli.StringFlag{Name: "cc", Value: "off", Usage: "IB congestion control: on (the testbed's CC parameters) or off"},
 			&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, e.g. --set ccti_timer=300us (repeatable; listed below)"},
 			&cli.StringFlag{Name: "phase", Usage: "scenario phase length, e.g. 200ms (default 1s)"},
@@ -52,6 +52,9 @@ func paramHelp() string {
 func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 	cfg := model.DefaultConfig()
 	name := c.String("scenario")
+	if name == "" {
+		return nil, cfg, usagef("--scenario is required (known: %s)", strings.Join(model.ScenarioNames(), ", "))
+	}
 	sc := model.LookupScenario(name)
 	if sc == nil {
 		return nil, cfg, usagef("--scenario: unknown scenario %q (known: %s)", name, strings.Join(model.ScenarioNames(), ", "))

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ccsweep runs the command line in-process and returns stdout, stderr and the
+// exit status.
+func ccsweep(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(context.Background(), append([]string{"ccsweep"}, args...), &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+func TestSimCSVIsLongFormWithExactHeader(t *testing.T) {
+	out, stderr, code := ccsweep(t, "sim", "--scenario", "testbed-s1", "--phase", "10ms", "--sample", "1ms")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if lines[0] != "time_s,flow,throughput_gbps" {
+		t.Fatalf("header %q", lines[0])
+	}
+	// 5 phases of 10 ms sampled every 1 ms, 5 flows.
+	if got, want := len(lines)-1, 50*5; got != want {
+		t.Fatalf("%d rows, want %d", got, want)
+	}
+	if lines[1] != "0.001,F1,12.976128" && !strings.HasPrefix(lines[1], "0.001,F1,") {
+		t.Fatalf("first row %q", lines[1])
+	}
+	last := strings.Split(lines[len(lines)-1], ",")
+	if last[0] != "0.05" || last[1] != "F5" {
+		t.Fatalf("last row %q, want time 0.05 for F5", lines[len(lines)-1])
+	}
+}
+
+func TestSimOutputIsDeterministic(t *testing.T) {
+	args := []string{"sim", "--scenario", "testbed-s1", "--phase", "5ms", "--cc", "on", "--set", "marking_mode=random", "--seed", "3"}
+	a, _, _ := ccsweep(t, args...)
+	b, _, _ := ccsweep(t, args...)
+	if a != b || a == "" {
+		t.Fatal("the same flags gave different output")
+	}
+}
+
+func TestSimJSONHasParamsMetricsAndSeries(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "run.json")
+	_, stderr, code := ccsweep(t, "sim", "--scenario", "testbed-s2", "--phase", "5ms", "--format", "json", "--out", path, "--set", "ccti_timer=300us")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc simJSON
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Params["ccti_timer"] != "300us" || doc.Params["cc"] != "off" || doc.Scenario != "testbed-s2" {
+		t.Errorf("params %v", doc.Params)
+	}
+	if len(doc.Flows) != 3 || len(doc.Flows[0].Gbps) != 15 {
+		t.Fatalf("flows %d, samples %d", len(doc.Flows), len(doc.Flows[0].Gbps))
+	}
+	if doc.Metrics["contributors_gbps"] == nil || *doc.Metrics["contributors_gbps"] < 10 {
+		t.Errorf("contributors_gbps %v", doc.Metrics["contributors_gbps"])
+	}
+	if doc.Metrics["victim_gbps"] != nil {
+		t.Errorf("testbed-s2 has no victim, got victim_gbps %v", *doc.Metrics["victim_gbps"])
+	}
+}
+
+func TestSimBadInputExitsTwoWithOneLine(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "never.csv")
+	cases := map[string]struct {
+		args []string
+		want string
+	}{
+		"unknown scenario": {[]string{"--scenario", "nope"}, `unknown scenario "nope"`},
+		"unknown key":      {[]string{"--scenario", "testbed-s1", "--set", "colour=red"}, `unknown parameter "colour"`},
+		"out of range":     {[]string{"--scenario", "testbed-s1", "--set", "threshold=16"}, "threshold = 16: out of range"},
+		"no unit":          {[]string{"--scenario", "testbed-s1", "--phase", "200"}, "phase = 200"},
+		"malformed set":    {[]string{"--scenario", "testbed-s1", "--set", "threshold"}, "want key=value"},
+		"bad cc":           {[]string{"--scenario", "testbed-s1", "--cc", "maybe"}, "--cc"},
+		"bad format":       {[]string{"--scenario", "testbed-s1", "--format", "xml"}, "--format"},
+		"unknown flag":     {[]string{"--scenario", "testbed-s1", "--bogus"}, "bogus"},
+		"no scenario":      {[]string{}, "scenario"},
+		"inconsistent":     {[]string{"--scenario", "testbed-s1", "--set", "ccti_min=9", "--set", "ccti_limit=3"}, "ccti_min"},
+		"bad victim port":  {[]string{"--scenario", "testbed-s1", "--cc", "on", "--set", "victim_mask=S9:1"}, "victim_mask"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			args := append([]string{"sim", "--out", out}, c.args...)
+			stdout, stderr, code := ccsweep(t, args...)
+			if code != 2 {
+				t.Fatalf("exit %d, want 2 (stderr %q)", code, stderr)
+			}
+			if strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, c.want) {
+				t.Fatalf("stderr %q: want one line containing %q", stderr, c.want)
+			}
+			if stdout != "" {
+				t.Fatalf("stdout %q, want nothing", stdout)
+			}
+			if _, err := os.Stat(out); err == nil {
+				t.Fatal("an output file was written")
+			}
+		})
+	}
+}
+
+func TestVersionNamesModel(t *testing.T) {
+	out, _, code := ccsweep(t, "--version")
+	if code != 0 || !strings.Contains(out, "model ib-") || !strings.Contains(out, "commit") {
+		t.Fatalf("--version: %q (exit %d)", out, code)
+	}
+}
+
+func TestScenariosListsTheTestbed(t *testing.T) {
+	out, _, code := ccsweep(t, "scenarios")
+	if code != 0 || !strings.Contains(out, "testbed-s1") || !strings.Contains(out, "testbed-s2") || !strings.Contains(out, "H7->H5") {
+		t.Fatalf("scenarios: %q (exit %d)", out, code)
+	}
+}
