@@ -11,7 +11,6 @@ import (
 // ccState is the congestion-control state of a run (SPEC §2).
 type ccState struct {
 	on           bool
-	thresholdCr  int32 // buffer fill in credits at which a port-VL is over threshold; 0 never
 	mtuCredits   int32 // a port with fewer credits left than this is a victim
 	cnpWire      int32
 	cct          []engine.Time // injection-rate delay per CCTI
@@ -45,8 +44,25 @@ func (n *Network) initCC() {
 	cc := &n.cc
 	cc.on = true
 	if c.Threshold > 0 {
-		// 1-15 maps uniformly onto 15/16 .. 1/16 of the input buffer.
-		cc.thresholdCr = max(1, int32(n.cfg.SwitchBufferCredits*(16-c.Threshold)/16))
+		// 1-15 map uniformly onto 15/16 .. 1/16 of the full scale of the
+		// fill measure: one input buffer for a VoQ or the per-input average,
+		// every connected input's buffer for the port's sum.
+		for s := range n.sws {
+			sw := &n.sws[s]
+			inputs := int32(0)
+			for p := sw.firstPort; p < sw.firstPort+sw.nPorts; p++ {
+				if n.ports[p].peer >= 0 {
+					inputs++
+				}
+			}
+			scale := int32(n.cfg.SwitchBufferCredits)
+			if c.FillMode == "port" {
+				scale *= max(1, inputs-1)
+			}
+			for p := sw.firstPort; p < sw.firstPort+sw.nPorts; p++ {
+				n.ports[p].markThreshold = max(1, scale*int32(16-c.Threshold)/16)
+			}
+		}
 	}
 	cc.mtuCredits = int32(credits(n.cfg.MTU + n.cfg.HeaderBytes))
 	cc.cnpWire = int32(n.cfg.HeaderBytes + 16)
@@ -105,10 +121,10 @@ func (n *Network) victimMasked(p int32) bool { return n.ports[p].victimMask }
 // packet_size credits are eligible, and one in marking_rate+1 is marked.
 func (n *Network) markFECN(p, from int32, pk *packet) {
 	cc := &n.cc
-	if cc.thresholdCr == 0 || pk.kind != kindData || pk.credits < int32(n.cfg.CC.PacketSize) {
+	pt := &n.ports[p]
+	if pt.markThreshold == 0 || pk.kind != kindData || pk.credits < int32(n.cfg.CC.PacketSize) {
 		return
 	}
-	pt := &n.ports[p]
 	vl := pk.vl
 	var fill int32
 	switch n.cfg.CC.FillMode {
@@ -120,7 +136,7 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 	default: // port_avg
 		fill = pt.voqFill[vl] / max(1, pt.fillInputs[vl])
 	}
-	if fill < cc.thresholdCr {
+	if fill < pt.markThreshold {
 		return
 	}
 	if pt.credits[vl]-pk.credits < cc.mtuCredits && !pt.victimMask {
@@ -137,8 +153,10 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 	} else {
 		pt.markCount[vl] = rate
 	}
-	pk.fecn = true
-	n.counters.FECN++
+	if !pk.fecn {
+		pk.fecn = true
+		n.counters.FECN++
+	}
 }
 
 // enterVoQ and leaveVoQ keep the fill of the VoQ (in, vl, out) and of the

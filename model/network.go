@@ -55,10 +55,11 @@ type port struct {
 	waiting   [maxVLs]int32 // packets in VoQs heading here
 
 	// Congestion control (output side).
-	victimMask bool
-	markCount  [maxVLs]int32 // eligible packets still to pass before the next mark
-	voqFill    [maxVLs]int32 // credits in the VoQs heading here
-	fillInputs [maxVLs]int32 // inputs whose VoQ heading here is not empty
+	victimMask    bool
+	markThreshold int32         // fill in credits at which the port-VL is over threshold; 0 never
+	markCount     [maxVLs]int32 // eligible packets still to pass before the next mark
+	voqFill       [maxVLs]int32 // credits in the VoQs heading here
+	fillInputs    [maxVLs]int32 // inputs whose VoQ heading here is not empty
 
 	// Input side.
 	bufCap    int32
@@ -632,7 +633,9 @@ func (n *Network) tryHCA(h int32) {
 			hc.rr = 0
 		}
 		hc.ioFree = now + txTime(payload, n.ioMbps)
-		f.readyAt = now + txTime(wire, pt.rateMbps) + n.ird(f)
+		// The injection-rate delay adds to the packet's own time on the
+		// link or through the send DMA, whichever is longer.
+		f.readyAt = now + max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps)) + n.ird(f)
 		n.transmit(hc.port, k, -1)
 		n.wake(h, n.nextSend(hc, pt))
 		return
@@ -665,3 +668,4 @@ func (n *Network) sample() {
 		n.sim.At(next, evSample, 0)
 	}
 }
+

@@ -137,7 +137,7 @@ func DefaultCC() CCConfig {
 		CCTITimer:      150 * engine.Microsecond,
 		VictimMask:     "host",
 		Level:          "qp",
-		FillMode:       "voq",
+		FillMode:       "port",
 		MarkingMode:    "counter",
 		CCTDenominator: 106,
 	}
