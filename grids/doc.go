@@ -1,0 +1,90 @@
+// Package grids reads grid files: TOML descriptions of parameter sweeps. It
+// parses and validates a file, reporting every problem with its file, line
+// and key, and expands the grid into points, each a scenario, a set of model
+// parameters and a seed, identified by a stable hash.
+//
+// A grid file looks like this:
+//
+//	name        = "fig11-14"    # required; a file name stem, used for the default DB name
+//	scenario    = "testbed-s1"  # required; a built-in scenario (ccsweep scenarios)
+//	description = "..."         # optional free text
+//	cc          = "on"          # any model parameter may be set here, as in [base]
+//	phase       = "1s"
+//	seeds       = 1             # replications: seeds 1..N (default 1)
+//	where       = ["ccti_min <= ccti_limit"]   # constraints, see below
+//
+//	[base]                      # fixed parameters: any model parameter
+//	threshold = 15
+//
+//	[sweep]                     # axes crossed with each other
+//	ccti_timer   = { from = "50us", to = "2000us", step = "50us" }
+//	marking_rate = [0, 1, 2, 4, 8, 16, 32, 64]
+//	message_size = { from = 256, to = 65536, count = 9, scale = "log" }
+//
+//	[zip]                       # axes that move together, crossed with the rest
+//	ccti_increase = [1, 2, 4]
+//	ccti_limit    = [127, 64, 32]
+//
+//	[[grid]]                    # optional sub-grids
+//	cc = "off"
+//	[grid.sweep]
+//	marking_rate = [0]
+//
+// TOML puts every key after a [table] header into that table, so name,
+// scenario, seeds, where and top-level parameters must come before the first
+// header.
+//
+// Values are spelled as for `ccsweep sim --set`: durations carry a unit
+// ("150us", "1ms"; a bare 0 is allowed), on/off parameters take "on", "off",
+// true or false, enums take their words. Parameters the grid does not set keep
+// model.DefaultConfig's values. A parameter may be set once per (sub-)grid,
+// either fixed (at the top, in [base]) or as one axis.
+//
+// # Axes
+//
+// An axis is a non-empty list of distinct values, or a range of a numeric
+// parameter:
+//
+//   - {from, to, step}: from, from+step, ... up to to inclusive; step > 0,
+//     with a unit for durations. Float values are from + i*step rounded to
+//     12 significant digits; to is reached when within a millionth of a step.
+//   - {from, to, count, scale}: count ≥ 1 values from from to to inclusive
+//     (from alone when count is 1), evenly spaced on a linear (scale = "lin",
+//     the default) or logarithmic (scale = "log", from > 0) scale. Values
+//     between the ends are rounded to the parameter's kind: integers to the
+//     nearest whole number, durations to the nanosecond, floats to 12
+//     significant digits; values made equal by rounding appear once.
+//
+// from must not exceed to, and a range yields at most MaxAxisValues values. A
+// range may also be written as a table, [sweep.ccti_timer].
+//
+// Axes in [sweep] are crossed. Axes in [zip] move together and must have
+// equally many values; [[zip]] gives several zip groups. Each [sweep] axis
+// and each zip group is a dimension; dimensions are crossed in file order,
+// the last varying fastest, and seeds vary fastest of all.
+//
+// # Constraints
+//
+// where is an expr-lang (github.com/expr-lang/expr) boolean expression, or a
+// list of them that must all hold; points failing one are left out. An
+// expression may use every model parameter by name, with its value at the
+// point (from the grid or the model default): integers as int, floats as
+// float, durations as float microseconds (ccti_timer <= 500 means 500us),
+// enums as strings (cc_level == "qp") and on/off parameters as bool (cc).
+// Every point is then checked with model.Config.Validate; a grid with an
+// invalid point is rejected, naming the parameter at fault, so constraints
+// are how to leave out combinations such as ccti_min > ccti_limit.
+//
+// # Sub-grids
+//
+// Without [[grid]] the file is one grid. Each [[grid]] is a sub-grid whose
+// points follow those of the previous ones; the top level is a sub-grid too
+// when it has [sweep] or [zip]. A sub-grid takes scenario, seeds, where,
+// [grid.base], [grid.sweep], [grid.zip] and model parameters. It inherits the
+// top level's scenario, seeds, fixed parameters (its own replace them, and
+// its axes override them) and where constraints (its own are added), but not
+// the top level's axes.
+//
+// A grid expands to at most MaxPoints points, counting seeds and before
+// constraints.
+package grids

@@ -1,0 +1,66 @@
+package grids
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Problem is one thing wrong with a grid file.
+type Problem struct {
+	// File is the grid file's path as given to Load or Parse.
+	File string
+	// Line is the 1-based line of the key or value at fault.
+	Line int
+	// Key is the dotted path of the key at fault, e.g. "sweep.ccti_timer" or
+	// "grid[0].base.threshold" (sub-grids count from 0); empty when the
+	// problem is not about one key, as for some TOML syntax errors.
+	Key string
+	// Msg says what is wrong, in lower case without a final period.
+	Msg string
+}
+
+// String formats p as "file:line: key: msg", or "file:line: msg" without a key.
+func (p Problem) String() string {
+	if p.Key == "" {
+		return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", p.File, p.Line, p.Key, p.Msg)
+}
+
+// Error reports every problem found in a grid file. Load and Parse return
+// it for any file they reject other than for I/O failures.
+type Error struct {
+	// Problems are sorted by line; there is at least one.
+	Problems []Problem
+}
+
+// Error returns one line per problem, in the form of Problem.String, joined
+// by newlines.
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// problems collects the problems of one file.
+type problems struct {
+	file string
+	list []Problem
+}
+
+func (ps *problems) add(line int, key, format string, args ...any) {
+	ps.list = append(ps.list, Problem{File: ps.file, Line: line, Key: key, Msg: fmt.Sprintf(format, args...)})
+}
+
+// err returns the collected problems as an *Error sorted by line, without
+// repeats (an inherited constraint can fail in several sub-grids), or nil.
+func (ps *problems) err() error {
+	if len(ps.list) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(ps.list, func(a, b Problem) int { return a.Line - b.Line })
+	return &Error{Problems: slices.Compact(ps.list)}
+}

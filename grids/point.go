@@ -1,0 +1,320 @@
+package grids
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"iter"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// Point is one run of a grid: a scenario, the parameters the grid sets and
+// a seed.
+type Point struct {
+	// Scenario is the built-in scenario to run.
+	Scenario string
+	// Params are the sub-grid's fixed values and this point's axis values,
+	// canonically spelled (model.Param.Format) and sorted by name. Parameters
+	// the grid does not mention keep model.DefaultConfig's values.
+	Params []Param
+	// Seed is the replication, 1..SubGrid.Seeds.
+	Seed uint64
+	// Axes names the swept parameters of the point's sub-grid in expansion
+	// order. The slice is shared by all points of a sub-grid: do not modify.
+	Axes []string
+}
+
+// Param is a parameter's name and canonical value.
+type Param struct {
+	Name  string
+	Value string
+}
+
+// Value returns the value of parameter name in p, if p sets it.
+func (p Point) Value(name string) (string, bool) {
+	i, ok := slices.BinarySearchFunc(p.Params, name, func(q Param, name string) int { return strings.Compare(q.Name, name) })
+	if !ok {
+		return "", false
+	}
+	return p.Params[i].Value, true
+}
+
+// Config returns model.DefaultConfig with p's parameters applied, checked
+// with model.Config.Validate.
+func (p Point) Config() (model.Config, error) {
+	c := model.DefaultConfig()
+	for _, q := range p.Params {
+		if err := c.Set(q.Name, q.Value); err != nil {
+			return c, fmt.Errorf("point config: %w", err)
+		}
+	}
+	if err := c.Validate(); err != nil {
+		return c, fmt.Errorf("point config: %w", err)
+	}
+	return c, nil
+}
+
+// ID returns the point's identity under the given model version (use
+// model.Version): the lowercase hex of the first 16 bytes of the SHA-256 of
+// this text, every line ending in "\n":
+//
+//	ccsweep-point/1
+//	model=<modelVersion>
+//	scenario=<Scenario>
+//	<name>=<value>     one line per entry of Params, in order (sorted by name)
+//	seed=<Seed in decimal>
+//
+// The encoding never changes: a point keeps its ID, so results already in a
+// database are never run again.
+func (p Point) ID(modelVersion string) string {
+	b := []byte("ccsweep-point/1\nmodel=")
+	b = append(b, modelVersion...)
+	b = append(b, "\nscenario="...)
+	b = append(b, p.Scenario...)
+	b = append(b, '\n')
+	for _, q := range p.Params {
+		b = append(b, q.Name...)
+		b = append(b, '=')
+		b = append(b, q.Value...)
+		b = append(b, '\n')
+	}
+	b = append(b, "seed="...)
+	b = strconv.AppendUint(b, p.Seed, 10)
+	b = append(b, '\n')
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+// column is where a point's parameter value comes from: a fixed value or
+// an axis of dimension dim.
+type column struct {
+	name string
+	base string
+	axis *axis
+	dim  int
+}
+
+// Points expands the grid: sub-grids in order; within one, the product of
+// its dimensions (a [sweep] axis or a zip group each) in file order with
+// the last varying fastest, and seeds innermost; points failing a where
+// constraint are left out. The result is the same on every call.
+func (g *Grid) Points() []Point {
+	points := make([]Point, 0, g.count)
+	for p := range g.All() {
+		points = append(points, p)
+	}
+	return points
+}
+
+// All yields the points of Points one at a time, without holding them all
+// in memory: a grid may have up to MaxPoints of them.
+func (g *Grid) All() iter.Seq[Point] {
+	return func(yield func(Point) bool) {
+		for _, s := range g.Subs {
+			if !s.all(yield) {
+				return
+			}
+		}
+	}
+}
+
+// all yields the points of s and reports whether yield wants more.
+func (s *SubGrid) all(yield func(Point) bool) bool {
+	names := make([]string, len(s.Axes))
+	for i, a := range s.Axes {
+		names[i] = a.Name
+	}
+	more := true
+	// Parse already ran every constraint on every point, so visit cannot
+	// fail here.
+	_ = s.visit(func(idx []int, _ *model.Config) bool {
+		for seed := 1; seed <= s.Seeds && more; seed++ {
+			params := make([]Param, len(s.columns))
+			for i, c := range s.columns {
+				params[i] = Param{Name: c.name, Value: c.base}
+				if c.axis != nil {
+					params[i].Value = c.axis.texts[idx[c.dim]]
+				}
+			}
+			more = yield(Point{Scenario: s.Scenario, Params: params, Seed: uint64(seed), Axes: names})
+		}
+		return more
+	})
+	return more
+}
+
+// whereError is a where constraint that failed to evaluate.
+type whereError struct {
+	c   *constraint
+	err error
+}
+
+func (e *whereError) Error() string { return e.err.Error() }
+
+// visit calls fn with the axis value indexes (one per dimension) and the
+// configuration of every combination that passes the where constraints, in
+// expansion order, until fn returns false. fn must not keep idx or c.
+func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
+	base := model.DefaultConfig()
+	for _, b := range s.base {
+		if err := base.Set(b.param.Name, b.val); err != nil {
+			return err
+		}
+	}
+	// Only axis values change from point to point: env starts from the
+	// base configuration and gets each point's axis values.
+	env := make(map[string]any)
+	setEnv(env, &base)
+	var machine vm.VM
+	idx := make([]int, len(s.dims))
+	for {
+		c := base
+		for d, dim := range s.dims {
+			for _, a := range dim {
+				if err := c.Set(a.param.Name, a.vals[idx[d]]); err != nil {
+					return err
+				}
+				env[a.param.Name] = a.env[idx[d]]
+			}
+		}
+		ok, bad, err := keep(&machine, s.where, env)
+		if err != nil {
+			return &whereError{bad, err}
+		}
+		if ok && !fn(idx, &c) {
+			return nil
+		}
+		d := len(idx) - 1
+		for ; d >= 0; d-- {
+			if idx[d]++; idx[d] < len(s.dims[d][0].vals) {
+				break
+			}
+			idx[d] = 0
+		}
+		if d < 0 {
+			return nil
+		}
+	}
+}
+
+// combos returns the number of combinations of s's axis values, capped
+// just above MaxPoints, and the exact count as a float64.
+func (s *SubGrid) combos() (int, float64) {
+	n, f := 1, 1.0
+	for _, d := range s.dims {
+		n = min(n*len(d[0].vals), MaxPoints+1)
+		f *= float64(len(d[0].vals))
+	}
+	return n, f
+}
+
+// check counts the grid's points, evaluates the where constraints and
+// validates every point's configuration.
+func (g *Grid) check(ps *problems) {
+	total := 0
+	for _, s := range g.Subs {
+		n, exact := s.combos()
+		if n*s.Seeds > MaxPoints {
+			ps.add(s.line, s.key, "%.0f points (%.0f combinations × %d seeds), more than the limit of %d",
+				exact*float64(s.Seeds), exact, s.Seeds, MaxPoints)
+			return
+		}
+		if total += n * s.Seeds; total > MaxPoints {
+			ps.add(s.line, s.key, "the grid reaches %d points here, more than the limit of %d", total, MaxPoints)
+			return
+		}
+	}
+	for _, s := range g.Subs {
+		n, ok := s.validate(ps)
+		if !ok {
+			continue
+		}
+		g.count += n * s.Seeds
+	}
+}
+
+// invalid is how one parameter made points invalid.
+type invalid struct {
+	err   error
+	point string
+	count int
+}
+
+// validate checks every point of s with model.Config.Validate, reporting
+// each parameter at fault once with an example point. It returns the number
+// of points before seeds.
+func (s *SubGrid) validate(ps *problems) (int, bool) {
+	kept := 0
+	bad := make(map[string]*invalid)
+	var order []string
+	err := s.visit(func(idx []int, c *model.Config) bool {
+		kept++
+		if err := c.Validate(); err != nil {
+			name := ""
+			var pe *model.ParamError
+			if errors.As(err, &pe) {
+				name = pe.Name
+			}
+			if bad[name] == nil {
+				bad[name] = &invalid{err: err, point: s.describe(idx)}
+				order = append(order, name)
+			}
+			bad[name].count++
+		}
+		return true
+	})
+	if err != nil {
+		if we, ok := err.(*whereError); ok {
+			ps.add(we.c.line, we.c.key, "%q: %s", we.c.src, exprMessage(we.err))
+		} else {
+			ps.add(s.line, s.key, "%v", err)
+		}
+		return 0, false
+	}
+	for _, name := range order {
+		key, line := s.locate(name)
+		b := bad[name]
+		msg := b.err.Error()
+		var pe *model.ParamError
+		if errors.As(b.err, &pe) && model.LookupParam(pe.Name) != nil {
+			msg = fmt.Sprintf("%s: %s", model.LookupParam(pe.Name).Format(pe.Value), pe.Reason)
+		}
+		if b.point != "" {
+			msg += fmt.Sprintf(" at %s (%d of %d points; a where constraint can leave such points out)", b.point, b.count, kept)
+		}
+		ps.add(line, key, "%s", msg)
+	}
+	return kept, len(order) == 0
+}
+
+// describe spells the axis values at idx, e.g. "ccti_limit=32 ccti_min=64".
+func (s *SubGrid) describe(idx []int) string {
+	var parts []string
+	for d, dim := range s.dims {
+		for _, a := range dim {
+			parts = append(parts, a.param.Name+"="+a.texts[idx[d]])
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+// locate returns the key and line that set parameter name in s, or those
+// of s itself.
+func (s *SubGrid) locate(name string) (string, int) {
+	if a := s.axis(name); a != nil {
+		return a.key, a.line
+	}
+	for _, b := range s.base {
+		if b.param.Name == name {
+			return b.key, b.line
+		}
+	}
+	return s.key, s.line
+}

@@ -1,0 +1,95 @@
+package grids
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/file"
+	"github.com/expr-lang/expr/vm"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// constraint is one compiled where expression.
+type constraint struct {
+	src  string
+	prog *vm.Program
+	key  string
+	line int
+}
+
+// compileWhere compiles the where value n: one expression or a list of them.
+func compileWhere(ps *problems, key string, n *node) []*constraint {
+	var items []*node
+	switch v := n.val.(type) {
+	case string:
+		items = []*node{n}
+	case []*node:
+		items = v
+	default:
+		ps.add(n.line, key, "want a list of boolean expressions, not %s", show(n.val))
+		return nil
+	}
+	env := make(map[string]any)
+	def := model.DefaultConfig()
+	setEnv(env, &def)
+	var cs []*constraint
+	for _, e := range items {
+		src, ok := e.val.(string)
+		if !ok {
+			ps.add(e.line, key, "want a boolean expression in a string, not %s", show(e.val))
+			continue
+		}
+		prog, err := expr.Compile(src, expr.Env(env), expr.AsBool(), expr.DisableBuiltin("now"))
+		if err != nil {
+			ps.add(e.line, key, "%q: %s", src, exprMessage(err))
+			continue
+		}
+		cs = append(cs, &constraint{src: src, prog: prog, key: key, line: e.line})
+	}
+	return cs
+}
+
+// exprMessage is err on one line: expr's errors add a multi-line snippet.
+func exprMessage(err error) string {
+	var fe *file.Error
+	if errors.As(err, &fe) {
+		return fmt.Sprintf("%s (column %d)", fe.Message, fe.Column+1)
+	}
+	return err.Error()
+}
+
+// setEnv stores c's parameter values in env under their names, as
+// envValue gives them.
+func setEnv(env map[string]any, c *model.Config) {
+	for _, p := range model.Params() {
+		env[p.Name] = envValue(c.Get(p.Name))
+	}
+}
+
+// envValue is a typed parameter value the way where expressions see it:
+// durations as float64 microseconds, integers as int, floats as float64,
+// enums as strings and on/off as bool.
+func envValue(v any) any {
+	if t, ok := v.(engine.Time); ok {
+		return t.Micros()
+	}
+	return v
+}
+
+// keep reports whether the point whose parameter values are in env
+// satisfies every constraint of cs, running them on machine.
+func keep(machine *vm.VM, cs []*constraint, env map[string]any) (bool, *constraint, error) {
+	for _, k := range cs {
+		out, err := machine.Run(k.prog, env)
+		if err != nil {
+			return false, k, err
+		}
+		if ok, _ := out.(bool); !ok {
+			return false, nil, nil
+		}
+	}
+	return true, nil, nil
+}
