@@ -100,6 +100,8 @@ func TestParseTime(t *testing.T) {
 		{"1s", Second, false},
 		{"20ns", 20 * Nanosecond, false},
 		{"750ps", 750, false},
+		{"1500ps", 1500, false},
+		{"1.5us", 1500 * Nanosecond, false},
 		{"0s", 0, false},
 		{"150", 0, true},
 		{"", 0, true},

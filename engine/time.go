@@ -39,7 +39,9 @@ func (t Time) String() string {
 		size Time
 	}{{"s", Second}, {"ms", Millisecond}, {"us", Microsecond}, {"ns", Nanosecond}}
 	for _, u := range units {
-		if t%u.size == 0 || (t >= u.size && (t*1000)%u.size == 0) {
+		// ParseTime goes through time.ParseDuration, which keeps whole
+		// nanoseconds only: sub-nanosecond times are spelled in ps.
+		if t%Nanosecond == 0 && (t%u.size == 0 || (t >= u.size && (t*1000)%u.size == 0)) {
 			return strconv.FormatFloat(float64(t)/float64(u.size), 'f', -1, 64) + u.name
 		}
 	}

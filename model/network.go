@@ -668,4 +668,3 @@ func (n *Network) sample() {
 		n.sim.At(next, evSample, 0)
 	}
 }
-

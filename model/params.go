@@ -390,10 +390,10 @@ func (p *Param) Parse(v any) (any, error) {
 			}
 			t = d
 		case int64, int, float64:
-			if x == 0 || x == int64(0) || x == 0.0 {
-				return engine.Time(0), nil
+			if x != int64(0) && x != 0 && x != 0.0 {
+				return nil, bad("a duration needs a unit, e.g. \"150us\"")
 			}
-			return nil, bad("a duration needs a unit, e.g. \"150us\"")
+			t = 0
 		default:
 			return nil, bad("not a duration with a unit, e.g. 150us, 1ms, 1s")
 		}

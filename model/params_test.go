@@ -100,3 +100,13 @@ func TestEveryParamRoundTripsItsCanonicalSpelling(t *testing.T) {
 		}
 	}
 }
+
+func TestBareZeroDurationIsRangeChecked(t *testing.T) {
+	cfg := model.DefaultConfig()
+	if err := cfg.Set("ccti_timer", int64(0)); err == nil {
+		t.Error("ccti_timer = 0 accepted below its 1us minimum")
+	}
+	if err := cfg.Set("prop_delay", int64(0)); err != nil {
+		t.Errorf("prop_delay = 0: %v", err)
+	}
+}
