@@ -112,3 +112,30 @@ func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 		t.Fatalf("S2's buffer from S1 peaked at %d credits of %d: want it full (HOL) but never over", peak, cap)
 	}
 }
+
+func TestStoppingAndResumingChangesNothing(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Phase = 5 * engine.Millisecond
+	cfg.CC.Enabled = true
+	sc := LookupScenario("testbed-s1")
+	whole, err := NewNetwork(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	whole.RunUntil(whole.End())
+	chunked, err := Run(sc, cfg, 1) // stops every simulated millisecond
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := whole.Result()
+	if a.Events != chunked.Events || a.Counters != chunked.Counters {
+		t.Fatalf("whole run: %d events %+v; chunked: %d events %+v", a.Events, a.Counters, chunked.Events, chunked.Counters)
+	}
+	for i := range a.Flows {
+		for j, g := range a.Flows[i].Gbps {
+			if g != chunked.Flows[i].Gbps[j] {
+				t.Fatalf("%s sample %d: %v vs %v", a.Flows[i].Name, j, g, chunked.Flows[i].Gbps[j])
+			}
+		}
+	}
+}

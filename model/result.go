@@ -1,6 +1,7 @@
 package model
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/ccsweep/ccsweep/engine"
@@ -37,11 +38,23 @@ type FlowResult struct {
 
 // Run simulates sc under cfg with the given seed from start to end.
 func Run(sc *Scenario, cfg Config, seed uint64) (*Result, error) {
+	return RunContext(context.Background(), sc, cfg, seed)
+}
+
+// RunContext is Run that gives up, returning ctx's error, soon after ctx is
+// done (it looks every millisecond of simulated time).
+func RunContext(ctx context.Context, sc *Scenario, cfg Config, seed uint64) (*Result, error) {
 	n, err := NewNetwork(sc, cfg, seed)
 	if err != nil {
 		return nil, err
 	}
-	n.RunUntil(n.End())
+	for t := engine.Time(0); t < n.End(); {
+		t = min(t+engine.Millisecond, n.End())
+		n.RunUntil(t)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+	}
 	if n.violations > 0 {
 		return nil, fmt.Errorf("model: %d credit counters left their range", n.violations)
 	}
