@@ -30,12 +30,12 @@ type Metrics struct {
 }
 
 // MetricNames lists the metric columns in export order.
-var MetricNames = []string{"victim_gbps", "contributors_gbps", "fairness_jain", "var", "sd_gbps", "fecn", "cnps", "becn", "mean_ccti"}
+var MetricNames = []string{"victim_gbps", "contributors_gbps", "fairness_jain", "var", "sd_gbps", "fecn", "becn", "mean_ccti"}
 
 // Values returns the metrics in MetricNames order.
 func (m Metrics) Values() []float64 {
 	return []float64{m.VictimGbps, m.ContributorsGbps, m.FairnessJain, m.Var, m.SDGbps,
-		float64(m.FECN), float64(m.CNPs), float64(m.BECNs), m.MeanCCTI}
+		float64(m.FECN), float64(m.BECNs), m.MeanCCTI}
 }
 
 // Window returns the default measurement window: the last phase, when every

@@ -1,0 +1,126 @@
+package store_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/store"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// exportDB returns a database holding two grids' worth of results: numeric
+// and text parameters, a parameter only one grid has, two seeds, a missing
+// metric, and a failed point that exports must leave out.
+func exportDB(t *testing.T) *store.DB {
+	t.Helper()
+	d, _ := newDB(t)
+	ctx := t.Context()
+	other := store.GridRecord{ID: "grid-2", Name: "thresholds", Scenario: "testbed-s2", ModelVersion: "m1", Canonical: "…"}
+	if err := d.SaveGrid(ctx, other); err != nil {
+		t.Fatal(err)
+	}
+	point := func(id, grid string, seed uint64, victim float64, params ...string) store.Result {
+		r := store.Result{
+			Point:        store.Point{ID: id, GridID: grid, Scenario: "testbed-s1", Seed: seed},
+			Status:       store.StatusDone,
+			ModelVersion: "m1",
+			Metrics: map[string]float64{
+				"victim_gbps": victim, "contributors_gbps": 3.25, "fairness_jain": 0.9987654321,
+				"var": 1.5e-7, "sd_gbps": 0.5, "fecn": 12000, "becn": 11000, "mean_ccti": 17.25,
+			},
+		}
+		for i := 0; i < len(params); i += 2 {
+			r.Point.Params = append(r.Point.Params, store.Param{Name: params[i], Value: params[i+1]})
+		}
+		return r
+	}
+	noVictim := point("p7", "grid-2", 1, 0, "marking_rate", "1", "threshold", "8", "cc_level", "sl")
+	delete(noVictim.Metrics, "victim_gbps")
+	failed := point("p8", testGrid.ID, 1, 0, "marking_rate", "3", "ccti_timer", "150us")
+	failed.Status, failed.Err = store.StatusFailed, "deadlock"
+	rs := []store.Result{
+		point("p1", testGrid.ID, 1, 13.1, "marking_rate", "10", "ccti_timer", "150us"),
+		point("p2", testGrid.ID, 2, 12.9, "marking_rate", "2", "ccti_timer", "150us"),
+		point("p3", testGrid.ID, 1, 13, "marking_rate", "2", "ccti_timer", "150us"),
+		point("p4", testGrid.ID, 1, 7.5, "marking_rate", "0", "ccti_timer", "50us"),
+		point("p5", testGrid.ID, 1, 6.25, "marking_rate", "0.5", "ccti_timer", "1ms"),
+		point("p6", "grid-2", 1, 4, "marking_rate", "1", "threshold", "15", "cc_level", "qp, \"x\""),
+		noVictim,
+		failed,
+	}
+	if err := d.SaveResults(ctx, rs); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "export", name)
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from %s (go test -update to accept):\n%s", name, path, got)
+	}
+}
+
+func TestExportCSV(t *testing.T) {
+	d := exportDB(t)
+	var buf bytes.Buffer
+	if err := d.ExportCSV(t.Context(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
+	const want = "cc_level,ccti_timer,marking_rate,threshold,seed," +
+		"victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti"
+	if string(header) != want {
+		t.Errorf("header = %s, want %s", header, want)
+	}
+	checkGolden(t, "results.csv", buf.Bytes())
+}
+
+func TestExportJSON(t *testing.T) {
+	d := exportDB(t)
+	var buf bytes.Buffer
+	if err := d.ExportJSON(t.Context(), &buf); err != nil {
+		t.Fatal(err)
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(buf.Bytes(), &rows); err != nil {
+		t.Fatalf("export is not JSON: %v", err)
+	}
+	if len(rows) != 7 {
+		t.Errorf("%d rows, want 7 (done points only)", len(rows))
+	}
+	checkGolden(t, "results.json", buf.Bytes())
+}
+
+func TestExportEmpty(t *testing.T) {
+	d, _ := newDB(t)
+	var csv, js bytes.Buffer
+	if err := d.ExportCSV(t.Context(), &csv); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.ExportJSON(t.Context(), &js); err != nil {
+		t.Fatal(err)
+	}
+	const header = "seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti\n"
+	if csv.String() != header || js.String() != "[]\n" {
+		t.Errorf("empty exports = %q and %q, want %q and %q", csv.String(), js.String(), header, "[]\n")
+	}
+}

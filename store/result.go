@@ -1,0 +1,374 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Point statuses. A point with no stored result is missing.
+const (
+	StatusDone   = "done"   // simulated; metrics are valid
+	StatusFailed = "failed" // the simulation failed; a rerun retries it
+)
+
+// metricNames are the metric columns of the points table, in export order.
+var metricNames = []string{
+	"victim_gbps", "contributors_gbps", "fairness_jain", "var",
+	"sd_gbps", "fecn", "becn", "mean_ccti",
+}
+
+// MetricNames returns the names of the stored metrics in export order:
+// victim_gbps, contributors_gbps, fairness_jain, var, sd_gbps, fecn, becn,
+// mean_ccti. The caller owns the returned slice.
+func MetricNames() []string { return slices.Clone(metricNames) }
+
+// Point identifies one simulation of a grid.
+type Point struct {
+	ID       string  // identity given by the caller: hash of parameters, scenario, seed and model version
+	GridID   string  // GridRecord.ID of the grid the point belongs to
+	Scenario string  // scenario name
+	Seed     uint64  // replication seed, at most math.MaxInt64
+	Params   []Param // parameters named as in the grid, names unique; read back sorted by name
+}
+
+// Param is one parameter of a point. Value is the canonical text form.
+type Param struct {
+	Name, Value string
+}
+
+// Result is the outcome of simulating a point.
+type Result struct {
+	Point        Point
+	Status       string    // StatusDone or StatusFailed
+	Err          string    // why it failed; empty when done
+	Started      time.Time // wall-clock start of the simulation; zero if unknown
+	Finished     time.Time // wall-clock end of the simulation; zero if unknown
+	WallSeconds  float64   // wall-clock seconds the simulation took
+	Events       uint64    // simulated events processed, at most math.MaxInt64
+	ModelVersion string    // version of the network model that simulated it
+	RunID        int64     // ID returned by BeginRun; 0 for none
+
+	// Metrics holds the metrics by name (see MetricNames). A missing, NaN or
+	// infinite value is stored as NULL (e.g. victim_gbps without a victim) and
+	// is absent from the map when read back.
+	Metrics map[string]float64
+
+	// Series holds the per-flow throughput time series. Results and the
+	// export leave it nil; read it with DB.Series.
+	Series []Series
+}
+
+// Series is the sampled throughput of one flow.
+type Series struct {
+	Flow          string    // flow name as in the scenario, e.g. "F1"; unique within a result
+	Role          string    // victim, contributor or background
+	SampleSeconds float64   // sampling interval in seconds
+	Gbps          []float64 // throughput per interval in Gbit/s, stored as float32 (see EncodeSamples)
+}
+
+// validate reports the mistakes in r that would otherwise fail a whole
+// batch transaction.
+func (r *Result) validate() error {
+	p := &r.Point
+	switch {
+	case p.ID == "":
+		return fmt.Errorf("result: empty point ID")
+	case p.GridID == "":
+		return fmt.Errorf("result %s: empty grid ID", p.ID)
+	case r.Status != StatusDone && r.Status != StatusFailed:
+		return fmt.Errorf("result %s: status %q is neither %q nor %q", p.ID, r.Status, StatusDone, StatusFailed)
+	case p.Seed > math.MaxInt64:
+		return fmt.Errorf("result %s: seed %d exceeds %d", p.ID, p.Seed, int64(math.MaxInt64))
+	case r.Events > math.MaxInt64:
+		return fmt.Errorf("result %s: event count %d exceeds %d", p.ID, r.Events, int64(math.MaxInt64))
+	}
+	seen := make(map[string]bool, len(p.Params))
+	for _, prm := range p.Params {
+		if prm.Name == "" || seen[prm.Name] {
+			return fmt.Errorf("result %s: parameter name %q is empty or repeated", p.ID, prm.Name)
+		}
+		seen[prm.Name] = true
+	}
+	for name := range r.Metrics {
+		if !slices.Contains(metricNames, name) {
+			return fmt.Errorf("result %s: unknown metric %q", p.ID, name)
+		}
+	}
+	clear(seen)
+	for _, s := range r.Series {
+		if s.Flow == "" || seen[s.Flow] {
+			return fmt.Errorf("result %s: flow name %q is empty or repeated", p.ID, s.Flow)
+		}
+		seen[s.Flow] = true
+		if len(s.Gbps) > 0 && !(s.SampleSeconds > 0) {
+			return fmt.Errorf("result %s: flow %s: sample interval %g s is not positive", p.ID, s.Flow, s.SampleSeconds)
+		}
+	}
+	return nil
+}
+
+// SaveResults stores rs in one transaction: all of them or, on error, none.
+// Each stored result also removes the point's claim. A done result replaces
+// any stored result of its point; a failed one replaces a failed one but never
+// a done one. Results of a point must name a grid saved with SaveGrid and, if
+// RunID is set, a run from BeginRun. Most callers use a Writer instead.
+func (d *DB) SaveResults(ctx context.Context, rs []Result) error {
+	for i := range rs {
+		if err := rs[i].validate(); err != nil {
+			return fmt.Errorf("save results: %w", err)
+		}
+	}
+	// Compress before taking the write lock.
+	blobs := make([][][]byte, len(rs))
+	for i, r := range rs {
+		for _, s := range r.Series {
+			blobs[i] = append(blobs[i], EncodeSamples(s.Gbps))
+		}
+	}
+	tx, err := d.sql.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("save results: %w", err)
+	}
+	defer tx.Rollback()
+	for i := range rs {
+		if err := saveResult(ctx, tx, &rs[i], blobs[i]); err != nil {
+			return fmt.Errorf("save result %s: %w", rs[i].Point.ID, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("save results: %w", err)
+	}
+	return nil
+}
+
+var insertPoint = `INSERT INTO points (id, grid_id, scenario, seed, status, error, started, finished,
+	wall_seconds, events, run_id, model_version, ` + strings.Join(metricNames, ", ") + `)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?` + strings.Repeat(", ?", len(metricNames)) + `)`
+
+// saveResult stores r with its series encoded in blobs.
+func saveResult(ctx context.Context, tx *sql.Tx, r *Result, blobs [][]byte) error {
+	p := &r.Point
+	if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE point_id = ?`, p.ID); err != nil {
+		return err
+	}
+	if r.Status == StatusFailed {
+		var done bool
+		err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM points WHERE id = ? AND status = 'done')`, p.ID).Scan(&done)
+		if err != nil || done {
+			return err
+		}
+	}
+	// Cascades to the point's params and series.
+	if _, err := tx.ExecContext(ctx, `DELETE FROM points WHERE id = ?`, p.ID); err != nil {
+		return err
+	}
+	var runID any
+	if r.RunID != 0 {
+		runID = r.RunID
+	}
+	args := []any{p.ID, p.GridID, p.Scenario, int64(p.Seed), r.Status, r.Err, dbTime(r.Started), dbTime(r.Finished),
+		r.WallSeconds, int64(r.Events), runID, r.ModelVersion}
+	for _, name := range metricNames {
+		args = append(args, nullFloat(r.Metrics, name))
+	}
+	if _, err := tx.ExecContext(ctx, insertPoint, args...); err != nil {
+		return err
+	}
+	for _, prm := range p.Params {
+		_, err := tx.ExecContext(ctx, `INSERT INTO point_params (point_id, name, value) VALUES (?, ?, ?)`,
+			p.ID, prm.Name, prm.Value)
+		if err != nil {
+			return err
+		}
+	}
+	for i, s := range r.Series {
+		_, err := tx.ExecContext(ctx, `
+			INSERT INTO series (point_id, flow, ord, role, sample_seconds, samples, gbps)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			p.ID, s.Flow, i, s.Role, s.SampleSeconds, len(s.Gbps), blobs[i])
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nullFloat returns m[name], or nil (NULL) if it is missing or not finite.
+func nullFloat(m map[string]float64, name string) any {
+	v, ok := m[name]
+	if !ok || math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	return v
+}
+
+// Done reports which of ids have a done result. Failed points count as not
+// done, so that a rerun retries them. Safe for any number of IDs.
+func (d *DB) Done(ctx context.Context, ids []string) (map[string]bool, error) {
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return nil, fmt.Errorf("done: %w", err)
+	}
+	rows, err := d.sql.QueryContext(ctx, `
+		SELECT p.id FROM points p
+		WHERE p.status = 'done' AND p.id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("done: %w", err)
+	}
+	defer rows.Close()
+	done := make(map[string]bool)
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("done: %w", err)
+		}
+		done[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("done: %w", err)
+	}
+	return done, nil
+}
+
+// Counts returns how many points of the grid gridID are done and failed;
+// an empty gridID counts every grid.
+func (d *DB) Counts(ctx context.Context, gridID string) (done, failed int, err error) {
+	err = d.sql.QueryRowContext(ctx, `
+		SELECT count(*) FILTER (WHERE status = 'done'), count(*) FILTER (WHERE status = 'failed')
+		FROM points WHERE ?1 = '' OR grid_id = ?1`, gridID).Scan(&done, &failed)
+	if err != nil {
+		return 0, 0, fmt.Errorf("count points: %w", err)
+	}
+	return done, failed, nil
+}
+
+// Filter selects stored results. The zero Filter selects all of them.
+type Filter struct {
+	GridID string // only this grid's points, if set
+	Status string // only points with this status, if set
+}
+
+// Results returns the stored results f selects, with parameters and metrics
+// but without series, ordered by grid ID, then parameter values (see
+// ExportCSV), then seed, then point ID. It reads one consistent snapshot.
+func (d *DB) Results(ctx context.Context, f Filter) ([]Result, error) {
+	tx, err := d.sql.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer tx.Rollback()
+	rs, err := queryResults(ctx, tx, f)
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	sortResults(rs, paramNames(rs))
+	return rs, nil
+}
+
+var selectPoints = `
+	SELECT id, grid_id, scenario, seed, status, error, started, finished,
+		wall_seconds, events, run_id, model_version, ` + strings.Join(metricNames, ", ") + `
+	FROM points p
+	WHERE (?1 = '' OR p.grid_id = ?1) AND (?2 = '' OR p.status = ?2)`
+
+func queryResults(ctx context.Context, tx *sql.Tx, f Filter) ([]Result, error) {
+	rows, err := tx.QueryContext(ctx, selectPoints, f.GridID, f.Status)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var rs []Result
+	index := make(map[string]int)
+	for rows.Next() {
+		var r Result
+		var seed, events int64
+		var started, finished sql.NullString
+		var runID sql.NullInt64
+		metrics := make([]sql.NullFloat64, len(metricNames))
+		dest := []any{&r.Point.ID, &r.Point.GridID, &r.Point.Scenario, &seed, &r.Status, &r.Err,
+			&started, &finished, &r.WallSeconds, &events, &runID, &r.ModelVersion}
+		for i := range metrics {
+			dest = append(dest, &metrics[i])
+		}
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		r.Point.Seed, r.Events, r.RunID = uint64(seed), uint64(events), runID.Int64
+		if r.Started, err = parseTime(started); err != nil {
+			return nil, fmt.Errorf("point %s: %w", r.Point.ID, err)
+		}
+		if r.Finished, err = parseTime(finished); err != nil {
+			return nil, fmt.Errorf("point %s: %w", r.Point.ID, err)
+		}
+		r.Metrics = make(map[string]float64, len(metricNames))
+		for i, m := range metrics {
+			if m.Valid {
+				r.Metrics[metricNames[i]] = m.Float64
+			}
+		}
+		index[r.Point.ID] = len(rs)
+		rs = append(rs, r)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+
+	rows, err = tx.QueryContext(ctx, `
+		SELECT pp.point_id, pp.name, pp.value
+		FROM point_params pp JOIN points p ON p.id = pp.point_id
+		WHERE (?1 = '' OR p.grid_id = ?1) AND (?2 = '' OR p.status = ?2)
+		ORDER BY pp.point_id, pp.name`, f.GridID, f.Status)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id string
+		var prm Param
+		if err := rows.Scan(&id, &prm.Name, &prm.Value); err != nil {
+			return nil, err
+		}
+		if i, ok := index[id]; ok {
+			rs[i].Point.Params = append(rs[i].Point.Params, prm)
+		}
+	}
+	return rs, rows.Err()
+}
+
+// Series returns the time series stored for the point, in the order they were
+// written, or none if the point has no result.
+func (d *DB) Series(ctx context.Context, pointID string) ([]Series, error) {
+	rows, err := d.sql.QueryContext(ctx, `
+		SELECT flow, role, sample_seconds, samples, gbps
+		FROM series WHERE point_id = ? ORDER BY ord`, pointID)
+	if err != nil {
+		return nil, fmt.Errorf("read series of %s: %w", pointID, err)
+	}
+	defer rows.Close()
+	var series []Series
+	for rows.Next() {
+		var s Series
+		var n int
+		var blob []byte
+		if err := rows.Scan(&s.Flow, &s.Role, &s.SampleSeconds, &n, &blob); err != nil {
+			return nil, fmt.Errorf("read series of %s: %w", pointID, err)
+		}
+		if s.Gbps, err = DecodeSamples(blob); err != nil {
+			return nil, fmt.Errorf("read series of %s, flow %s: %w", pointID, s.Flow, err)
+		}
+		if len(s.Gbps) != n {
+			return nil, fmt.Errorf("read series of %s, flow %s: %d samples decoded, %d stored", pointID, s.Flow, len(s.Gbps), n)
+		}
+		series = append(series, s)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read series of %s: %w", pointID, err)
+	}
+	return series, nil
+}
