@@ -12,6 +12,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -57,7 +58,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
-		Commands:             []*cli.Command{simCommand(), scenariosCommand()},
+		Commands:             []*cli.Command{runCommand(), simCommand(), exportCommand(), scenariosCommand()},
 		OnUsageError:         commandUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -72,13 +73,22 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 // run executes ccsweep with args and returns the process exit status: 0 on
 // success, 2 for bad usage or input, 1 when a run fails.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	err := newApp(stdout, stderr).RunContext(ctx, args)
+	app := newApp(stdout, stderr)
+	err := app.RunContext(ctx, normalizeArgs(app, args))
 	if err == nil {
 		return 0
 	}
-	fmt.Fprintln(stderr, "ccsweep: "+oneLine(err.Error()))
 	var ue usageError
 	var pe *model.ParamError
+	var ge *grids.Error
+	if errors.As(err, &ge) {
+		// One line per problem, each naming file, line and key.
+		for _, p := range ge.Problems {
+			fmt.Fprintln(stderr, "ccsweep: "+p.String())
+		}
+		return 2
+	}
+	fmt.Fprintln(stderr, "ccsweep: "+oneLine(err.Error()))
 	if errors.As(err, &ue) || errors.As(err, &pe) || errors.Is(err, model.ErrUnknownParam) {
 		return 2
 	}
@@ -89,6 +99,53 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // instead of a help page.
 func commandUsageError(c *cli.Context, err error, _ bool) error {
 	return usagef("%v (see ccsweep %s --help)", err, c.Command.Name)
+}
+
+// normalizeArgs makes `ccsweep GRID.toml ...` mean `ccsweep run GRID.toml
+// ...`, and moves a command's arguments after its flags so that flags may
+// follow them (`ccsweep run grid.toml -j 4`).
+func normalizeArgs(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	if strings.HasSuffix(args[1], ".toml") {
+		args = append([]string{args[0], "run"}, args[1:]...)
+	}
+	cmd := app.Command(args[1])
+	if cmd == nil {
+		return args
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, name := range f.Names() {
+			takesValue[name] = !isBool
+		}
+	}
+	var flags, positional []string
+	rest := args[2:]
+	for i := 0; i < len(rest); i++ {
+		a := rest[i]
+		if a == "--" {
+			positional = append(positional, rest[i+1:]...)
+			break
+		}
+		if !strings.HasPrefix(a, "-") || a == "-" {
+			positional = append(positional, a)
+			continue
+		}
+		flags = append(flags, a)
+		name := strings.TrimLeft(a, "-")
+		if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+			i++
+			flags = append(flags, rest[i])
+		}
+	}
+	out := append([]string{args[0], args[1]}, flags...)
+	if len(positional) > 0 {
+		out = append(append(out, "--"), positional...)
+	}
+	return out
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }

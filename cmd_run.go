@@ -1,0 +1,214 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
+)
+
+func runCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "run",
+		Usage:     "run every point of a grid file, keeping results in a SQLite database",
+		UsageText: "ccsweep run GRID.toml [--db FILE] [-j N] [--shard I/N] [--fail-fast] [--dry-run] [--quiet]\n   ccsweep GRID.toml [...]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "db", Usage: "results database (default: the grid's name with .db, next to the grid file)"},
+			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulations at once"},
+			&cli.StringFlag{Name: "shard", Usage: "run only slice I of N of the points, e.g. 2/8"},
+			&cli.BoolFlag{Name: "fail-fast", Usage: "stop at the first failed point"},
+			&cli.BoolFlag{Name: "dry-run", Usage: "print the point count, how many are done and an estimated cost; run nothing"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress, only the summary"},
+		},
+		OnUsageError: commandUsageError,
+		Action:       runAction,
+	}
+}
+
+// loadGrid reads a grid file; its problems are usage errors (exit 2).
+func loadGrid(path string) (*grids.Grid, error) {
+	g, err := grids.Load(path)
+	if err != nil {
+		var ge *grids.Error
+		if errors.As(err, &ge) || errors.Is(err, os.ErrNotExist) {
+			return nil, usageError{err}
+		}
+		return nil, usagef("%v", err)
+	}
+	return g, nil
+}
+
+// openDB opens (creating if needed) a results database; a file that is not
+// one is a usage error.
+func openDB(path string) (*store.DB, error) {
+	db, err := store.Open(path)
+	if err != nil {
+		if errors.Is(err, store.ErrNotDatabase) || errors.Is(err, store.ErrSchemaTooNew) {
+			return nil, usagef("%s: %v", path, err)
+		}
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	return db, nil
+}
+
+func runAction(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("run takes one grid file, got %d arguments", c.NArg())
+	}
+	g, err := loadGrid(c.Args().First())
+	if err != nil {
+		return err
+	}
+	shard, err := sweep.ParseShardFlag(c.String("shard"))
+	if err != nil {
+		return usageError{err}
+	}
+	if c.Int("jobs") < 1 {
+		return usagef("-j %d: want at least 1", c.Int("jobs"))
+	}
+	dbPath := c.String("db")
+	if dbPath == "" {
+		dbPath = filepath.Join(filepath.Dir(c.Args().First()), g.Name+".db")
+	}
+	plan, err := sweep.NewPlan(g, shard)
+	if err != nil {
+		return usageError{err}
+	}
+	out := c.App.Writer
+	if c.Bool("dry-run") {
+		return dryRun(c.Context, out, plan, dbPath, c.Int("jobs"))
+	}
+	db, err := openDB(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	opt := sweep.Options{Workers: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Shard: shard,
+		Version: version, Commit: buildCommit(), Args: os.Args}
+	if !c.Bool("quiet") {
+		opt.Progress = newProgress(c.App.ErrWriter)
+	}
+	sum, err := sweep.Run(c.Context, plan, db, opt)
+	fmt.Fprintf(out, "%s: %d points (shard %s): %d already done, %d ran (%d failed), %d claimed by another process; wall %s, %d workers busy %.0f%%; results in %s\n",
+		g.Name, sum.Points, shard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Claimed,
+		sum.Wall.Round(time.Millisecond), sum.Workers, 100*sum.Efficiency(), dbPath)
+	if errors.Is(err, sweep.ErrInterrupted) {
+		return fmt.Errorf("interrupted: finished points are kept in %s; run the same command again to finish the rest", dbPath)
+	}
+	if err != nil {
+		return err
+	}
+	if sum.Failed > 0 {
+		return fmt.Errorf("%d of %d points failed (see ccsweep export %s, or rerun to retry them)", sum.Failed, sum.Ran, dbPath)
+	}
+	return nil
+}
+
+// dryRun prints what a run would do, reading the database if it exists and
+// writing nothing.
+func dryRun(ctx context.Context, w io.Writer, plan *sweep.Plan, dbPath string, jobs int) error {
+	missing := make([]int, len(plan.Points))
+	for i := range missing {
+		missing[i] = i
+	}
+	if _, err := os.Stat(dbPath); err == nil {
+		db, err := store.OpenReadOnly(dbPath)
+		if err != nil {
+			return usagef("%s: %v", dbPath, err)
+		}
+		missing, err = plan.Missing(ctx, db)
+		db.Close()
+		if err != nil {
+			return err
+		}
+	}
+	cost, err := sweep.Estimate(ctx, plan, missing)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s: %d points, %d already done in %s, %d to run\n", plan.Grid.Name, len(plan.Points),
+		len(plan.Points)-len(missing), dbPath, len(missing))
+	for _, a := range plan.Grid.Axes() {
+		fmt.Fprintf(w, "  axis %-16s %d values: %s\n", a.Name, len(a.Values), summarize(a.Values))
+	}
+	fmt.Fprintf(w, "estimated cost: %.0f core-seconds, about %s on %d workers (model %s)\n",
+		cost, (time.Duration(cost / float64(jobs) * float64(time.Second))).Round(time.Second), jobs, model.Version)
+	return nil
+}
+
+func summarize(vals []string) string {
+	if len(vals) <= 6 {
+		return fmt.Sprint(vals)
+	}
+	return fmt.Sprintf("[%s %s %s ... %s]", vals[0], vals[1], vals[2], vals[len(vals)-1])
+}
+
+// progress shows a bar on a terminal and a plain line every ten seconds
+// otherwise.
+type progress struct {
+	mu     sync.Mutex
+	w      io.Writer
+	bar    *progressbar.ProgressBar
+	todo   int
+	done   int
+	failed int
+	start  time.Time
+	last   time.Time
+}
+
+func newProgress(w io.Writer) *progress { return &progress{w: w} }
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+func (p *progress) Start(todo int) {
+	p.todo, p.start, p.last = todo, time.Now(), time.Now()
+	if isTerminal(p.w) {
+		p.bar = progressbar.NewOptions(todo, progressbar.OptionSetWriter(p.w), progressbar.OptionSetDescription("points"),
+			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("points"),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionFullWidth(), progressbar.OptionClearOnFinish())
+	}
+}
+
+func (p *progress) Done(_ grids.Point, failed bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done++
+	if failed {
+		p.failed++
+	}
+	if p.bar != nil {
+		p.bar.Add(1)
+		return
+	}
+	if now := time.Now(); now.Sub(p.last) >= 10*time.Second || p.done == p.todo {
+		p.last = now
+		el := now.Sub(p.start)
+		rate := float64(p.done) / el.Seconds()
+		eta := time.Duration(float64(p.todo-p.done) / rate * float64(time.Second))
+		fmt.Fprintf(p.w, "%d/%d points (%.0f%%), %d failed, %.2f points/s, elapsed %s, ETA %s\n", p.done, p.todo,
+			100*float64(p.done)/float64(max(p.todo, 1)), p.failed, rate, el.Round(time.Second), eta.Round(time.Second))
+	}
+}
+
+func (p *progress) Finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}

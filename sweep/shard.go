@@ -1,0 +1,88 @@
+package sweep
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
+)
+
+// Shard is slice Index (1-based) of Count slices of a grid's points. The
+// zero Shard is the whole grid.
+type Shard struct {
+	Index, Count int
+}
+
+// ParseShard reads "I/N" with 1 <= I <= N.
+func ParseShard(s string) (Shard, error) {
+	i, n, ok := strings.Cut(s, "/")
+	a, err1 := strconv.Atoi(strings.TrimSpace(i))
+	b, err2 := strconv.Atoi(strings.TrimSpace(n))
+	sh := Shard{Index: a, Count: b}
+	if !ok || err1 != nil || err2 != nil {
+		return Shard{}, fmt.Errorf("shard %q: want I/N, e.g. 3/8", s)
+	}
+	return sh, sh.validate()
+}
+
+func (s Shard) validate() error {
+	if s == (Shard{}) {
+		return nil
+	}
+	if s.Count < 1 || s.Index < 1 || s.Index > s.Count {
+		return fmt.Errorf("shard %d/%d: want 1 <= I <= N", s.Index, s.Count)
+	}
+	return nil
+}
+
+// String spells s as "I/N" ("all" for the whole grid).
+func (s Shard) String() string {
+	if s == (Shard{}) {
+		return "all"
+	}
+	return fmt.Sprintf("%d/%d", s.Index, s.Count)
+}
+
+// Select returns the points of shard s, in grid order. Points are dealt to
+// shards by cost (simulated time), the longest first, each to the shard with
+// the least work so far, ties to the lowest shard: deterministic and
+// balanced. The shards of one grid partition its points.
+func (s Shard) Select(pts []grids.Point) []grids.Point {
+	if s == (Shard{}) || s.Count == 1 {
+		return pts
+	}
+	idx := make([]int, len(pts))
+	for i := range idx {
+		idx[i] = i
+	}
+	sortByCost(pts, idx)
+	load := make([]engine.Time, s.Count)
+	mine := make([]bool, len(pts))
+	for _, i := range idx {
+		best := 0
+		for k := 1; k < s.Count; k++ {
+			if load[k] < load[best] {
+				best = k
+			}
+		}
+		load[best] += max(SimulatedTime(pts[i]), 1)
+		mine[i] = best == s.Index-1
+	}
+	var out []grids.Point
+	for i, p := range pts {
+		if mine[i] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ParseShardFlag is ParseShard that reads "" as the whole grid.
+func ParseShardFlag(s string) (Shard, error) {
+	if s == "" {
+		return Shard{}, nil
+	}
+	return ParseShard(s)
+}

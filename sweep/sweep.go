@@ -1,0 +1,333 @@
+package sweep
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
+)
+
+// Options control a sweep.
+type Options struct {
+	// Workers is the number of simulations run at once; 0 means every core.
+	Workers int
+	// FailFast stops the sweep at the first failed point instead of
+	// recording it and going on.
+	FailFast bool
+	// Shard selects one of Shard.Count slices of the points; the zero value
+	// selects them all.
+	Shard Shard
+	// Progress, if not nil, hears about every finished point.
+	Progress Progress
+	// Version, Commit and Args are recorded as the run's provenance.
+	Version, Commit string
+	Args            []string
+}
+
+// Progress hears how a sweep advances. Its methods are called from one
+// goroutine at a time.
+type Progress interface {
+	// Start is called once with the number of points to run.
+	Start(todo int)
+	// Done is called after every point, failed or not.
+	Done(p grids.Point, failed bool)
+	// Finish is called once at the end.
+	Finish()
+}
+
+// Summary says what a sweep did.
+type Summary struct {
+	Points      int           // points of the grid (of the shard)
+	AlreadyDone int           // found done in the database
+	Claimed     int           // claimed by another process at the time
+	Ran         int           // simulated by this sweep
+	Failed      int           // of Ran, how many failed
+	Wall        time.Duration // from start to end
+	Busy        time.Duration // sum of the simulations' wall times
+	Workers     int
+}
+
+// Efficiency returns the fraction of the workers' time spent simulating.
+func (s Summary) Efficiency() float64 {
+	if s.Wall <= 0 || s.Workers == 0 {
+		return 0
+	}
+	return s.Busy.Seconds() / (s.Wall.Seconds() * float64(s.Workers))
+}
+
+// ErrInterrupted is returned when the sweep's context ended before every
+// point ran; what finished is kept.
+var ErrInterrupted = errors.New("sweep interrupted")
+
+// claimTTL bounds how long a claim of a process that vanished without a trace
+// (another host) blocks its points; dead processes on this host release
+// theirs at once.
+const claimTTL = 6 * time.Hour
+
+// GridID returns the identity of a grid as run by this model version.
+func GridID(g *grids.Grid) string {
+	sum := sha256.Sum256([]byte("ccsweep-grid-id/1\nmodel=" + model.Version + "\n" + g.Canonical()))
+	return hex.EncodeToString(sum[:16])
+}
+
+// Plan is a grid's points with their identities, as far as a sweep needs.
+type Plan struct {
+	Grid   *grids.Grid
+	GridID string
+	Points []grids.Point
+	IDs    []string
+}
+
+// NewPlan expands g, keeping the points of shard.
+func NewPlan(g *grids.Grid, shard Shard) (*Plan, error) {
+	if err := shard.validate(); err != nil {
+		return nil, err
+	}
+	pts := shard.Select(g.Points())
+	p := &Plan{Grid: g, GridID: GridID(g), Points: pts, IDs: make([]string, len(pts))}
+	for i, pt := range pts {
+		p.IDs[i] = pt.ID(model.Version)
+	}
+	return p, nil
+}
+
+// Missing returns the indices of the plan's points the database does not
+// hold as done.
+func (p *Plan) Missing(ctx context.Context, db *store.DB) ([]int, error) {
+	done, err := db.Done(ctx, p.IDs)
+	if err != nil {
+		return nil, err
+	}
+	var idx []int
+	for i, id := range p.IDs {
+		if !done[id] {
+			idx = append(idx, i)
+		}
+	}
+	return idx, nil
+}
+
+// Run simulates every point of plan that db does not hold as done. It
+// returns ErrInterrupted (with what was done counted in the Summary) if ctx
+// ends first.
+func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, error) {
+	start := time.Now()
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	sum := Summary{Points: len(plan.Points), Workers: workers}
+	g := plan.Grid
+	if err := db.SaveGrid(ctx, store.GridRecord{ID: plan.GridID, Name: g.Name, Scenario: g.Scenario,
+		ModelVersion: model.Version, Canonical: g.Canonical()}); err != nil {
+		return sum, err
+	}
+	missing, err := plan.Missing(ctx, db)
+	if err != nil {
+		return sum, err
+	}
+	sum.AlreadyDone = len(plan.Points) - len(missing)
+	runID, err := db.BeginRun(ctx, store.Run{Version: opt.Version, Commit: opt.Commit, ModelVersion: model.Version,
+		Args: opt.Args, Workers: workers})
+	if err != nil {
+		return sum, err
+	}
+	owner := fmt.Sprintf("%d-%d-%d", os.Getpid(), runID, start.UnixNano())
+	writer := db.NewWriter(64, time.Second)
+	if opt.Progress != nil {
+		opt.Progress.Start(len(missing))
+	}
+
+	var mu sync.Mutex // guards sum and Progress
+	runCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	eg, egCtx := errgroup.WithContext(runCtx)
+	jobs := make(chan int)
+	eg.Go(func() error {
+		defer close(jobs)
+		return dispatch(egCtx, plan, db, missing, owner, 2*workers, jobs, func(n int) {
+			mu.Lock()
+			sum.Claimed += n
+			mu.Unlock()
+		})
+	})
+	for w := 0; w < workers; w++ {
+		eg.Go(func() error {
+			for i := range jobs {
+				r := simulate(egCtx, plan, i, runID)
+				if r == nil { // interrupted
+					continue
+				}
+				if err := writer.Write(*r); err != nil {
+					return err
+				}
+				failed := r.Status == store.StatusFailed
+				mu.Lock()
+				sum.Ran++
+				sum.Busy += time.Duration(r.WallSeconds * float64(time.Second))
+				if failed {
+					sum.Failed++
+				}
+				if opt.Progress != nil {
+					opt.Progress.Done(plan.Points[i], failed)
+				}
+				mu.Unlock()
+				if failed && opt.FailFast {
+					return fmt.Errorf("point %s failed: %s", describe(plan.Points[i]), r.Err)
+				}
+			}
+			return nil
+		})
+	}
+	runErr := eg.Wait()
+	closeErr := writer.Close()
+	// Release claims and record the end even when interrupted.
+	bg := context.WithoutCancel(ctx)
+	relErr := db.Release(bg, owner)
+	endErr := db.EndRun(bg, runID, time.Now())
+	if opt.Progress != nil {
+		opt.Progress.Finish()
+	}
+	sum.Wall = time.Since(start)
+	if err := errors.Join(closeErr, relErr, endErr); err != nil {
+		return sum, err
+	}
+	if ctx.Err() != nil {
+		return sum, ErrInterrupted
+	}
+	return sum, runErr
+}
+
+// dispatch claims the missing points a batch at a time and hands the
+// claimed ones to the workers, in plan order.
+func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owner string, batch int,
+	jobs chan<- int, skipped func(int)) error {
+	for len(missing) > 0 {
+		n := min(batch, len(missing))
+		ids := make([]string, n)
+		for k, i := range missing[:n] {
+			ids[k] = plan.IDs[i]
+		}
+		claimed, err := db.Claim(ctx, ids, owner, claimTTL)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+		got := make(map[string]bool, len(claimed))
+		for _, id := range claimed {
+			got[id] = true
+		}
+		skipped(n - len(claimed))
+		for _, i := range missing[:n] {
+			if !got[plan.IDs[i]] {
+				continue
+			}
+			select {
+			case jobs <- i:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+		missing = missing[n:]
+	}
+	return nil
+}
+
+// simulate runs point i and returns its result, or nil if ctx ended first.
+func simulate(ctx context.Context, plan *Plan, i int, runID int64) *store.Result {
+	pt := plan.Points[i]
+	r := &store.Result{
+		Point: store.Point{ID: plan.IDs[i], GridID: plan.GridID, Scenario: pt.Scenario, Seed: pt.Seed,
+			Params: make([]store.Param, len(pt.Params))},
+		ModelVersion: model.Version, RunID: runID, Started: time.Now(),
+	}
+	for k, p := range pt.Params {
+		r.Point.Params[k] = store.Param{Name: p.Name, Value: p.Value}
+	}
+	res, err := runPoint(ctx, pt)
+	r.Finished = time.Now()
+	r.WallSeconds = r.Finished.Sub(r.Started).Seconds()
+	if ctx.Err() != nil {
+		return nil
+	}
+	if err != nil {
+		r.Status, r.Err = store.StatusFailed, err.Error()
+		return r
+	}
+	r.Status = store.StatusDone
+	r.Events = res.Events
+	r.Metrics = map[string]float64{}
+	for k, v := range res.Metrics().Values() {
+		if !math.IsNaN(v) {
+			r.Metrics[model.MetricNames[k]] = v
+		}
+	}
+	for _, f := range res.Flows {
+		r.Series = append(r.Series, store.Series{Flow: f.Name, Role: string(f.Role),
+			SampleSeconds: res.Sample.Seconds(), Gbps: f.Gbps})
+	}
+	return r
+}
+
+// runPoint simulates one point, turning a panic into an error so that one
+// bad point cannot take the sweep down.
+func runPoint(ctx context.Context, pt grids.Point) (res *model.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("simulation panicked: %v", p)
+		}
+	}()
+	sc := model.LookupScenario(pt.Scenario)
+	if sc == nil {
+		return nil, fmt.Errorf("unknown scenario %q", pt.Scenario)
+	}
+	cfg, err := pt.Config()
+	if err != nil {
+		return nil, err
+	}
+	return model.RunContext(ctx, sc, cfg, pt.Seed)
+}
+
+// describe spells a point for messages: its parameters and seed.
+func describe(pt grids.Point) string {
+	s := pt.Scenario
+	for _, p := range pt.Params {
+		s += " " + p.Name + "=" + p.Value
+	}
+	return fmt.Sprintf("%s seed=%d", s, pt.Seed)
+}
+
+// SimulatedTime returns how much simulated time a point covers.
+func SimulatedTime(pt grids.Point) engine.Time {
+	sc := model.LookupScenario(pt.Scenario)
+	cfg, err := pt.Config()
+	if sc == nil || err != nil {
+		return 0
+	}
+	return engine.Time(sc.Phases) * cfg.Phase
+}
+
+// sortByCost orders indices by descending simulated time, then by position.
+func sortByCost(pts []grids.Point, idx []int) {
+	cost := make([]engine.Time, len(pts))
+	for _, i := range idx {
+		cost[i] = SimulatedTime(pts[i])
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return cost[idx[a]] > cost[idx[b]] })
+}
