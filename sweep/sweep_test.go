@@ -207,4 +207,3 @@ ccti_timer = {from = "50us", to = "500us", step = "50us"}
 		}
 	}
 }
-
