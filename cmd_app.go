@@ -58,8 +58,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
-		Commands:             []*cli.Command{runCommand(), simCommand(), exportCommand(), scenariosCommand()},
-		OnUsageError:         commandUsageError,
+		Commands: []*cli.Command{runCommand(), simCommand(), reportCommand(), serveCommand(), exportCommand(),
+			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand()},
+		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cli.ShowAppHelp(c)
