@@ -59,7 +59,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		EnableBashCompletion: true,
 		HideHelpCommand:      true,
 		Commands: []*cli.Command{runCommand(), simCommand(), reportCommand(), serveCommand(), exportCommand(),
-			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand()},
+			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand(), completionCommand()},
 		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
