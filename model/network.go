@@ -49,7 +49,8 @@ type port struct {
 	txFrom    int32 // input port whose buffer txPkt leaves; -1 from an HCA
 	txVL      uint8
 	txCredits int32
-	rrVL      int32
+	arbIdx    int32         // current entry of the VL arbitration table
+	arbLeft   int32         // bytes the current entry may still start
 	credits   [maxVLs]int32 // credits held for peer's input buffer
 	rrIn      [maxVLs]int32 // round-robin pointer among input ports
 	waiting   [maxVLs]int32 // packets in VoQs heading here
@@ -135,6 +136,7 @@ type Network struct {
 	pkts  []packet
 	free  []int32
 	nVL   int
+	vlArb []arbEntry
 
 	ioMbps     int64
 	violations int // credit counters seen out of range
@@ -167,6 +169,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		ioMbps: mbps(cfg.HostIOGbps),
 		rng:    rand.New(rand.NewPCG(seed, 0x1b)),
 	}
+	n.vlArb, _ = parseVLArb(cfg.VLArb, cfg.VLs) // checked by Validate
 	if err := n.build(topo); err != nil {
 		return nil, err
 	}
@@ -471,9 +474,12 @@ func (n *Network) voqIndex(sw *switchState, in, vl, out int32) int32 {
 	return (in*int32(n.nVL)+vl)*sw.nPorts + out
 }
 
-// trySwitch lets switch output port o start its next packet: VLs take turns
-// round-robin, and within a VL the input ports take turns round-robin; an
-// input whose VoQ head needs more credits than o holds is passed over.
+// trySwitch lets switch output port o start its next packet. The VL
+// arbitration table's entries take turns, each sending up to its weight in
+// bytes (a packet started within the weight may finish beyond it) before the
+// next entry with a packet ready; within a VL the input ports take turns
+// round-robin, and an input whose VoQ head needs more credits than o holds is
+// passed over.
 func (n *Network) trySwitch(o int32) {
 	pt := &n.ports[o]
 	if pt.busy || pt.peer < 0 {
@@ -481,8 +487,10 @@ func (n *Network) trySwitch(o int32) {
 	}
 	sw := &n.sws[pt.owner]
 	nIn := sw.nPorts
-	for j := int32(0); j < int32(n.nVL); j++ {
-		vl := (pt.rrVL + j) % int32(n.nVL)
+	table := n.vlArb
+	for j := 0; j < len(table); j++ {
+		idx := (int(pt.arbIdx) + j) % len(table)
+		vl := table[idx].vl
 		if pt.waiting[vl] == 0 {
 			continue
 		}
@@ -500,7 +508,13 @@ func (n *Network) trySwitch(o int32) {
 			k := q.pop()
 			pt.waiting[vl]--
 			pt.rrIn[vl] = (in + 1) % nIn
-			pt.rrVL = (vl + 1) % int32(n.nVL)
+			if idx != int(pt.arbIdx) || pt.arbLeft <= 0 {
+				pt.arbIdx, pt.arbLeft = int32(idx), table[idx].weight
+			}
+			if pt.arbLeft -= n.pkts[k].wire; pt.arbLeft <= 0 {
+				next := (idx + 1) % len(table)
+				pt.arbIdx, pt.arbLeft = int32(next), table[next].weight
+			}
 			n.transmit(o, k, sw.firstPort+in)
 			return
 		}

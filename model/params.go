@@ -54,6 +54,10 @@ type Config struct {
 	HeaderBytes int
 	// VLs is the number of data virtual lanes (1-15). Flows use VL = SL mod VLs.
 	VLs int
+	// VLArb is the VL arbitration table of switch outputs: comma-separated
+	// VL:WEIGHT entries, served in turn, each for WEIGHT 64-byte units (1-255)
+	// before the next; "" gives every data VL weight 255.
+	VLArb string
 	// CC is the congestion-control configuration.
 	CC CCConfig
 }
@@ -203,6 +207,8 @@ var params = []*Param{
 		func(c *Config) *int { return &c.HeaderBytes }),
 	intParam("vls", "", "number of data virtual lanes", 1, 15,
 		func(c *Config) *int { return &c.VLs }),
+	stringParam("vl_arb", "VL arbitration table of switch outputs, e.g. 0:64,1:192 (VL:weight in 64-byte units); empty: equal weights",
+		vlArbValue, func(c *Config) *string { return &c.VLArb }),
 
 	boolParam("cc", "IB congestion control on or off",
 		func(c *Config) *bool { return &c.CC.Enabled }),
@@ -500,6 +506,47 @@ func victimMaskValue(s string) (string, error) {
 	return s, nil
 }
 
+// vlArbValue normalizes a VL arbitration table; VLs beyond vls are caught by
+// Validate.
+func vlArbValue(s string) (string, error) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	if s == "" {
+		return "", nil
+	}
+	if _, err := parseVLArb(s, maxVLs); err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+// arbEntry is one entry of a VL arbitration table.
+type arbEntry struct {
+	vl     int32
+	weight int32 // bytes the VL may send before the next entry's turn
+}
+
+// parseVLArb reads a table of VL:WEIGHT entries for vls data VLs; "" gives
+// each VL weight 255.
+func parseVLArb(s string, vls int) ([]arbEntry, error) {
+	var table []arbEntry
+	if s == "" {
+		for v := 0; v < vls; v++ {
+			table = append(table, arbEntry{vl: int32(v), weight: 255 * 64})
+		}
+		return table, nil
+	}
+	for _, item := range strings.Split(s, ",") {
+		a, b, ok := strings.Cut(item, ":")
+		vl, err1 := strconv.Atoi(a)
+		w, err2 := strconv.Atoi(b)
+		if !ok || err1 != nil || err2 != nil || vl < 0 || vl >= vls || w < 1 || w > 255 {
+			return nil, fmt.Errorf("entry %q: want VL:WEIGHT with VL below %d and weight 1-255", item, vls)
+		}
+		table = append(table, arbEntry{vl: int32(vl), weight: int32(w) * 64})
+	}
+	return table, nil
+}
+
 func boolParam(name, doc string, field func(*Config) *bool) *Param {
 	return &Param{Name: name, Kind: KindBool, Doc: doc,
 		get: func(c *Config) any { return *field(c) },
@@ -524,6 +571,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Sample > c.Phase {
 		return &ParamError{Name: "sample", Value: c.Sample, Reason: fmt.Sprintf("longer than the phase (%v)", c.Phase)}
+	}
+	if _, err := parseVLArb(c.VLArb, c.VLs); err != nil {
+		return &ParamError{Name: "vl_arb", Value: c.VLArb, Reason: err.Error()}
 	}
 	if c.CC.CCTIMin > c.CC.CCTILimit {
 		return &ParamError{Name: "ccti_min", Value: c.CC.CCTIMin,
