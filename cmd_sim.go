@@ -158,6 +158,7 @@ type flowJSON struct {
 	Dst    string    `json:"dst"`
 	StartS float64   `json:"start_s"`
 	Gbps   []float64 `json:"throughput_gbps"`
+	CCTI   []int32   `json:"ccti,omitempty"`
 }
 
 func writeSimJSON(w io.Writer, r *model.Result) error {
@@ -180,7 +181,7 @@ func writeSimJSON(w io.Writer, r *model.Result) error {
 	}
 	for _, f := range r.Flows {
 		doc.Flows = append(doc.Flows, flowJSON{Name: f.Name, Role: string(f.Role), Src: f.Src, Dst: f.Dst,
-			StartS: f.Start.Seconds(), Gbps: f.Gbps})
+			StartS: f.Start.Seconds(), Gbps: f.Gbps, CCTI: f.CCTI})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

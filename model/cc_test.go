@@ -2,6 +2,7 @@ package model
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
@@ -244,5 +245,11 @@ func TestCNPReturnsToTheSourceAheadOfData(t *testing.T) {
 	// The victim F1 never crosses a congested port: its CCTI stays at 0.
 	if v := n.cc.ccti[n.flows[0].cc.slot]; v != 0 {
 		t.Errorf("victim CCTI %d", v)
+	}
+	// The CCTI trace has a value per sample and ends at the current CCTI.
+	r := n.Result()
+	f5 := r.Flows[4]
+	if len(f5.CCTI) != len(f5.Gbps) || f5.CCTI[len(f5.CCTI)-1] != n.cc.ccti[n.flows[4].cc.slot] || slices.Max(f5.CCTI) == 0 {
+		t.Errorf("F5 CCTI trace %v", f5.CCTI)
 	}
 }

@@ -116,6 +116,7 @@ type flowState struct {
 	delivered int64       // payload bytes absorbed by the destination
 	sampled   int64       // delivered at the last sample
 	samples   []int64     // payload bytes delivered per sample interval
+	cctiTrace []int32     // CCTI at the end of each sample interval (CC on)
 	cc        flowCC
 }
 
@@ -677,6 +678,9 @@ func (n *Network) sample() {
 		f := &n.flows[i]
 		f.samples = append(f.samples, f.delivered-f.sampled)
 		f.sampled = f.delivered
+		if n.cc.on {
+			f.cctiTrace = append(f.cctiTrace, n.cc.ccti[f.cc.slot])
+		}
 	}
 	if next := n.sim.Now() + n.cfg.Sample; next <= n.end {
 		n.sim.At(next, evSample, 0)

@@ -34,6 +34,9 @@ type FlowResult struct {
 	Start    engine.Time
 	// Gbps[i] is the payload throughput in Gbit/s over sample interval i.
 	Gbps []float64
+	// CCTI[i] is the flow's CCTI at the end of sample interval i; nil with
+	// CC off.
+	CCTI []int32
 }
 
 // Run simulates sc under cfg with the given seed from start to end.
@@ -70,7 +73,7 @@ func (n *Network) Result() *Result {
 	}
 	for _, f := range n.flows {
 		fr := FlowResult{Name: f.spec.Name, Role: f.spec.Role, Src: f.spec.Src, Dst: f.spec.Dst, Start: f.start,
-			Gbps: make([]float64, len(f.samples))}
+			Gbps: make([]float64, len(f.samples)), CCTI: f.cctiTrace}
 		for i, b := range f.samples {
 			fr.Gbps[i] = float64(b*8000) / float64(n.cfg.Sample) // bits per ns, one rounding
 		}
