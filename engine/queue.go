@@ -56,21 +56,30 @@ func (q *Queue) Push(e Event) {
 	}
 	q.n++
 	if e.At < q.bottomEnd {
-		// Before every event of equal time already there, since those pop
-		// first; usually near the end, so little moves.
-		b := q.bottom
-		i, j := 0, len(b)
-		for i < j {
-			h := int(uint(i+j) >> 1)
-			if b[h].At > e.At {
-				i = h + 1
-			} else {
-				j = h
+		// Before every event of equal or earlier time, since those pop
+		// first and sit at the end: usually a few, passed one by one;
+		// past eight, a binary search and one copy.
+		b := append(q.bottom, e)
+		j := len(b) - 1
+		for steps := 0; j > 0 && b[j-1].At <= e.At; steps++ {
+			if steps == 8 {
+				i, k := 0, j
+				for i < k {
+					h := int(uint(i+k) >> 1)
+					if b[h].At > e.At {
+						i = h + 1
+					} else {
+						k = h
+					}
+				}
+				copy(b[i+1:j+1], b[i:j])
+				j = i
+				break
 			}
+			b[j] = b[j-1]
+			j--
 		}
-		b = append(b, Event{})
-		copy(b[i+1:], b[i:])
-		b[i] = e
+		b[j] = e
 		q.bottom = b
 		return
 	}
@@ -131,15 +140,17 @@ func (q *Queue) refill(limit Time) bool {
 			return false
 		}
 		b := q.buckets[l][d]
-		q.buckets[l][d] = b[:0]
 		q.nonzero[l] &^= 1 << d
 		q.base = start
 		if l == 0 || (l <= bottomLevel && len(b) <= bottomMax) {
-			q.bottom = append(q.bottom[:0], b...)
+			// The bucket becomes the bottom; the empty bottom's array
+			// becomes the bucket's.
+			q.bottom, q.buckets[l][d] = b, q.bottom[:0]
 			sortDescending(q.bottom)
 			q.bottomEnd = start + 1<<shift
 			return true
 		}
+		q.buckets[l][d] = b[:0]
 		for _, e := range b {
 			// In order, so that equal times keep their push order.
 			q.place(e)

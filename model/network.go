@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 
 	"github.com/ccsweep/ccsweep/engine"
@@ -49,11 +50,12 @@ type port struct {
 	txFrom    int32 // input port whose buffer txPkt leaves; -1 from an HCA
 	txVL      uint8
 	txCredits int32
-	arbIdx    int32         // current entry of the VL arbitration table
-	arbLeft   int32         // bytes the current entry may still start
-	credits   [maxVLs]int32 // credits held for peer's input buffer
-	rrIn      [maxVLs]int32 // round-robin pointer among input ports
-	waiting   [maxVLs]int32 // packets in VoQs heading here
+	arbIdx    int32          // current entry of the VL arbitration table
+	arbLeft   int32          // bytes the current entry may still start
+	credits   [maxVLs]int32  // credits held for peer's input buffer
+	rrIn      [maxVLs]int32  // round-robin pointer among input ports
+	waiting   [maxVLs]int32  // packets in VoQs heading here
+	ready     [maxVLs]uint64 // bit i: input i's VoQ heading here is not empty (switches of up to 64 ports)
 
 	// Congestion control (output side).
 	victimMask    bool
@@ -487,39 +489,84 @@ func (n *Network) trySwitch(o int32) {
 		return
 	}
 	sw := &n.sws[pt.owner]
-	nIn := sw.nPorts
 	table := n.vlArb
+	if len(table) == 1 { // one data VL: nothing to arbitrate
+		if pt.waiting[0] > 0 {
+			if in := n.nextInput(sw, pt, 0); in >= 0 {
+				n.transmit(o, n.takeVoQ(sw, pt, in, 0), sw.firstPort+in)
+			}
+		}
+		return
+	}
 	for j := 0; j < len(table); j++ {
 		idx := (int(pt.arbIdx) + j) % len(table)
 		vl := table[idx].vl
 		if pt.waiting[vl] == 0 {
 			continue
 		}
-		cr := pt.credits[vl]
-		start := pt.rrIn[vl]
-		for i := int32(0); i < nIn; i++ {
-			in := start + i
-			if in >= nIn {
-				in -= nIn
+		in := n.nextInput(sw, pt, vl)
+		if in < 0 {
+			continue
+		}
+		k := n.takeVoQ(sw, pt, in, vl)
+		if idx != int(pt.arbIdx) || pt.arbLeft <= 0 {
+			pt.arbIdx, pt.arbLeft = int32(idx), table[idx].weight
+		}
+		if pt.arbLeft -= n.pkts[k].wire; pt.arbLeft <= 0 {
+			next := (idx + 1) % len(table)
+			pt.arbIdx, pt.arbLeft = int32(next), table[next].weight
+		}
+		n.transmit(o, k, sw.firstPort+in)
+		return
+	}
+}
+
+// takeVoQ removes the head of VoQ (in, vl) of output pt and moves pt's
+// round-robin pointer past in.
+func (n *Network) takeVoQ(sw *switchState, pt *port, in, vl int32) int32 {
+	q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
+	k := q.pop()
+	if q.n == 0 {
+		pt.ready[vl] &^= 1 << uint(in)
+	}
+	pt.waiting[vl]--
+	if pt.rrIn[vl] = in + 1; pt.rrIn[vl] == sw.nPorts {
+		pt.rrIn[vl] = 0
+	}
+	return k
+}
+
+// nextInput returns the input port that output pt serves next on VL vl:
+// round-robin from pt's pointer among inputs whose VoQ head fits in pt's
+// credits, or -1.
+func (n *Network) nextInput(sw *switchState, pt *port, vl int32) int32 {
+	cr := pt.credits[vl]
+	start := pt.rrIn[vl]
+	nIn := sw.nPorts
+	if nIn <= 64 {
+		// Rotate the ready mask so that the pointer's bit comes first.
+		m := bits.RotateLeft64(pt.ready[vl], -int(start))
+		for m != 0 {
+			tz := int32(bits.TrailingZeros64(m))
+			m &^= 1 << uint(tz)
+			in := (start + tz) & 63
+			if n.pkts[sw.voq[n.voqIndex(sw, in, vl, pt.local)].peek()].credits <= cr {
+				return in
 			}
-			q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
-			if q.n == 0 || n.pkts[q.peek()].credits > cr {
-				continue
-			}
-			k := q.pop()
-			pt.waiting[vl]--
-			pt.rrIn[vl] = (in + 1) % nIn
-			if idx != int(pt.arbIdx) || pt.arbLeft <= 0 {
-				pt.arbIdx, pt.arbLeft = int32(idx), table[idx].weight
-			}
-			if pt.arbLeft -= n.pkts[k].wire; pt.arbLeft <= 0 {
-				next := (idx + 1) % len(table)
-				pt.arbIdx, pt.arbLeft = int32(next), table[next].weight
-			}
-			n.transmit(o, k, sw.firstPort+in)
-			return
+		}
+		return -1
+	}
+	for i := int32(0); i < nIn; i++ {
+		in := start + i
+		if in >= nIn {
+			in -= nIn
+		}
+		q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
+		if q.n > 0 && n.pkts[q.peek()].credits <= cr {
+			return in
 		}
 	}
+	return -1
 }
 
 func (n *Network) arrive(k int32) {
@@ -547,6 +594,9 @@ func (n *Network) arrive(k int32) {
 	out := &n.ports[pk.outPort]
 	sw.voq[n.voqIndex(sw, in.local, int32(pk.vl), out.local)].push(k)
 	out.waiting[pk.vl]++
+	if in.local < 64 {
+		out.ready[pk.vl] |= 1 << uint(in.local)
+	}
 	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
 	if !out.busy {
 		n.trySwitch(pk.outPort)
