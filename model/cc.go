@@ -166,6 +166,7 @@ func (n *Network) enterVoQ(in, out int32, vl uint8, c int32) {
 	if !n.cc.on {
 		return
 	}
+	n.settleLeave(out)
 	pt := &n.ports[out]
 	sw := &n.sws[pt.owner]
 	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
@@ -188,6 +189,17 @@ func (n *Network) leaveVoQ(in, out int32, vl uint8, c int32) {
 		pt.fillInputs[vl]--
 	}
 	pt.voqFill[vl] -= c
+}
+
+// settleLeave applies output p's pending VoQ fill change once the packet
+// on its link has left. Every reader of p's fill settles it first, so the
+// fill is as if the change were made at the end of the transmission.
+func (n *Network) settleLeave(p int32) {
+	pt := &n.ports[p]
+	if l := pt.leave; l.set && l.at <= n.sim.Now() {
+		pt.leave.set = false
+		n.leaveVoQ(l.in, p, l.vl, l.c)
+	}
 }
 
 // sendCNP makes the destination of FECN-marked data packet pk send a

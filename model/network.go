@@ -16,7 +16,7 @@ const maxVLs = 15
 // Event kinds of a Network.
 const (
 	evArrive    uint32 = iota // Arg packet: ready at a switch's VoQ, or its header at an HCA
-	evTxDone                  // Arg port: a switch output finished a packet
+	evTxDone                  // Arg port: a switch output's link is free and packets wait
 	evCredit                  // Arg packed credit update, see packCredit
 	evDMADone                 // Arg HCA: the receive DMA finished the head packet
 	evWake                    // Arg HCA: an injection wait (I/O pacing, IRD) is over
@@ -44,18 +44,16 @@ type port struct {
 	prop     engine.Time
 
 	// Output side.
-	busy      bool        // a switch output is sending txPkt
-	linkFree  engine.Time // an HCA output's link is free from then
-	txPkt     int32
-	txFrom    int32 // input port whose buffer txPkt leaves; -1 from an HCA
-	txVL      uint8
-	txCredits int32
-	arbIdx    int32          // current entry of the VL arbitration table
-	arbLeft   int32          // bytes the current entry may still start
-	credits   [maxVLs]int32  // credits held for peer's input buffer
-	rrIn      [maxVLs]int32  // round-robin pointer among input ports
-	waiting   [maxVLs]int32  // packets in VoQs heading here
-	ready     [maxVLs]uint64 // bit i: input i's VoQ heading here is not empty (switches of up to 64 ports)
+	linkFree engine.Time    // the output's link is free from then
+	wakeSet  bool           // a switch output's evTxDone is due at linkFree
+	queued   int32          // packets in VoQs heading here, all VLs
+	leave    voqLeave       // CC: the VoQ fill the packet on the link gives up when it has left
+	arbIdx   int32          // current entry of the VL arbitration table
+	arbLeft  int32          // bytes the current entry may still start
+	credits  [maxVLs]int32  // credits held for peer's input buffer
+	rrIn     [maxVLs]int32  // round-robin pointer among input ports
+	waiting  [maxVLs]int32  // packets in VoQs heading here
+	ready    [maxVLs]uint64 // bit i: input i's VoQ heading here is not empty (switches of up to 64 ports)
 
 	// Congestion control (output side).
 	victimMask    bool
@@ -68,6 +66,15 @@ type port struct {
 	bufCap    int32
 	bufUsed   [maxVLs]int32 // credits taken by packets sent to this buffer and not yet freed
 	returning [maxVLs]int32 // credits freed and on their way back to peer
+}
+
+// voqLeave is a VoQ fill change due when a packet has left the switch.
+type voqLeave struct {
+	in  int32
+	vl  uint8
+	c   int32
+	at  engine.Time
+	set bool
 }
 
 type hcaState struct {
@@ -391,6 +398,7 @@ func (n *Network) transmit(p, k, from int32) {
 	pk := &n.pkts[k]
 	vl := pk.vl
 	if n.cc.on && !pt.host {
+		n.settleLeave(p)
 		n.markFECN(p, from, pk)
 	}
 	pt.credits[vl] -= pk.credits
@@ -401,13 +409,21 @@ func (n *Network) transmit(p, k, from int32) {
 	peer.bufUsed[vl] += pk.credits
 	now := n.sim.Now()
 	tx := txTime(pk.wire, pt.rateMbps)
-	if pt.host {
-		// An HCA's output needs no event when the link frees: tryHCA
-		// schedules its next try for when it can next send.
-		pt.linkFree = now + tx
-	} else {
-		pt.busy, pt.txPkt, pt.txFrom, pt.txVL, pt.txCredits = true, k, from, vl, pk.credits
-		n.sim.At(now+tx, evTxDone, uint32(p))
+	end := now + tx
+	pt.linkFree = end
+	if !pt.host {
+		// The input buffer frees as the tail leaves: its credit update and
+		// the VoQ fill change are due at end. The output itself needs an
+		// event then only if packets wait for it; one arriving later wakes
+		// it (HCAs schedule their own next try).
+		n.freeBufferAt(from, vl, pk.credits, end)
+		if n.cc.on {
+			pt.leave = voqLeave{in: from, vl: vl, c: pk.credits, at: end, set: true}
+		}
+		if pt.queued > 0 {
+			n.sim.At(end, evTxDone, uint32(p))
+			pt.wakeSet = true
+		}
 	}
 	header := now + pt.prop
 	pk.inPort = pt.peer
@@ -425,24 +441,24 @@ func (n *Network) transmit(p, k, from int32) {
 	n.sim.At(ready, evArrive, uint32(k))
 }
 
+// txDone wakes switch output p when its link frees with packets waiting.
 func (n *Network) txDone(p int32) {
-	pt := &n.ports[p]
-	pt.busy = false
-	if pt.txFrom >= 0 {
-		n.freeBuffer(pt.txFrom, pt.txVL, pt.txCredits)
-		n.leaveVoQ(pt.txFrom, p, pt.txVL, pt.txCredits)
-	}
-	n.tryOutput(p)
+	n.ports[p].wakeSet = false
+	n.trySwitch(p)
 }
 
-// freeBuffer releases c credits of VL vl at input port q; the credit update
-// reaches the upstream port after the flow-control delay and the link's
-// propagation delay.
-func (n *Network) freeBuffer(q int32, vl uint8, c int32) {
+// freeBuffer releases c credits of VL vl at input port q now; see
+// freeBufferAt.
+func (n *Network) freeBuffer(q int32, vl uint8, c int32) { n.freeBufferAt(q, vl, c, n.sim.Now()) }
+
+// freeBufferAt releases c credits of VL vl at input port q as of time at
+// (counted as returning from now on); the credit update reaches the upstream
+// port after the flow-control delay and the link's propagation delay.
+func (n *Network) freeBufferAt(q int32, vl uint8, c int32, at engine.Time) {
 	in := &n.ports[q]
 	in.bufUsed[vl] -= c
 	in.returning[vl] += c
-	n.sim.At(n.sim.Now()+n.cfg.FCDelay+in.prop, evCredit, packCredit(in.peer, vl, c))
+	n.sim.At(at+n.cfg.FCDelay+in.prop, evCredit, packCredit(in.peer, vl, c))
 }
 
 // packCredit packs a credit update for port p: 20 bits of port, 4 of VL and
@@ -459,9 +475,7 @@ func (n *Network) credit(arg uint32) {
 	if pt.credits[vl] > n.ports[pt.peer].bufCap {
 		n.violations++
 	}
-	if !pt.busy {
-		n.tryOutput(p)
-	}
+	n.tryOutput(p)
 }
 
 func (n *Network) tryOutput(p int32) {
@@ -485,7 +499,14 @@ func (n *Network) voqIndex(sw *switchState, in, vl, out int32) int32 {
 // passed over.
 func (n *Network) trySwitch(o int32) {
 	pt := &n.ports[o]
-	if pt.busy || pt.peer < 0 {
+	if pt.queued == 0 {
+		return
+	}
+	if now := n.sim.Now(); now < pt.linkFree {
+		if !pt.wakeSet {
+			n.sim.At(pt.linkFree, evTxDone, uint32(o))
+			pt.wakeSet = true
+		}
 		return
 	}
 	sw := &n.sws[pt.owner]
@@ -530,6 +551,7 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in, vl int32) int32 {
 		pt.ready[vl] &^= 1 << uint(in)
 	}
 	pt.waiting[vl]--
+	pt.queued--
 	if pt.rrIn[vl] = in + 1; pt.rrIn[vl] == sw.nPorts {
 		pt.rrIn[vl] = 0
 	}
@@ -594,13 +616,12 @@ func (n *Network) arrive(k int32) {
 	out := &n.ports[pk.outPort]
 	sw.voq[n.voqIndex(sw, in.local, int32(pk.vl), out.local)].push(k)
 	out.waiting[pk.vl]++
+	out.queued++
 	if in.local < 64 {
 		out.ready[pk.vl] |= 1 << uint(in.local)
 	}
 	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
-	if !out.busy {
-		n.trySwitch(pk.outPort)
-	}
+	n.trySwitch(pk.outPort)
 }
 
 // startDMA moves the HCA's next received packet to host memory at the I/O
