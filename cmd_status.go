@@ -1,14 +1,250 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
+)
 
 func statusCommand() *cli.Command {
 	return &cli.Command{
-		Name:         "status",
-		Usage:        "(not built yet)",
-		OnUsageError: commandUsageError,
-		Action: func(c *cli.Context) error {
-			return usagef("ccsweep status is not built yet")
+		Name:  "status",
+		Usage: "count the done, failed and missing points of a sharded run or of one database",
+		UsageText: "ccsweep status DIR [--grid FILE] [--tasks N]\n" +
+			"   ccsweep status DB [--grid FILE [--shard I/N]]\n\n" +
+			"DIR is an output directory of ccsweep slurm (or one laid out alike: grid.toml, shards/shard-I.db,\n" +
+			"results.db): one line per shard, the merged database and overall. For a database, the points of the\n" +
+			"grid file (or of its shard) it holds; without --grid, what it holds of each grid. Only reads.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "grid", Usage: "the grid file to count against (default for DIR: DIR/grid.toml)"},
+			&cli.IntFlag{Name: "tasks", Usage: "the number of shards of DIR", DefaultText: "as ccsweep slurm set it up"},
+			&cli.StringFlag{Name: "shard", Usage: "with DB and --grid: count only shard I/N of the grid"},
 		},
+		OnUsageError: commandUsageError,
+		Action:       statusAction,
 	}
+}
+
+func statusAction(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("status takes one directory or database, got %d arguments", c.NArg())
+	}
+	path := c.Args().First()
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return usagef("%s: no such directory or database", path)
+	case err != nil:
+		return usagef("%s: %v", path, err)
+	case fi.IsDir():
+		if c.IsSet("shard") {
+			return usagef("--shard goes with a database, not the directory %s", path)
+		}
+		return statusDir(c, path)
+	}
+	if c.IsSet("tasks") {
+		return usagef("--tasks goes with a directory, not the database %s (use --shard I/N)", path)
+	}
+	return statusDB(c, path)
+}
+
+// statusDir prints the state of every shard of an output directory, of its
+// merged database and overall.
+func statusDir(c *cli.Context, dir string) error {
+	m, err := readManifest(dir)
+	if err != nil {
+		return err
+	}
+	gridPath := c.String("grid")
+	if gridPath == "" {
+		gridPath = filepath.Join(dir, sweep.SlurmGridFile)
+		if _, err := os.Stat(gridPath); err != nil {
+			return usagef("%s has no %s: give the grid with --grid FILE", dir, sweep.SlurmGridFile)
+		}
+	}
+	g, err := loadGrid(gridPath)
+	if err != nil {
+		return err
+	}
+	tasks := c.Int("tasks")
+	switch {
+	case c.IsSet("tasks") && tasks < 1:
+		return usagef("--tasks %d: want at least 1", tasks)
+	case !c.IsSet("tasks") && m == nil:
+		return usagef("%s was not set up by ccsweep slurm: give the number of shards with --tasks N", dir)
+	case !c.IsSet("tasks"):
+		tasks = m.Tasks
+	}
+	if tasks > g.Count() {
+		return usagef("--tasks %d: grid %s has only %d points", tasks, g.Name, g.Count())
+	}
+	plans, err := sweep.ShardPlans(g, tasks)
+	if err != nil {
+		return usageError{err}
+	}
+	job := &sweep.SlurmJob{Dir: dir}
+	results, err := openIfExists(job.ResultsDB())
+	if err != nil {
+		return err
+	}
+	if results != nil {
+		defer results.Close()
+	}
+
+	out := c.App.Writer
+	fmt.Fprintf(out, "grid %s (id %s, model %s): %d points in %d shards, in %s\n",
+		g.Name, sweep.GridID(g)[:12], model.Version, g.Count(), tasks, dir)
+	if m != nil && m.GridID != sweep.GridID(g) {
+		fmt.Fprintf(out, "note: %s was set up for grid %s of model %s, not this grid: it holds none of its points\n", dir, m.Grid, m.ModelVersion)
+	}
+	tw := tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)
+	fmt.Fprintln(tw, "shard\tpoints\tdone\tfailed\tmissing\t\tdatabase")
+	var merged, overall sweep.Tally
+	for i, plan := range plans {
+		own, t, mt, note, err := shardStatus(c, plan, dir, job.ShardDB(i+1), results)
+		if err != nil {
+			return err
+		}
+		merged, overall = merged.Add(mt), overall.Add(t)
+		printTally(tw, fmt.Sprintf("%d/%d", i+1, tasks), own, note)
+	}
+	note := sweep.SlurmResults
+	if results == nil {
+		note += " (not yet)"
+	}
+	printTally(tw, "merged", merged, note)
+	printTally(tw, "overall", overall, "")
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if m != nil && len(m.Submissions) > 0 {
+		s := m.Submissions[len(m.Submissions)-1]
+		what := "the merge job " + s.MergeJob + " alone"
+		if len(s.ArrayJobs) > 0 {
+			what = fmt.Sprintf("shards %s as array job(s) %s, merge job %s",
+				sweep.RangeList(s.Shards), strings.Join(s.ArrayJobs, ", "), s.MergeJob)
+		}
+		fmt.Fprintf(out, "last submitted %s: %s\n", s.Time.Local().Format("2006-01-02 15:04:05"), what)
+	}
+	switch {
+	case merged.Complete():
+		fmt.Fprintf(out, "complete: every point is in %s\n", job.ResultsDB())
+	case overall.Complete():
+		fmt.Fprintf(out, "every point is done; merge them: ccsweep merge %s %s\n", job.ResultsDB(),
+			filepath.Join(dir, sweep.SlurmShardDir, "shard-*.db"))
+	default:
+		fmt.Fprintf(out, "incomplete: %d points to run; submit again to run only those\n", overall.Points-overall.Done)
+	}
+	return nil
+}
+
+// shardStatus counts a shard's points in its own database (own), in it and
+// the merged one together (all), and in the merged one alone (merged). A
+// shard database that cannot be read counts as holding nothing, and note
+// says why.
+func shardStatus(c *cli.Context, plan *sweep.Plan, dir, path string, results *store.DB) (own, all, merged sweep.Tally, note string, err error) {
+	ctx := c.Context
+	none := sweep.Tally{Points: len(plan.IDs), Missing: len(plan.IDs)}
+	own, all, merged = none, none, none
+	note, _ = filepath.Rel(dir, path)
+	shard, openErr := openIfExists(path)
+	switch {
+	case openErr != nil:
+		note += ": " + oneLine(openErr.Error())
+	case shard == nil:
+		note += " (not yet)"
+	default:
+		defer shard.Close()
+		if own, err = plan.Tally(ctx, shard); err != nil {
+			return own, all, merged, note, fmt.Errorf("read %s: %w", path, err)
+		}
+		all = own
+	}
+	if results == nil {
+		return own, all, merged, note, nil
+	}
+	if merged, err = plan.Tally(ctx, results); err != nil {
+		return own, all, merged, note, fmt.Errorf("read %s: %w", results.Path(), err)
+	}
+	dbs := []*store.DB{results}
+	if shard != nil {
+		dbs = append(dbs, shard)
+	}
+	if all, err = plan.Tally(ctx, dbs...); err != nil {
+		return own, all, merged, note, fmt.Errorf("read %s: %w", path, err)
+	}
+	return own, all, merged, note, nil
+}
+
+func printTally(w io.Writer, label string, t sweep.Tally, note string) {
+	fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\t\t%s\n", label, t.Points, t.Done, t.Failed, t.Missing, note)
+}
+
+// statusDB prints what one database holds of a grid, or of each grid.
+func statusDB(c *cli.Context, path string) error {
+	ctx := c.Context
+	var g *grids.Grid
+	if c.String("grid") != "" {
+		var err error
+		if g, err = loadGrid(c.String("grid")); err != nil {
+			return err
+		}
+	} else if c.IsSet("shard") {
+		return usagef("--shard needs the grid: give --grid FILE")
+	}
+	shard, err := sweep.ParseShardFlag(c.String("shard"))
+	if err != nil {
+		return usageError{err}
+	}
+	db, err := store.OpenReadOnly(path)
+	if err != nil {
+		if errors.Is(err, store.ErrNotDatabase) || errors.Is(err, store.ErrSchemaTooNew) {
+			return usagef("%s: %v", path, err)
+		}
+		return err
+	}
+	defer db.Close()
+	out := c.App.Writer
+	if g != nil {
+		plan, err := sweep.NewPlan(g, shard)
+		if err != nil {
+			return usageError{err}
+		}
+		t, err := plan.Tally(ctx, db)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "grid %s (id %s, model %s), shard %s, in %s: %d points: %d done, %d failed, %d missing\n",
+			g.Name, plan.GridID[:12], model.Version, shard, path, t.Points, t.Done, t.Failed, t.Missing)
+		return nil
+	}
+	gs, err := db.Grids(ctx)
+	if err != nil {
+		return err
+	}
+	if len(gs) == 0 {
+		fmt.Fprintf(out, "%s holds no grid\n", path)
+		return nil
+	}
+	for _, gr := range gs {
+		done, failed, err := db.Counts(ctx, gr.ID)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "grid %s (id %s, model %s) in %s: %d points done, %d failed (give --grid FILE to count the missing)\n",
+			gr.Name, gr.ID[:min(12, len(gr.ID))], gr.ModelVersion, path, done, failed)
+	}
+	return nil
 }

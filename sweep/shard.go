@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 )
 
@@ -53,27 +52,10 @@ func (s Shard) Select(pts []grids.Point) []grids.Point {
 	if s == (Shard{}) || s.Count == 1 {
 		return pts
 	}
-	idx := make([]int, len(pts))
-	for i := range idx {
-		idx[i] = i
-	}
-	sortByCost(pts, idx)
-	load := make([]engine.Time, s.Count)
-	mine := make([]bool, len(pts))
-	for _, i := range idx {
-		best := 0
-		for k := 1; k < s.Count; k++ {
-			if load[k] < load[best] {
-				best = k
-			}
-		}
-		load[best] += max(SimulatedTime(pts[i]), 1)
-		mine[i] = best == s.Index-1
-	}
 	var out []grids.Point
-	for i, p := range pts {
-		if mine[i] {
-			out = append(out, p)
+	for i, sh := range dealShards(pts, s.Count) {
+		if sh == s.Index-1 {
+			out = append(out, pts[i])
 		}
 	}
 	return out

@@ -1,0 +1,439 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/sweep"
+)
+
+func TestSlurmBadInputExitsTwoAndWritesNothing(t *testing.T) {
+	grid := writeGrid(t, shardGrid)
+	parent := t.TempDir()
+	out := filepath.Join(parent, "out")
+	notExe := filepath.Join(parent, "ccsweep.txt")
+	os.WriteFile(notExe, []byte("#!/bin/sh\n"), 0o644)
+	bad := filepath.Join(filepath.Dir(grid), "bad.toml")
+	os.WriteFile(bad, []byte("name = \"bad\"\nscenario = \"testbed-s9\"\n"), 0o644)
+	base := func(more ...string) []string {
+		return append([]string{"slurm", grid, "--tasks", "3", "--dir", out, "--max-array-size", "1001"}, more...)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no grid", []string{"slurm", "--tasks", "3", "--dir", out}, "one grid file"},
+		{"two grids", base(grid), "one grid file"},
+		{"no tasks", []string{"slurm", grid, "--dir", out}, "needs --tasks N"},
+		{"no dir", []string{"slurm", grid, "--tasks", "3"}, "needs --dir OUT"},
+		{"zero tasks", base("--tasks", "0"), "--tasks 0"},
+		{"more tasks than points", base("--tasks", "13"), "only 12 points"},
+		{"bad grid", []string{"slurm", bad, "--tasks", "3", "--dir", out}, "bad.toml:2"},
+		{"missing grid", []string{"slurm", filepath.Join(parent, "none.toml"), "--tasks", "3", "--dir", out}, "none.toml"},
+		{"bad time", base("--time", "90min"), `--time "90min"`},
+		{"bad mem", base("--mem", "lots"), `--mem "lots"`},
+		{"bad partition", base("--partition", "a b"), `--partition "a b"`},
+		{"zero cpus", base("--cpus-per-task", "0"), "--cpus-per-task 0"},
+		{"extra array", base("--extra", "--array=1-9"), "sets the array itself"},
+		{"extra not an option", base("--extra", "qos=long"), `--extra "qos=long"`},
+		{"no arrays", base("--max-array-size", "1"), "takes no job arrays"},
+		{"space in dir", base("--dir", filepath.Join(parent, "my out")), "holds a space"},
+		{"binary missing", base("--ccsweep", filepath.Join(parent, "nope")), "not an executable file"},
+		{"binary not executable", base("--ccsweep", notExe), "not an executable file"},
+		{"dir is a file", base("--dir", notExe), "not a directory"},
+		{"dir of something else", base("--dir", filepath.Dir(grid)), "not empty and was not set up by ccsweep slurm"},
+		{"unknown flag", base("--partitoin", "x"), "partitoin"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, stderr, code := ccsweep(t, tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, stderr, tt.want)
+			}
+			if tt.name != "bad grid" && strings.Count(stderr, "\n") != 1 {
+				t.Fatalf("stderr is not one line: %q", stderr)
+			}
+		})
+	}
+	entries, _ := os.ReadDir(parent)
+	for _, e := range entries {
+		if e.Name() != "ccsweep.txt" {
+			t.Errorf("left behind: %s", e.Name())
+		}
+	}
+}
+
+func TestSlurmWritesScriptsAndGuardsTheDirectory(t *testing.T) {
+	grid := writeGrid(t, shardGrid)
+	out := filepath.Join(t.TempDir(), "out")
+	args := []string{"slurm", grid, "--tasks", "5", "--dir", out, "--max-array-size", "3", "--throttle", "2",
+		"-p", "debug", "-t", "10:00", "--mem", "1G", "-c", "2", "-A", "ib", "--extra", "--qos=normal", "--extra=--nice=10"}
+	stdout, stderr, code := ccsweep(t, args...)
+	if code != 0 || !strings.Contains(stdout, "12 points in 5 shards, split into 3 arrays (MaxArraySize 3)") ||
+		!strings.Contains(stdout, "submit with: bash "+filepath.Join(out, "submit.sh")) {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for name, mode := range map[string]os.FileMode{"grid.toml": 0o644, "job.sbatch": 0o755, "merge.sbatch": 0o755,
+		"submit.sh": 0o755, "slurm.json": 0o644, "shards": os.ModeDir | 0o755, "logs": os.ModeDir | 0o755} {
+		fi, err := os.Stat(filepath.Join(out, name))
+		if err != nil || fi.Mode() != mode {
+			t.Errorf("%s: %v, mode %v, want %v", name, err, fi.Mode(), mode)
+		}
+	}
+	job, _ := os.ReadFile(filepath.Join(out, "job.sbatch"))
+	exe, _ := os.Executable()
+	for _, want := range []string{"#SBATCH --partition=debug\n", "#SBATCH --time=10:00\n", "#SBATCH --mem=1G\n",
+		"#SBATCH --cpus-per-task=2\n", "#SBATCH --account=ib\n", "#SBATCH --qos=normal\n", "#SBATCH --nice=10\n",
+		"ccsweep=" + exe + "\n", "dir=" + out + "\n", "tasks=5\n"} {
+		if !strings.Contains(string(job), want) {
+			t.Errorf("job.sbatch lacks %q", want)
+		}
+	}
+	if strings.Contains(string(job), "#SBATCH --array") {
+		t.Error("job.sbatch carries an array although it is split")
+	}
+	if has := strings.Contains(string(job), "--no-report"); has != (jobRunFlags() != nil) {
+		t.Errorf("job.sbatch passes --no-report: %v; run has it: %v", has, jobRunFlags() != nil)
+	}
+	submit, _ := os.ReadFile(filepath.Join(out, "submit.sh"))
+	for _, want := range []string{"--array=1-2%2 " + out + "/job.sbatch 0", "--array=1-2%2 " + out + "/job.sbatch 2", "--array=1%2 " + out + "/job.sbatch 4"} {
+		if !strings.Contains(string(submit), want) {
+			t.Errorf("submit.sh lacks %q:\n%s", want, submit)
+		}
+	}
+	copied, _ := os.ReadFile(filepath.Join(out, "grid.toml"))
+	if string(copied) != shardGrid {
+		t.Error("grid.toml is not a copy of the grid")
+	}
+
+	// The same grid again, with other options: the scripts follow.
+	if _, stderr, code := ccsweep(t, "slurm", grid, "--tasks", "5", "--dir", out, "--max-array-size", "1001"); code != 0 {
+		t.Fatalf("again: exit %d: %s", code, stderr)
+	}
+	job, _ = os.ReadFile(filepath.Join(out, "job.sbatch"))
+	if !strings.Contains(string(job), "#SBATCH --array=1-5\n") || strings.Contains(string(job), "--partition") {
+		t.Errorf("job.sbatch after the second run:\n%s", job)
+	}
+	// The copy in OUT is a valid grid argument too.
+	if _, stderr, code := ccsweep(t, "slurm", filepath.Join(out, "grid.toml"), "--tasks", "5", "--dir", out, "--max-array-size", "1001"); code != 0 {
+		t.Fatalf("from the copy: exit %d: %s", code, stderr)
+	}
+	other := filepath.Join(t.TempDir(), "other.toml")
+	os.WriteFile(other, []byte(strings.Replace(shardGrid, "seeds    = 2", "seeds    = 3", 1)), 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"slurm", grid, "--tasks", "4", "--dir", out, "--max-array-size", "1001"}, "set up for --tasks 5"},
+		{[]string{"slurm", other, "--tasks", "5", "--dir", out, "--max-array-size", "1001"}, "another grid"},
+	} {
+		before, _ := os.ReadFile(filepath.Join(out, "job.sbatch"))
+		_, stderr, code := ccsweep(t, tt.args...)
+		if code != 2 || !strings.Contains(stderr, tt.want) {
+			t.Fatalf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
+		}
+		if after, _ := os.ReadFile(filepath.Join(out, "job.sbatch")); string(after) != string(before) {
+			t.Fatal("a refused run rewrote job.sbatch")
+		}
+	}
+}
+
+// requireSlurm skips the test unless a Slurm cluster answers here; under CI
+// (CI=true) it fails instead, as CI starts one (.ci/start-local-slurm.sh).
+func requireSlurm(t *testing.T) {
+	t.Helper()
+	slurmOnce.Do(func() { slurmMissing = findSlurm() })
+	if slurmMissing == "" {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("no Slurm: %s; start a local cluster with bash .ci/start-local-slurm.sh", slurmMissing)
+	}
+	t.Skipf("no Slurm: %s; start a local cluster with bash .ci/start-local-slurm.sh", slurmMissing)
+}
+
+var (
+	slurmOnce    sync.Once
+	slurmMissing string // why there is no usable Slurm; empty if there is
+)
+
+func findSlurm() string {
+	for _, tool := range []string{"sbatch", "sinfo", "squeue", "scontrol", "scancel"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return tool + " is not on PATH"
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "sinfo", "--noheader", "--format=%T").Output()
+	if err != nil || strings.TrimSpace(string(out)) == "" {
+		return fmt.Sprintf("sinfo does not answer (%v)", err)
+	}
+	return ""
+}
+
+// slurmSubmit runs ccsweep slurm ... --submit as its own process, so that
+// the jobs inherit CCSWEEP_AS_MAIN and the test binary serves as their
+// ccsweep, and returns its output and the IDs of the jobs it submitted,
+// which it cancels at the end of the test.
+func slurmSubmit(t *testing.T, args ...string) (out string, arrays []string, merge string) {
+	t.Helper()
+	start := time.Now()
+	b, err := ccsweepProcess(t, append([]string{"slurm"}, append(args, "--submit")...)...).CombinedOutput()
+	out = string(b)
+	if err != nil {
+		t.Fatalf("ccsweep slurm --submit: %v\n%s", err, out)
+	}
+	if el := time.Since(start); el > 20*time.Second {
+		t.Errorf("ccsweep slurm --submit took %s: it should submit and exit", el)
+	}
+	for _, m := range regexp.MustCompile(`as array job (\d+)`).FindAllStringSubmatch(out, -1) {
+		arrays = append(arrays, m[1])
+	}
+	if m := regexp.MustCompile(`the merge job (\d+)`).FindStringSubmatch(out); m != nil {
+		merge = m[1]
+	}
+	ids := append(slices.Clone(arrays), merge)
+	t.Cleanup(func() {
+		if t.Failed() {
+			exec.Command("scancel", ids...).Run()
+		}
+	})
+	return out, arrays, merge
+}
+
+var jobStateRE = regexp.MustCompile(`JobState=(\S+)`)
+
+// jobStates returns the state of every record of job id (one per array
+// task); an empty result means Slurm no longer knows the job.
+func jobStates(t *testing.T, id string) []string {
+	t.Helper()
+	out, err := exec.Command("scontrol", "--oneliner", "show", "job", id).Output()
+	if err != nil {
+		return nil
+	}
+	var states []string
+	for _, m := range jobStateRE.FindAllStringSubmatch(string(out), -1) {
+		states = append(states, m[1])
+	}
+	return states
+}
+
+func terminal(state string) bool {
+	switch state {
+	case "PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "SUSPENDED", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED",
+		"RESIZING", "SIGNALING", "STAGE_OUT", "STOPPED":
+		return false
+	}
+	return true
+}
+
+// waitJobs waits until every job of ids has ended and returns their final
+// states, job by job.
+func waitJobs(t *testing.T, timeout time.Duration, ids ...string) map[string][]string {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		states, done := map[string][]string{}, true
+		for _, id := range ids {
+			states[id] = jobStates(t, id)
+			for _, s := range states[id] {
+				done = done && terminal(s)
+			}
+		}
+		if done {
+			return states
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("jobs %v still not ended after %s: %v", ids, timeout, states)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+func allCompleted(states map[string][]string) bool {
+	for _, ss := range states {
+		for _, s := range ss {
+			if s != "COMPLETED" {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func slurmStatus(t *testing.T, dir string) string {
+	t.Helper()
+	out, stderr, code := ccsweep(t, "status", dir)
+	if code != 0 {
+		t.Fatalf("status: exit %d: %s", code, stderr)
+	}
+	return out
+}
+
+// TestSlurmArrayOnLocalCluster submits a grid to a real Slurm as two job
+// arrays (MaxArraySize 3 splits its 4 shards) and a merge job, and checks
+// that the merged database holds every point exactly once and exports as a
+// local run of the grid does.
+func TestSlurmArrayOnLocalCluster(t *testing.T) {
+	requireSlurm(t)
+	start := time.Now()
+	grid := writeGrid(t, shardGrid)
+	out := filepath.Join(t.TempDir(), "out")
+	stdout, arrays, merge := slurmSubmit(t, grid, "--tasks", "4", "--dir", out, "--max-array-size", "3")
+	if len(arrays) != 2 || merge == "" || !strings.Contains(stdout, "submitted shards 1-2 of 4 as array job") ||
+		!strings.Contains(stdout, "submitted shards 3-4 of 4 as array job") || !strings.Contains(stdout, "offset 2") {
+		t.Fatalf("submission:\n%s", stdout)
+	}
+	t.Logf("submitted in %s: arrays %v, merge %s", time.Since(start).Round(time.Millisecond), arrays, merge)
+
+	local := filepath.Join(t.TempDir(), "local.db") // meanwhile, the same grid on this machine
+	runInto(t, grid, local, "")
+
+	states := waitJobs(t, 2*time.Minute, append(arrays, merge)...)
+	if !allCompleted(states) || len(states[arrays[0]]) != 2 || len(states[arrays[1]]) != 2 {
+		t.Fatalf("job states %v, want two arrays of two tasks and the merge job COMPLETED", states)
+	}
+	t.Logf("jobs ended after %s", time.Since(start).Round(time.Millisecond))
+	results := filepath.Join(out, "results.db")
+	checkDatabase(t, results, 12)
+	for _, format := range []string{"csv", "json"} {
+		if got, want := export(t, results, format), export(t, local, format); got != want {
+			t.Fatalf("%s export of the Slurm run differs from the local run's:\n%s\nwant\n%s", format, got, want)
+		}
+	}
+	s := slurmStatus(t, out)
+	if statusRow(t, s, "merged") != [4]int{12, 12, 0, 0} || !strings.Contains(s, "complete: every point is in") {
+		t.Fatalf("status:\n%s", s)
+	}
+	logs, _ := filepath.Glob(filepath.Join(out, "logs", "*.out"))
+	if len(logs) != 5 {
+		t.Errorf("logs: %v, want one per array task and one of the merge job", logs)
+	}
+	// Nothing is left to do: a resubmission submits nothing.
+	b, err := ccsweepProcess(t, "slurm", grid, "--tasks", "4", "--dir", out, "--submit").CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "all 12 points are done and merged") || strings.Contains(string(b), "submitted") {
+		t.Fatalf("resubmission of a complete run: %v\n%s", err, b)
+	}
+}
+
+// cancelGrid's points take long enough (tens of milliseconds of simulated
+// time each) for a test to cancel an array task in the middle of its shard.
+const cancelGrid = `
+name     = "cancel"
+scenario = "testbed-s1"
+cc       = "on"
+phase    = "40ms"
+sample   = "1ms"
+
+[sweep]
+ccti_timer   = ["100us", "200us", "300us", "400us", "500us", "600us"]
+marking_rate = [0, 1, 2, 4, 8]
+`
+
+// TestSlurmCancelledTaskResubmitted cancels one array task in the middle of
+// its shard (scancel), lets the merge job merge what there is, then submits
+// again: only that shard runs, it skips the points it had finished, and the
+// merged database ends complete, every point once.
+func TestSlurmCancelledTaskResubmitted(t *testing.T) {
+	requireSlurm(t)
+	start := time.Now()
+	grid := writeGrid(t, cancelGrid)
+	out := filepath.Join(t.TempDir(), "out")
+	const tasks, points = 3, 30
+	stdout, arrays, merge := slurmSubmit(t, grid, "--tasks", "3", "--dir", out)
+	if len(arrays) != 1 || merge == "" || !strings.Contains(stdout, "submitted shards 1-3 of 3 as array job") {
+		t.Fatalf("submission:\n%s", stdout)
+	}
+
+	// Cancel the first task seen running with some but not all of its
+	// points done.
+	g, err := grids.Load(grid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plans, err := sweep.ShardPlans(g, tasks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := map[int]int{}
+	for i, p := range plans {
+		sizes[i+1] = len(p.IDs)
+	}
+	victim, doneBefore := 0, 0
+	deadline := time.Now().Add(time.Minute)
+	for victim == 0 {
+		for shard := 1; shard <= tasks; shard++ {
+			n := doneCount(t, filepath.Join(out, "shards", "shard-"+strconv.Itoa(shard)+".db"))
+			if n >= 1 && n < sizes[shard]-3 {
+				victim = shard
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no array task was caught in the middle of its shard")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	task := arrays[0] + "_" + strconv.Itoa(victim)
+	if b, err := exec.Command("scancel", task).CombinedOutput(); err != nil {
+		t.Fatalf("scancel %s: %v %s", task, err, b)
+	}
+	t.Logf("cancelled task %s (shard %d) after %s", task, victim, time.Since(start).Round(time.Millisecond))
+	states := waitJobs(t, 2*time.Minute, arrays[0], merge)
+	if st := jobStates(t, task); len(st) != 1 || st[0] != "CANCELLED" {
+		t.Fatalf("cancelled task: state %v (all: %v)", st, states)
+	}
+	if st := states[merge]; len(st) != 1 || st[0] != "COMPLETED" {
+		t.Fatalf("merge job: state %v", st)
+	}
+	shardDB := filepath.Join(out, "shards", "shard-"+strconv.Itoa(victim)+".db")
+	doneBefore = doneCount(t, shardDB)
+	if doneBefore >= sizes[victim] {
+		t.Fatalf("shard %d finished all its points although cancelled", victim)
+	}
+	s := slurmStatus(t, out)
+	if row := statusRow(t, s, strconv.Itoa(victim)+"/3"); row != [4]int{sizes[victim], doneBefore, 0, sizes[victim] - doneBefore} {
+		t.Fatalf("status of the cancelled shard %v, want %d done\n%s", row, doneBefore, s)
+	}
+	if row := statusRow(t, s, "merged"); row[1] != points-sizes[victim]+doneBefore || !strings.Contains(s, "incomplete") {
+		t.Fatalf("status after the first merge:\n%s", s)
+	}
+	checkDatabase(t, filepath.Join(out, "results.db"), points-sizes[victim]+doneBefore)
+
+	// Submit again: only the cancelled shard runs.
+	stdout, arrays2, merge2 := slurmSubmit(t, grid, "--tasks", "3", "--dir", out)
+	wantLine := "submitted shard " + strconv.Itoa(victim) + " of 3 as array job"
+	if len(arrays2) != 1 || !strings.Contains(stdout, wantLine) || !strings.Contains(stdout, "2 of 3 shards were complete; "+strconv.Itoa(sizes[victim]-doneBefore)+" points still to run") {
+		t.Fatalf("resubmission, want %q:\n%s", wantLine, stdout)
+	}
+	states = waitJobs(t, 2*time.Minute, arrays2[0], merge2)
+	if !allCompleted(states) || len(states[arrays2[0]]) != 1 {
+		t.Fatalf("resubmitted jobs: %v", states)
+	}
+	log, err := os.ReadFile(filepath.Join(out, "logs", "ccsweep-cancel-"+arrays2[0]+"_"+strconv.Itoa(victim)+".out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(\d+) already done, (\d+) ran \(0 failed\)`).FindStringSubmatch(string(log))
+	if m == nil || atoi(m[1]) != doneBefore || atoi(m[2]) != sizes[victim]-doneBefore {
+		t.Fatalf("the resubmitted task should skip the %d points done before and run the rest:\n%s", doneBefore, log)
+	}
+	checkDatabase(t, filepath.Join(out, "results.db"), points)
+	if s := slurmStatus(t, out); statusRow(t, s, "overall") != [4]int{30, 30, 0, 0} || !strings.Contains(s, "complete: every point is in") {
+		t.Fatalf("final status:\n%s", s)
+	}
+	t.Logf("complete after %s", time.Since(start).Round(time.Millisecond))
+}

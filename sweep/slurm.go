@@ -1,0 +1,528 @@
+package sweep
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"text/template"
+	"unicode"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// The files of a Slurm output directory, relative to it.
+const (
+	SlurmGridFile    = "grid.toml"    // the copy of the grid file the jobs read
+	SlurmArrayScript = "job.sbatch"   // the job array: task I runs shard I
+	SlurmMergeScript = "merge.sbatch" // the merge job, queued after the array
+	SlurmSubmit      = "submit.sh"    // queues the array and the merge job
+	SlurmShardDir    = "shards"       // one database per shard: shard-I.db
+	SlurmLogDir      = "logs"         // the jobs' output
+	SlurmResults     = "results.db"   // the merged database
+	SlurmReport      = "report.html"  // the report of the merged database
+)
+
+// DefaultMaxArraySize is Slurm's default MaxArraySize, assumed when the
+// cluster's cannot be read.
+const DefaultMaxArraySize = 1001
+
+// ErrSlurmOption reports an option of a SlurmJob that sbatch would reject or
+// that the scripts cannot carry.
+var ErrSlurmOption = errors.New("bad Slurm option")
+
+// SlurmJob describes the Slurm jobs that run a grid on a cluster: a job array
+// whose task I runs shard I of Tasks (see Shard) into its own database
+// Dir/shards/shard-I.db, and a job that runs once the array has ended
+// (dependency afterany), merges every shard database into Dir/results.db and
+// writes Dir/report.html. The scripts name every file by absolute path, so
+// the jobs do not depend on the directory they are submitted from.
+type SlurmJob struct {
+	// Ccsweep is the absolute path of the ccsweep binary the jobs run; the
+	// compute nodes must see it at that path.
+	Ccsweep string
+	// Dir is the absolute output directory, shared between the login and
+	// compute nodes. It holds the copy of the grid file (SlurmGridFile)
+	// that the tasks run.
+	Dir string
+	// Name is the grid's name; the jobs are called ccsweep-Name and
+	// ccsweep-Name-merge.
+	Name string
+	// Tasks is the number of shards, and so of array tasks: at least 1.
+	Tasks int
+	// Partition, Time, Mem and Account are the sbatch options of the same
+	// names for both jobs; empty leaves them to the cluster's defaults.
+	Partition, Time, Mem, Account string
+	// CPUsPerTask is sbatch --cpus-per-task of the array tasks, each running
+	// that many simulations at once; 0 leaves it to the cluster (one).
+	CPUsPerTask int
+	// Throttle, if positive, lets at most this many tasks of each array run
+	// at once (sbatch --array=...%Throttle).
+	Throttle int
+	// Extra holds further sbatch options, such as "--qos=long", each written
+	// as an #SBATCH line of both jobs after the others.
+	Extra []string
+	// RunFlags are further flags for the tasks' ccsweep run.
+	RunFlags []string
+	// MaxArraySize is the cluster's MaxArraySize: array task IDs stay below
+	// it, and larger arrays are split (see SplitArray). At least 2.
+	MaxArraySize int
+}
+
+var (
+	timeRE = regexp.MustCompile(`^(\d+|\d+:\d+|\d+:\d+:\d+|\d+-\d+|\d+-\d+:\d+|\d+-\d+:\d+:\d+|(?i:unlimited|infinite))$`)
+	memRE  = regexp.MustCompile(`^\d+[KMGTkmgt]?$`)
+)
+
+// Validate reports, in one sentence wrapping ErrSlurmOption, the first
+// option sbatch would reject or the scripts could not carry.
+func (j *SlurmJob) Validate() error {
+	bad := func(format string, args ...any) error {
+		return fmt.Errorf("%w: %s", ErrSlurmOption, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case !filepath.IsAbs(j.Ccsweep):
+		return bad("the ccsweep binary %q is not an absolute path", j.Ccsweep)
+	case !filepath.IsAbs(j.Dir):
+		return bad("the output directory %q is not an absolute path", j.Dir)
+	case strings.ContainsFunc(j.Dir, badPathRune):
+		return bad("the output directory %q holds a space, quote, backslash or %%, which #SBATCH lines cannot carry; choose another", j.Dir)
+	case strings.ContainsFunc(j.Ccsweep, unicode.IsControl):
+		return bad("the ccsweep binary %q holds a control character", j.Ccsweep)
+	case !validName(j.Name):
+		return bad("grid name %q is not a valid job name", j.Name)
+	case j.Tasks < 1:
+		return bad("--tasks %d: want at least 1", j.Tasks)
+	case j.Time != "" && !timeRE.MatchString(j.Time):
+		return bad("--time %q: want minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS", j.Time)
+	case j.Mem != "" && !memRE.MatchString(j.Mem):
+		return bad("--mem %q: want a size in megabytes or with a unit, such as 4000 or 4G", j.Mem)
+	case j.Partition != "" && !plainValue(j.Partition):
+		return bad("--partition %q: want a partition name (or a comma-separated list) without spaces or quotes", j.Partition)
+	case j.Account != "" && !plainValue(j.Account):
+		return bad("--account %q: want an account name without spaces or quotes", j.Account)
+	case j.CPUsPerTask < 0:
+		return bad("--cpus-per-task %d: want at least 1", j.CPUsPerTask)
+	case j.Throttle < 0:
+		return bad("--throttle %d: want at least 1, or 0 for no limit", j.Throttle)
+	case j.MaxArraySize < 2:
+		return bad("MaxArraySize %d: the cluster takes no job arrays; run the shards with ccsweep run --shard under another launcher", j.MaxArraySize)
+	}
+	for _, e := range j.Extra {
+		if err := checkExtra(e); err != nil {
+			return bad("%v", err)
+		}
+	}
+	for _, f := range j.RunFlags {
+		if strings.ContainsFunc(f, unicode.IsControl) {
+			return bad("run flag %q holds a control character", f)
+		}
+	}
+	return nil
+}
+
+func badPathRune(r rune) bool {
+	return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune(`"'\%`, r)
+}
+
+func plainValue(s string) bool {
+	return !strings.ContainsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune(`"'\`+"`$;&|<>#", r)
+	})
+}
+
+var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
+
+func validName(s string) bool { return nameRE.MatchString(s) }
+
+// managedOptions are the sbatch options the generated jobs set themselves,
+// long and short, with the reason a user may not set them.
+var managedOptions = map[string]string{
+	"--array":      "ccsweep slurm sets the array itself (see --throttle)",
+	"-a":           "ccsweep slurm sets the array itself (see --throttle)",
+	"--dependency": "ccsweep slurm makes the merge job depend on the array",
+	"-d":           "ccsweep slurm makes the merge job depend on the array",
+	"--wrap":       "the jobs are batch scripts",
+}
+
+// checkExtra checks one further sbatch option.
+func checkExtra(e string) error {
+	if !strings.HasPrefix(e, "-") || strings.Trim(e, "-") == "" {
+		return fmt.Errorf("--extra %q: want an sbatch option such as --qos=long", e)
+	}
+	if strings.ContainsFunc(e, unicode.IsControl) {
+		return fmt.Errorf("--extra %q: holds a line break or control character", e)
+	}
+	name := e
+	if strings.HasPrefix(e, "--") {
+		name, _, _ = strings.Cut(e, "=")
+		name, _, _ = strings.Cut(name, " ")
+	} else {
+		name = e[:2] // a short option, its value possibly attached: -a1-5
+	}
+	if why, ok := managedOptions[name]; ok {
+		return fmt.Errorf("--extra %q: %s", e, why)
+	}
+	return nil
+}
+
+// GridPath returns the path of the grid file the tasks run.
+func (j *SlurmJob) GridPath() string { return filepath.Join(j.Dir, SlurmGridFile) }
+
+// ShardDB returns the path of the database of shard i (1-based).
+func (j *SlurmJob) ShardDB(i int) string {
+	return filepath.Join(j.Dir, SlurmShardDir, fmt.Sprintf("shard-%d.db", i))
+}
+
+// ResultsDB returns the path of the merged database.
+func (j *SlurmJob) ResultsDB() string { return filepath.Join(j.Dir, SlurmResults) }
+
+// ArrayChunk is one job array of a submission: array task ID t runs shard
+// t+Offset. A chunk's task IDs lie in 1..MaxArraySize-1.
+type ArrayChunk struct {
+	// Shards are the shards the chunk runs, ascending.
+	Shards []int
+	// Offset is added to SLURM_ARRAY_TASK_ID to give the shard.
+	Offset int
+	// Spec is the sbatch --array value: task IDs as ranges, such as
+	// "1-7,9", and "%K" when throttled.
+	Spec string
+}
+
+// SplitArray splits the submission of shards (ascending, 1-based, no
+// repeats) into as few job arrays as keep every task ID below maxArraySize:
+// shards 1..maxArraySize-1 go in the first, with their own numbers as task
+// IDs, and each further block of maxArraySize-1 shards in one more. A
+// positive throttle limits each array to that many running tasks.
+func SplitArray(shards []int, maxArraySize, throttle int) ([]ArrayChunk, error) {
+	if maxArraySize < 2 {
+		return nil, fmt.Errorf("%w: MaxArraySize %d leaves no array task IDs", ErrSlurmOption, maxArraySize)
+	}
+	width := maxArraySize - 1
+	var chunks []ArrayChunk
+	for k, s := range shards {
+		if s < 1 || (k > 0 && s <= shards[k-1]) {
+			return nil, fmt.Errorf("shards %v: want ascending shard numbers from 1", shards)
+		}
+		off := (s - 1) / width * width
+		if len(chunks) == 0 || chunks[len(chunks)-1].Offset != off {
+			chunks = append(chunks, ArrayChunk{Offset: off})
+		}
+		c := &chunks[len(chunks)-1]
+		c.Shards = append(c.Shards, s)
+	}
+	for i := range chunks {
+		c := &chunks[i]
+		ids := make([]int, len(c.Shards))
+		for k, s := range c.Shards {
+			ids[k] = s - c.Offset
+		}
+		c.Spec = RangeList(ids)
+		if throttle > 0 {
+			c.Spec += "%" + strconv.Itoa(throttle)
+		}
+	}
+	return chunks, nil
+}
+
+// RangeList spells ascending integers as ranges: "1-3,5,7-9".
+func RangeList(ids []int) string {
+	var b strings.Builder
+	for i := 0; i < len(ids); {
+		j := i
+		for j+1 < len(ids) && ids[j+1] == ids[j]+1 {
+			j++
+		}
+		if b.Len() > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(strconv.Itoa(ids[i]))
+		if j > i {
+			b.WriteByte('-')
+			b.WriteString(strconv.Itoa(ids[j]))
+		}
+		i = j + 1
+	}
+	return b.String()
+}
+
+// ArraySubmitArgs returns the arguments of the sbatch command that submits
+// chunk c of the job array; sbatch --parsable then prints the job ID.
+func (j *SlurmJob) ArraySubmitArgs(c ArrayChunk) []string {
+	return []string{"--parsable", "--array=" + c.Spec, filepath.Join(j.Dir, SlurmArrayScript), strconv.Itoa(c.Offset)}
+}
+
+// MergeSubmitArgs returns the arguments of the sbatch command that submits
+// the merge job to run after the jobs afterIDs have ended, whatever their
+// outcome; with none it runs at once.
+func (j *SlurmJob) MergeSubmitArgs(afterIDs []string) []string {
+	args := []string{"--parsable"}
+	if len(afterIDs) > 0 {
+		args = append(args, "--dependency=afterany:"+strings.Join(afterIDs, ":"))
+	}
+	return append(args, filepath.Join(j.Dir, SlurmMergeScript))
+}
+
+// ParseMaxArraySize reads MaxArraySize from the output of
+// `scontrol show config`.
+func ParseMaxArraySize(config string) (int, error) {
+	m := regexp.MustCompile(`(?m)^\s*MaxArraySize\s*=\s*(\d+)\s*$`).FindStringSubmatch(config)
+	if m == nil {
+		return 0, errors.New("no MaxArraySize in the output of scontrol show config")
+	}
+	n, err := strconv.Atoi(m[1])
+	if err != nil {
+		return 0, fmt.Errorf("MaxArraySize %q: %w", m[1], err)
+	}
+	return n, nil
+}
+
+// ArrayScript renders the job array's batch script, SlurmArrayScript. Its
+// task ID plus the offset given as its first argument (0 by default) is the
+// shard it runs. When every shard's number is a valid task ID the script
+// carries the whole array (#SBATCH --array), so that plain
+// `sbatch job.sbatch` runs it.
+func (j *SlurmJob) ArrayScript() (string, error) {
+	if err := j.Validate(); err != nil {
+		return "", err
+	}
+	data := j.templateData()
+	if j.Tasks < j.MaxArraySize {
+		all := make([]int, j.Tasks)
+		for i := range all {
+			all[i] = i + 1
+		}
+		chunks, _ := SplitArray(all, j.MaxArraySize, j.Throttle)
+		data.Array = chunks[0].Spec
+	}
+	return render(arrayTemplate, data)
+}
+
+// MergeScript renders the merge job's batch script, SlurmMergeScript. It
+// merges whatever shard databases exist, prints the status, and writes the
+// report; it fails only if the merge fails.
+func (j *SlurmJob) MergeScript() (string, error) {
+	if err := j.Validate(); err != nil {
+		return "", err
+	}
+	return render(mergeTemplate, j.templateData())
+}
+
+// SubmitScript renders SlurmSubmit, a shell script that submits chunks (see
+// SplitArray) and then the merge job after them, printing the job IDs: what
+// `ccsweep slurm --submit` does, for those who submit by hand.
+func (j *SlurmJob) SubmitScript(chunks []ArrayChunk) (string, error) {
+	if err := j.Validate(); err != nil {
+		return "", err
+	}
+	data := j.templateData()
+	for _, c := range chunks {
+		data.Submits = append(data.Submits, shellWords(j.ArraySubmitArgs(c)))
+	}
+	data.Merge = shellQuote(filepath.Join(j.Dir, SlurmMergeScript))
+	return render(submitTemplate, data)
+}
+
+type templateData struct {
+	*SlurmJob
+	GridFile, Array, Merge string
+	Directives             []string
+	MergeDirectives        []string
+	Submits                []string
+}
+
+func (j *SlurmJob) templateData() templateData {
+	d := templateData{SlurmJob: j, GridFile: SlurmGridFile}
+	var common []string
+	if j.Partition != "" {
+		common = append(common, "--partition="+j.Partition)
+	}
+	if j.Account != "" {
+		common = append(common, "--account="+j.Account)
+	}
+	if j.Time != "" {
+		common = append(common, "--time="+j.Time)
+	}
+	if j.Mem != "" {
+		common = append(common, "--mem="+j.Mem)
+	}
+	d.Directives = append(d.Directives, common...)
+	if j.CPUsPerTask > 0 {
+		d.Directives = append(d.Directives, "--cpus-per-task="+strconv.Itoa(j.CPUsPerTask))
+	}
+	d.Directives = append(d.Directives, j.Extra...)
+	d.MergeDirectives = append(append(common, "--cpus-per-task=1"), j.Extra...)
+	return d
+}
+
+func render(t *template.Template, data templateData) (string, error) {
+	var b strings.Builder
+	if err := t.Execute(&b, data); err != nil {
+		return "", fmt.Errorf("render %s: %w", t.Name(), err)
+	}
+	return b.String(), nil
+}
+
+// shellQuote quotes s for a POSIX shell, leaving plain words as they are.
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(r rune) bool {
+		return !(r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("-_./=:,+@%", r)))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellWords(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+var templateFuncs = template.FuncMap{"q": shellQuote}
+
+var arrayTemplate = template.Must(template.New(SlurmArrayScript).Funcs(templateFuncs).Parse(`#!/bin/bash
+# ccsweep job array for grid {{.Name}}, {{.Tasks}} shards. Array task I runs shard
+# I+OFFSET into shards/shard-<I+OFFSET>.db, OFFSET being this script's
+# argument (0 if none), in {{.Dir}}.
+# Written by ccsweep slurm. Submit it with submit.sh, or with
+# ccsweep slurm ... --submit, which submits only the shards still missing
+# points, and then merge.sbatch.
+#SBATCH --job-name=ccsweep-{{.Name}}
+{{- with .Array}}
+#SBATCH --array={{.}}
+{{- end}}
+#SBATCH --output={{.Dir}}/logs/%x-%A_%a.out
+{{- range .Directives}}
+#SBATCH {{.}}
+{{- end}}
+set -euo pipefail
+ccsweep={{q .Ccsweep}}
+dir={{q .Dir}}
+tasks={{.Tasks}}
+if [ -z "${SLURM_ARRAY_TASK_ID:-}" ]; then
+	echo "$dir/job.sbatch: not a job array task (SLURM_ARRAY_TASK_ID is unset); submit it with $dir/submit.sh" >&2
+	exit 2
+fi
+shard=$((SLURM_ARRAY_TASK_ID + ${1:-0}))
+if [ "$shard" -lt 1 ] || [ "$shard" -gt "$tasks" ]; then
+	echo "$dir/job.sbatch: array task $SLURM_ARRAY_TASK_ID with offset ${1:-0} is shard $shard, not one of 1..$tasks" >&2
+	exit 2
+fi
+echo "ccsweep: grid {{.Name}}, shard $shard/$tasks, job ${SLURM_ARRAY_JOB_ID:-?}_${SLURM_ARRAY_TASK_ID} on $(hostname)"
+exec "$ccsweep" run "$dir/{{.GridFile}}" --shard "$shard/$tasks" --db "$dir/shards/shard-$shard.db" \
+	-j "${SLURM_CPUS_PER_TASK:-1}" --quiet{{range .RunFlags}} {{q .}}{{end}}
+`))
+
+var mergeTemplate = template.Must(template.New(SlurmMergeScript).Funcs(templateFuncs).Parse(`#!/bin/bash
+# ccsweep merge job for grid {{.Name}}: merges every shard database into
+# {{.Dir}}/results.db and writes {{.Dir}}/report.html. Written by
+# ccsweep slurm, which queues it to run once the job array has ended (afterany).
+#SBATCH --job-name=ccsweep-{{.Name}}-merge
+#SBATCH --output={{.Dir}}/logs/%x-%j.out
+{{- range .MergeDirectives}}
+#SBATCH {{.}}
+{{- end}}
+set -uo pipefail
+ccsweep={{q .Ccsweep}}
+dir={{q .Dir}}
+shopt -s nullglob
+shards=("$dir"/shards/shard-*.db)
+if [ ${#shards[@]} -eq 0 ]; then
+	echo "$dir/merge.sbatch: no shard databases in $dir/shards: no array task ran" >&2
+	exit 1
+fi
+"$ccsweep" merge "$dir/results.db" "${shards[@]}" || exit 1
+"$ccsweep" status "$dir" || true
+if ! "$ccsweep" report "$dir/results.db" -o "$dir/report.html"; then
+	echo "$dir/merge.sbatch: the results are merged into $dir/results.db, but the report could not be written" >&2
+fi
+exit 0
+`))
+
+var submitTemplate = template.Must(template.New(SlurmSubmit).Funcs(templateFuncs).Parse(`#!/bin/bash
+# Submits the ccsweep job array for grid {{.Name}}, {{.Tasks}} shards in {{len .Submits}} array(s)
+# (MaxArraySize {{.MaxArraySize}}), and then the merge job, which runs once every
+# array task has ended. Written by ccsweep slurm; ccsweep slurm ... --submit
+# does the same, and run again it submits only the shards still missing points.
+set -euo pipefail
+ids=()
+{{- range .Submits}}
+ids+=("$(sbatch {{.}} | cut -d';' -f1)")
+{{- end}}
+merge=$(sbatch --parsable --dependency=afterany:"$(IFS=:; echo "${ids[*]}")" {{.Merge}} | cut -d';' -f1)
+echo "array job(s) ${ids[*]}; merge job $merge"
+echo "follow with: squeue -j $(IFS=,; echo "${ids[*]}"),$merge; {{q .Ccsweep}} status {{q .Dir}}"
+`))
+
+// ShardPlans returns the plans of shards 1..n of g: plans[i] holds exactly
+// the points of NewPlan(g, Shard{i+1, n}), in grid order, but the grid is
+// expanded and dealt once, in O(P log n) for P points.
+func ShardPlans(g *grids.Grid, n int) ([]*Plan, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("shard count %d: want at least 1", n)
+	}
+	pts := g.Points()
+	id := GridID(g)
+	plans := make([]*Plan, n)
+	for i := range plans {
+		plans[i] = &Plan{Grid: g, GridID: id}
+	}
+	for i, s := range dealShards(pts, n) {
+		p := plans[s]
+		p.Points = append(p.Points, pts[i])
+		p.IDs = append(p.IDs, pts[i].ID(model.Version))
+	}
+	return plans, nil
+}
+
+// dealShards returns the 0-based shard of every point, dealt as
+// Shard.Select does: by descending cost, each to the shard with the least
+// load so far, ties to the lowest shard.
+func dealShards(pts []grids.Point, n int) []int {
+	idx := make([]int, len(pts))
+	for i := range idx {
+		idx[i] = i
+	}
+	sortByCost(pts, idx)
+	h := make(loadHeap, n)
+	for k := range h {
+		h[k] = shardLoad{shard: k}
+	}
+	heap.Init(&h)
+	out := make([]int, len(pts))
+	for _, i := range idx {
+		out[i] = h[0].shard
+		h[0].load += max(SimulatedTime(pts[i]), 1)
+		heap.Fix(&h, 0)
+	}
+	return out
+}
+
+type shardLoad struct {
+	load  engine.Time
+	shard int
+}
+
+// loadHeap orders shards by load, then number.
+type loadHeap []shardLoad
+
+func (h loadHeap) Len() int { return len(h) }
+func (h loadHeap) Less(a, b int) bool {
+	return h[a].load < h[b].load || (h[a].load == h[b].load && h[a].shard < h[b].shard)
+}
+func (h loadHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
+func (h *loadHeap) Push(x any)   { *h = append(*h, x.(shardLoad)) }
+func (h *loadHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

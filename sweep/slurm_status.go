@@ -1,0 +1,59 @@
+package sweep
+
+import (
+	"context"
+
+	"github.com/ccsweep/ccsweep/store"
+)
+
+// Tally counts a plan's points by what the databases hold of them.
+type Tally struct {
+	Points  int // points of the plan
+	Done    int // done in at least one database
+	Failed  int // failed in at least one database and done in none: a rerun retries them
+	Missing int // in no database: never run, or lost in flight
+}
+
+// Complete reports whether every point is done.
+func (t Tally) Complete() bool { return t.Done == t.Points }
+
+// Add returns the sum of t and u, as for the shards of one grid.
+func (t Tally) Add(u Tally) Tally {
+	return Tally{t.Points + u.Points, t.Done + u.Done, t.Failed + u.Failed, t.Missing + u.Missing}
+}
+
+// Tally counts the plan's points that the databases dbs hold done, hold only
+// failed, or do not hold, as when the shards of a Slurm array and their merge
+// each hold some of the results. It only reads.
+func (p *Plan) Tally(ctx context.Context, dbs ...*store.DB) (Tally, error) {
+	done := make(map[string]bool)
+	failed := make(map[string]bool)
+	for _, db := range dbs {
+		d, err := db.Done(ctx, p.IDs)
+		if err != nil {
+			return Tally{}, err
+		}
+		for id := range d {
+			done[id] = true
+		}
+		rs, err := db.Results(ctx, store.Filter{GridID: p.GridID, Status: store.StatusFailed})
+		if err != nil {
+			return Tally{}, err
+		}
+		for _, r := range rs {
+			failed[r.Point.ID] = true
+		}
+	}
+	t := Tally{Points: len(p.IDs)}
+	for _, id := range p.IDs {
+		switch {
+		case done[id]:
+			t.Done++
+		case failed[id]:
+			t.Failed++
+		default:
+			t.Missing++
+		}
+	}
+	return t, nil
+}
