@@ -338,24 +338,8 @@ func (p *Param) Parse(v any) (any, error) {
 	bad := func(reason string) error { return &ParamError{Name: p.Name, Value: v, Reason: reason} }
 	switch p.Kind {
 	case KindInt:
-		var n float64
-		switch x := v.(type) {
-		case int:
-			n = float64(x)
-		case int64:
-			n = float64(x)
-		case float64:
-			n = x
-		case string:
-			f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-			if err != nil {
-				return nil, bad("not a whole number")
-			}
-			n = f
-		default:
-			return nil, bad("not a whole number")
-		}
-		if n != math.Trunc(n) {
+		n, ok := toNumber(v)
+		if !ok || n != math.Trunc(n) {
 			return nil, bad("not a whole number")
 		}
 		if n < p.Min || n > p.Max {
@@ -363,21 +347,8 @@ func (p *Param) Parse(v any) (any, error) {
 		}
 		return int(n), nil
 	case KindFloat:
-		var f float64
-		switch x := v.(type) {
-		case int:
-			f = float64(x)
-		case int64:
-			f = float64(x)
-		case float64:
-			f = x
-		case string:
-			g, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
-			if err != nil {
-				return nil, bad("not a number")
-			}
-			f = g
-		default:
+		f, ok := toNumber(v)
+		if !ok {
 			return nil, bad("not a number")
 		}
 		if math.IsNaN(f) || f < p.Min || f > p.Max {
@@ -419,14 +390,13 @@ func (p *Param) Parse(v any) (any, error) {
 		}
 		return nil, bad("want one of " + strings.Join(p.Choices, ", "))
 	case KindString:
-		str, ok := v.(string)
-		if ok {
-			if b, isBool := v.(bool); isBool {
-				str = map[bool]string{true: "on", false: "off"}[b]
-			}
-		} else if b, isBool := v.(bool); isBool {
-			str = map[bool]string{true: "on", false: "off"}[b]
-		} else {
+		var str string
+		switch x := v.(type) {
+		case string:
+			str = x
+		case bool: // on/off words, as TOML may give them
+			str = map[bool]string{true: "on", false: "off"}[x]
+		default:
 			return nil, bad("want text")
 		}
 		out, err := p.check(str)
@@ -453,6 +423,22 @@ func (p *Param) Parse(v any) (any, error) {
 		return nil, bad("want on or off")
 	}
 	return nil, bad("unsupported kind")
+}
+
+// toNumber reads a number given as an int, int64, float64 or string.
+func toNumber(v any) (float64, bool) {
+	switch x := v.(type) {
+	case int:
+		return float64(x), true
+	case int64:
+		return float64(x), true
+	case float64:
+		return x, true
+	case string:
+		f, err := strconv.ParseFloat(strings.TrimSpace(x), 64)
+		return f, err == nil
+	}
+	return 0, false
 }
 
 func intParam(name, unit, doc string, min, max float64, field func(*Config) *int) *Param {
