@@ -22,7 +22,7 @@ const (
 	evWake                    // Arg HCA: an injection wait (I/O pacing, IRD) is over
 	evFlowStart               // Arg flow
 	evSample                  // sample every flow's delivered bytes
-	evCCTITimer               // Arg HCA: CCTI timer expiry (congestion control)
+	evCCTITimer               // Arg timer: a port-SL's CCTI timer expired (congestion control)
 )
 
 // Packet kinds.
@@ -246,6 +246,9 @@ func (n *Network) build(t *Topology) error {
 			p.prop = n.cfg.PropDelay
 			p.toHost = t.Nodes[n.ports[pair[1]].node].Host
 		}
+	}
+	if len(n.ports) >= 1<<20 {
+		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", ErrBadScenario, len(n.ports))
 	}
 	for i := range n.ports {
 		p := &n.ports[i]
