@@ -33,6 +33,8 @@ type Options struct {
 	Shard Shard
 	// Progress, if not nil, hears about every finished point.
 	Progress Progress
+	// Lease is how long claims last unless renewed; 0 means DefaultLease.
+	Lease time.Duration
 	// Version, Commit and Args are recorded as the run's provenance.
 	Version, Commit string
 	Args            []string
@@ -73,10 +75,12 @@ func (s Summary) Efficiency() float64 {
 // point ran; what finished is kept.
 var ErrInterrupted = errors.New("sweep interrupted")
 
-// claimTTL bounds how long a claim of a process that vanished without a trace
-// (another host) blocks its points; dead processes on this host release
-// theirs at once.
-const claimTTL = 6 * time.Hour
+// DefaultLease is how long a sweep's claim on a point lasts unless renewed;
+// a sweep renews the claims of its unfinished points every third of it, so a
+// process that vanished without a trace (a node that died) blocks its points
+// for at most this long. Dead processes on the same host release theirs at
+// once.
+const DefaultLease = 3 * time.Minute
 
 // GridID returns the identity of a grid as run by this model version.
 func GridID(g *grids.Grid) string {
@@ -131,6 +135,10 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 		workers = runtime.NumCPU()
 	}
 	sum := Summary{Points: len(plan.Points), Workers: workers}
+	lease := opt.Lease
+	if lease <= 0 {
+		lease = DefaultLease
+	}
 	g := plan.Grid
 	if err := db.SaveGrid(ctx, store.GridRecord{ID: plan.GridID, Name: g.Name, Scenario: g.Scenario,
 		ModelVersion: model.Version, Canonical: g.Canonical()}); err != nil {
@@ -157,14 +165,20 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 	defer cancel()
 	eg, egCtx := errgroup.WithContext(runCtx)
 	jobs := make(chan int)
+	leases := &leases{ids: map[string]bool{}, ttl: lease}
 	eg.Go(func() error {
 		defer close(jobs)
-		return dispatch(egCtx, plan, db, missing, owner, 2*workers, jobs, func(n int) {
+		return dispatch(egCtx, plan, db, missing, owner, 2*workers, jobs, leases, func(n int) {
 			mu.Lock()
 			sum.Claimed += n
 			mu.Unlock()
 		})
 	})
+	renewDone := make(chan struct{})
+	go func() {
+		defer close(renewDone)
+		leases.renew(egCtx, db, owner)
+	}()
 	for w := 0; w < workers; w++ {
 		eg.Go(func() error {
 			for i := range jobs {
@@ -194,6 +208,8 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 		})
 	}
 	runErr := eg.Wait()
+	cancel() // stops the lease renewal
+	<-renewDone
 	closeErr := writer.Close()
 	// Release claims and record the end even when interrupted.
 	bg := context.WithoutCancel(ctx)
@@ -215,14 +231,14 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 // dispatch claims the missing points a batch at a time and hands the
 // claimed ones to the workers, in plan order.
 func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owner string, batch int,
-	jobs chan<- int, skipped func(int)) error {
+	jobs chan<- int, leases *leases, skipped func(int)) error {
 	for len(missing) > 0 {
 		n := min(batch, len(missing))
 		ids := make([]string, n)
 		for k, i := range missing[:n] {
 			ids[k] = plan.IDs[i]
 		}
-		claimed, err := db.Claim(ctx, ids, owner, claimTTL)
+		claimed, err := db.Claim(ctx, ids, owner, leases.ttl)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -233,6 +249,7 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 		for _, id := range claimed {
 			got[id] = true
 		}
+		leases.add(claimed)
 		skipped(n - len(claimed))
 		for _, i := range missing[:n] {
 			if !got[plan.IDs[i]] {
@@ -247,6 +264,59 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 		missing = missing[n:]
 	}
 	return nil
+}
+
+// leases are the claimed points not yet written, whose claims a sweep renews.
+type leases struct {
+	mu  sync.Mutex
+	ids map[string]bool
+	ttl time.Duration
+}
+
+func (l *leases) add(ids []string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, id := range ids {
+		l.ids[id] = true
+	}
+}
+
+// renew extends the leases every third of their length until ctx ends,
+// forgetting the points whose results have been committed since.
+func (l *leases) renew(ctx context.Context, db *store.DB, owner string) {
+	t := time.NewTicker(l.ttl / 3)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		l.mu.Lock()
+		ids := make([]string, 0, len(l.ids))
+		for id := range l.ids {
+			ids = append(ids, id)
+		}
+		l.mu.Unlock()
+		sort.Strings(ids)
+		done, err := db.Done(ctx, ids)
+		if err != nil {
+			continue // a failure only shortens the leases
+		}
+		var open []string
+		l.mu.Lock()
+		for _, id := range ids {
+			if done[id] {
+				delete(l.ids, id)
+			} else {
+				open = append(open, id)
+			}
+		}
+		l.mu.Unlock()
+		if len(open) > 0 {
+			db.Claim(ctx, open, owner, l.ttl)
+		}
+	}
 }
 
 // simulate runs point i and returns its result, or nil if ctx ended first.

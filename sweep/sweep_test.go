@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/store"
@@ -204,6 +205,55 @@ ccti_timer = {from = "50us", to = "500us", step = "50us"}
 	for _, bad := range []string{"0/4", "5/4", "x", "1/0", "2"} {
 		if _, err := sweep.ParseShard(bad); err == nil {
 			t.Errorf("ParseShard(%q) accepted", bad)
+		}
+	}
+}
+
+// claimer tries, while the sweep runs, to claim every point for another
+// owner through a second handle on the same file.
+type claimer struct {
+	db   *store.DB
+	ids  []string
+	got  []string
+	done int
+}
+
+func (c *claimer) Start(int) {}
+func (c *claimer) Done(grids.Point, bool) {
+	c.done++
+	if c.done == 1 {
+		time.Sleep(400 * time.Millisecond) // several leases long
+		got, _ := c.db.Claim(context.Background(), c.ids, "intruder", time.Hour)
+		c.got = append(c.got, got...)
+	}
+}
+func (c *claimer) Finish() {}
+
+func TestLeasesOfUnfinishedPointsAreRenewed(t *testing.T) {
+	g := parse(t, smallGrid)
+	path := filepath.Join(t.TempDir(), "lease.db")
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	other, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	plan, _ := sweep.NewPlan(g, sweep.Shard{})
+	c := &claimer{db: other, ids: plan.IDs}
+	// Leases of 120 ms, renewed every 40 ms: while the first finished point's
+	// progress call sleeps 400 ms, the other claimed points stay leased.
+	if _, err := sweep.Run(context.Background(), plan, db, sweep.Options{Workers: 1, Lease: 120 * time.Millisecond, Progress: c}); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range c.got {
+		for i, pid := range plan.IDs {
+			if pid == id && i < 2 {
+				t.Errorf("point %d was claimed by another owner while this sweep held it", i)
+			}
 		}
 	}
 }
