@@ -45,6 +45,12 @@ func (n *Network) checkConservation() error {
 			inFlight += int64(n.pkts[k].payload)
 		}
 	}
+	n.settleDeliveries()
+	for _, hc := range n.hcas {
+		for _, d := range hc.arrived {
+			inFlight += int64(d.bytes) // in the receive DMA
+		}
+	}
 	var sent, delivered int64
 	for _, f := range n.flows {
 		sent += f.sent

@@ -18,7 +18,6 @@ const (
 	evArrive    uint32 = iota // Arg packet: ready at a switch's VoQ, or its header at an HCA
 	evTxDone                  // Arg port: a switch output's link is free and packets wait
 	evCredit                  // Arg packed credit update, see packCredit
-	evDMADone                 // Arg HCA: the receive DMA finished the head packet
 	evWake                    // Arg HCA: an injection wait (I/O pacing, IRD) is over
 	evFlowStart               // Arg flow
 	evSample                  // sample every flow's delivered bytes
@@ -84,9 +83,16 @@ type hcaState struct {
 	rr      int
 	ioFree  engine.Time // the send DMA can start the next packet then
 	wakeAt  engine.Time
-	ctrl    fifo // control packets (CNPs) to send ahead of data
-	rx      fifo // received packets waiting for the receive DMA
-	dmaBusy bool
+	ctrl    fifo        // control packets (CNPs) to send ahead of data
+	dmaFree engine.Time // the receive DMA is free from then
+	arrived []delivery  // payload moved or being moved to host memory, in DMA order
+}
+
+// delivery is a packet's payload reaching host memory at a known time.
+type delivery struct {
+	at    engine.Time
+	flow  int32
+	bytes int32
 }
 
 type switchState struct {
@@ -341,8 +347,6 @@ func (n *Network) Handle(e engine.Event) {
 		n.txDone(int32(e.Arg))
 	case evCredit:
 		n.credit(e.Arg)
-	case evDMADone:
-		n.dmaDone(int32(e.Arg))
 	case evWake:
 		h := &n.hcas[e.Arg]
 		if h.wakeAt <= n.sim.Now() {
@@ -598,7 +602,6 @@ func (n *Network) arrive(k int32) {
 	pk := &n.pkts[k]
 	in := &n.ports[pk.inPort]
 	if in.host {
-		h := &n.hcas[in.owner]
 		if pk.kind == kindCNP {
 			// The HCA acts on a CNP at once; it never reaches host memory.
 			n.receiveBECN(pk)
@@ -609,10 +612,7 @@ func (n *Network) arrive(k int32) {
 		if pk.fecn && n.cc.on {
 			n.sendCNP(pk)
 		}
-		h.rx.push(k)
-		if !h.dmaBusy {
-			n.startDMA(in.owner)
-		}
+		n.receive(in.owner, k)
 		return
 	}
 	sw := &n.sws[in.owner]
@@ -627,30 +627,34 @@ func (n *Network) arrive(k int32) {
 	n.trySwitch(pk.outPort)
 }
 
-// startDMA moves the HCA's next received packet to host memory at the I/O
-// bandwidth; it cannot finish before the packet's tail has arrived.
-func (n *Network) startDMA(h int32) {
+// receive hands data packet k, whose header has just reached HCA h, to the
+// receive DMA, which moves payloads to host memory one at a time at the I/O
+// bandwidth and cannot finish a packet before its tail has arrived. The DMA
+// schedule is known at once: the buffer frees (and its credits start back)
+// when the move ends, and the payload counts as delivered from then on.
+func (n *Network) receive(h, k int32) {
 	hc := &n.hcas[h]
-	pk := &n.pkts[hc.rx.peek()]
-	end := n.sim.Now() + txTime(pk.payload, n.ioMbps)
-	if pk.tailAt > end {
-		end = pk.tailAt
-	}
-	hc.dmaBusy = true
-	n.sim.At(end, evDMADone, uint32(h))
+	pk := &n.pkts[k]
+	end := max(n.sim.Now(), hc.dmaFree) + txTime(pk.payload, n.ioMbps)
+	end = max(end, pk.tailAt)
+	hc.dmaFree = end
+	n.freeBufferAt(hc.port, pk.vl, pk.credits, end)
+	hc.arrived = append(hc.arrived, delivery{at: end, flow: pk.flow, bytes: pk.payload})
+	n.freePacket(k)
 }
 
-func (n *Network) dmaDone(h int32) {
-	hc := &n.hcas[h]
-	k := hc.rx.pop()
-	pk := &n.pkts[k]
-	f := &n.flows[pk.flow]
-	f.delivered += int64(pk.payload)
-	n.freeBuffer(hc.port, pk.vl, pk.credits)
-	n.freePacket(k)
-	hc.dmaBusy = false
-	if hc.rx.len() > 0 {
-		n.startDMA(h)
+// settleDeliveries counts as delivered every payload whose DMA has ended by
+// now, and forgets them.
+func (n *Network) settleDeliveries() {
+	now := n.sim.Now()
+	for h := range n.hcas {
+		hc := &n.hcas[h]
+		i := 0
+		for ; i < len(hc.arrived) && hc.arrived[i].at <= now; i++ {
+			d := hc.arrived[i]
+			n.flows[d.flow].delivered += int64(d.bytes)
+		}
+		hc.arrived = hc.arrived[:copy(hc.arrived, hc.arrived[i:])]
 	}
 }
 
@@ -748,6 +752,7 @@ func (n *Network) nextSend(hc *hcaState, pt *port) engine.Time {
 }
 
 func (n *Network) sample() {
+	n.settleDeliveries()
 	for i := range n.flows {
 		f := &n.flows[i]
 		f.samples = append(f.samples, f.delivered-f.sampled)

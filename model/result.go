@@ -66,6 +66,7 @@ func RunContext(ctx context.Context, sc *Scenario, cfg Config, seed uint64) (*Re
 
 // Result returns the series sampled so far.
 func (n *Network) Result() *Result {
+	n.settleDeliveries()
 	r := &Result{
 		Scenario: n.scenario.Name, ModelVersion: Version, Seed: n.seed, Config: n.cfg,
 		Sample: n.cfg.Sample, End: n.end, Counters: n.counters, Events: n.sim.Handled(),
