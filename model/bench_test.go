@@ -1,7 +1,9 @@
 package model_test
 
 import (
+	"slices"
 	"testing"
+	"time"
 
 	"github.com/ccsweep/ccsweep/model"
 )
@@ -33,4 +35,40 @@ func BenchmarkTestbedS1(b *testing.B) {
 			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
 		})
 	}
+}
+
+// BenchmarkTestbedS1CCCost runs the full testbed-s1 scenario with CC off and
+// then on, b.N times each, interleaved so that both see the same machine,
+// and reports the median wall time of each and the median of the per-pair
+// ratio on/off:
+// GOMAXPROCS=1 go test -run '^$' -bench TestbedS1CCCost -benchtime 5x ./model
+func BenchmarkTestbedS1CCCost(b *testing.B) {
+	sc := model.LookupScenario("testbed-s1")
+	off, on := model.DefaultConfig(), model.DefaultConfig()
+	on.CC.Enabled = true
+	var offs, ons, ratios []float64
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		if _, err := model.Run(sc, off, 1); err != nil {
+			b.Fatal(err)
+		}
+		t1 := time.Now()
+		if _, err := model.Run(sc, on, 1); err != nil {
+			b.Fatal(err)
+		}
+		a, c := t1.Sub(t0).Seconds(), time.Since(t1).Seconds()
+		offs, ons, ratios = append(offs, a), append(ons, c), append(ratios, c/a)
+	}
+	b.ReportMetric(median(offs), "off-s")
+	b.ReportMetric(median(ons), "on-s")
+	b.ReportMetric(median(ratios), "on/off")
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }

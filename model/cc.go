@@ -11,6 +11,7 @@ import (
 // ccState is the congestion-control state of a run (SPEC §2).
 type ccState struct {
 	on           bool
+	perVoQ       bool  // the fill mode needs each VoQ's fill (voq, port_avg)
 	mtuCredits   int32 // a port with fewer credits left than this is a victim
 	cnpWire      int32
 	cct          []engine.Time // injection-rate delay per CCTI
@@ -43,6 +44,7 @@ func (n *Network) initCC() {
 	}
 	cc := &n.cc
 	cc.on = true
+	cc.perVoQ = c.FillMode != "port"
 	if c.Threshold > 0 {
 		// 1-15 map uniformly onto 15/16 .. 1/16 of the full scale of the
 		// fill measure: one input buffer for a VoQ or the per-input average,
@@ -159,46 +161,49 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 	}
 }
 
-// enterVoQ and leaveVoQ keep the fill of the VoQ (in, vl, out) and of the
-// output port-VL, in credits, from a packet's arrival to the end of its
-// transmission.
+// enterVoQ and leaveVoQ keep the fill of the output port-VL, in credits,
+// from a packet's arrival to the end of its transmission, and, when the fill
+// mode needs them, the fill of each VoQ and the number of inputs whose VoQ
+// is not empty.
 func (n *Network) enterVoQ(in, out int32, vl uint8, c int32) {
 	if !n.cc.on {
 		return
 	}
 	n.settleLeave(out)
 	pt := &n.ports[out]
+	pt.voqFill[vl] += c
+	if !n.cc.perVoQ {
+		return
+	}
 	sw := &n.sws[pt.owner]
 	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
 	if sw.fill[i] == 0 {
 		pt.fillInputs[vl]++
 	}
 	sw.fill[i] += c
-	pt.voqFill[vl] += c
 }
 
 func (n *Network) leaveVoQ(in, out int32, vl uint8, c int32) {
-	if !n.cc.on {
+	pt := &n.ports[out]
+	pt.voqFill[vl] -= c
+	if !n.cc.perVoQ {
 		return
 	}
-	pt := &n.ports[out]
 	sw := &n.sws[pt.owner]
 	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
 	sw.fill[i] -= c
 	if sw.fill[i] == 0 {
 		pt.fillInputs[vl]--
 	}
-	pt.voqFill[vl] -= c
 }
 
 // settleLeave applies output p's pending VoQ fill change once the packet
 // on its link has left. Every reader of p's fill settles it first, so the
 // fill is as if the change were made at the end of the transmission.
 func (n *Network) settleLeave(p int32) {
-	pt := &n.ports[p]
-	if l := pt.leave; l.set && l.at <= n.sim.Now() {
+	if pt := &n.ports[p]; pt.leave.set && pt.leave.at <= n.sim.Now() {
 		pt.leave.set = false
-		n.leaveVoQ(l.in, p, l.vl, l.c)
+		n.leaveVoQ(pt.leave.in, p, pt.leave.vl, pt.leave.c)
 	}
 }
 
