@@ -37,31 +37,34 @@ func BenchmarkTestbedS1(b *testing.B) {
 	}
 }
 
-// BenchmarkTestbedS1CCCost runs the full testbed-s1 scenario with CC off and
-// then on, b.N times each, interleaved so that both see the same machine,
-// and reports the median wall time of each and the median of the per-pair
-// ratio on/off:
-// GOMAXPROCS=1 go test -run '^$' -bench TestbedS1CCCost -benchtime 5x ./model
-func BenchmarkTestbedS1CCCost(b *testing.B) {
-	sc := model.LookupScenario("testbed-s1")
-	off, on := model.DefaultConfig(), model.DefaultConfig()
-	on.CC.Enabled = true
-	var offs, ons, ratios []float64
-	for i := 0; i < b.N; i++ {
-		t0 := time.Now()
-		if _, err := model.Run(sc, off, 1); err != nil {
-			b.Fatal(err)
-		}
-		t1 := time.Now()
-		if _, err := model.Run(sc, on, 1); err != nil {
-			b.Fatal(err)
-		}
-		a, c := t1.Sub(t0).Seconds(), time.Since(t1).Seconds()
-		offs, ons, ratios = append(offs, a), append(ons, c), append(ratios, c/a)
+// BenchmarkCCCost runs each testbed scenario with CC off and then on, b.N
+// times each, interleaved so that both see the same machine, and reports the
+// median wall time of each and the median of the per-pair ratio on/off:
+// GOMAXPROCS=1 go test -run '^$' -bench CCCost -benchtime 5x ./model
+func BenchmarkCCCost(b *testing.B) {
+	for _, name := range []string{"testbed-s1", "testbed-s2"} {
+		b.Run(name, func(b *testing.B) {
+			sc := model.LookupScenario(name)
+			off, on := model.DefaultConfig(), model.DefaultConfig()
+			on.CC.Enabled = true
+			var offs, ons, ratios []float64
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				if _, err := model.Run(sc, off, 1); err != nil {
+					b.Fatal(err)
+				}
+				t1 := time.Now()
+				if _, err := model.Run(sc, on, 1); err != nil {
+					b.Fatal(err)
+				}
+				a, c := t1.Sub(t0).Seconds(), time.Since(t1).Seconds()
+				offs, ons, ratios = append(offs, a), append(ons, c), append(ratios, c/a)
+			}
+			b.ReportMetric(median(offs), "off-s")
+			b.ReportMetric(median(ons), "on-s")
+			b.ReportMetric(median(ratios), "on/off")
+		})
 	}
-	b.ReportMetric(median(offs), "off-s")
-	b.ReportMetric(median(ons), "on-s")
-	b.ReportMetric(median(ratios), "on/off")
 }
 
 func median(xs []float64) float64 {
