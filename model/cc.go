@@ -134,14 +134,14 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 		sw := &n.sws[pt.owner]
 		fill = sw.fill[n.voqIndex(sw, n.ports[from].local, int32(vl), pt.local)]
 	case "port":
-		fill = pt.voqFill[vl]
+		fill = pt.lane[vl].voqFill
 	default: // port_avg
-		fill = pt.voqFill[vl] / max(1, pt.fillInputs[vl])
+		fill = pt.lane[vl].voqFill / max(1, pt.lane[vl].fillInputs)
 	}
 	if fill < pt.markThreshold {
 		return
 	}
-	if pt.credits[vl]-pk.credits < cc.mtuCredits && !pt.victimMask {
+	if pt.lane[vl].credits-pk.credits < cc.mtuCredits && !pt.victimMask {
 		return // a victim without victim mask
 	}
 	rate := int32(n.cfg.CC.MarkingRate)
@@ -149,11 +149,11 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 		if rate > 0 && n.rng.Int32N(rate+1) != 0 {
 			return
 		}
-	} else if pt.markCount[vl] > 0 {
-		pt.markCount[vl]--
+	} else if pt.lane[vl].markCount > 0 {
+		pt.lane[vl].markCount--
 		return
 	} else {
-		pt.markCount[vl] = rate
+		pt.lane[vl].markCount = rate
 	}
 	if !pk.fecn {
 		pk.fecn = true
@@ -171,21 +171,21 @@ func (n *Network) enterVoQ(in, out int32, vl uint8, c int32) {
 	}
 	n.settleLeave(out)
 	pt := &n.ports[out]
-	pt.voqFill[vl] += c
+	pt.lane[vl].voqFill += c
 	if !n.cc.perVoQ {
 		return
 	}
 	sw := &n.sws[pt.owner]
 	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
 	if sw.fill[i] == 0 {
-		pt.fillInputs[vl]++
+		pt.lane[vl].fillInputs++
 	}
 	sw.fill[i] += c
 }
 
 func (n *Network) leaveVoQ(in, out int32, vl uint8, c int32) {
 	pt := &n.ports[out]
-	pt.voqFill[vl] -= c
+	pt.lane[vl].voqFill -= c
 	if !n.cc.perVoQ {
 		return
 	}
@@ -193,7 +193,7 @@ func (n *Network) leaveVoQ(in, out int32, vl uint8, c int32) {
 	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
 	sw.fill[i] -= c
 	if sw.fill[i] == 0 {
-		pt.fillInputs[vl]--
+		pt.lane[vl].fillInputs--
 	}
 }
 

@@ -23,12 +23,12 @@ func (n *Network) checkConservation() error {
 		}
 		peer := &n.ports[p.peer]
 		for v := 0; v < n.nVL; v++ {
-			if p.credits[v] < 0 || p.credits[v] > peer.bufCap {
-				return fmt.Errorf("port %d VL %d holds %d credits of %d", i, v, p.credits[v], peer.bufCap)
+			if p.lane[v].credits < 0 || p.lane[v].credits > peer.bufCap {
+				return fmt.Errorf("port %d VL %d holds %d credits of %d", i, v, p.lane[v].credits, peer.bufCap)
 			}
-			if sum := p.credits[v] + peer.bufUsed[v] + peer.returning[v]; sum != peer.bufCap {
+			if sum := p.lane[v].credits + peer.lane[v].bufUsed + peer.lane[v].returning; sum != peer.bufCap {
 				return fmt.Errorf("port %d VL %d: credits %d + used %d + returning %d = %d, buffer %d",
-					i, v, p.credits[v], peer.bufUsed[v], peer.returning[v], sum, peer.bufCap)
+					i, v, p.lane[v].credits, peer.lane[v].bufUsed, peer.lane[v].returning, sum, peer.bufCap)
 			}
 		}
 	}
@@ -112,7 +112,7 @@ func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 	peak := int32(0)
 	for t0 := 3 * cfg.Phase; t0 < 4*cfg.Phase; t0 += 10 * engine.Microsecond {
 		n.RunUntil(t0)
-		peak = max(peak, n.ports[inter].bufUsed[0])
+		peak = max(peak, n.ports[inter].lane[0].bufUsed)
 	}
 	if cap := n.ports[inter].bufCap; peak > cap || peak < cap-2*33 {
 		t.Fatalf("S2's buffer from S1 peaked at %d credits of %d: want it full (HOL) but never over", peak, cap)

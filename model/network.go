@@ -43,28 +43,37 @@ type port struct {
 	prop     engine.Time
 
 	// Output side.
-	linkFree engine.Time    // the output's link is free from then
-	wakeSet  bool           // a switch output's evTxDone is due at linkFree
-	queued   int32          // packets in VoQs heading here, all VLs
-	leave    voqLeave       // CC: the VoQ fill the packet on the link gives up when it has left
-	arbIdx   int32          // current entry of the VL arbitration table
-	arbLeft  int32          // bytes the current entry may still start
-	credits  [maxVLs]int32  // credits held for peer's input buffer
-	rrIn     [maxVLs]int32  // round-robin pointer among input ports
-	waiting  [maxVLs]int32  // packets in VoQs heading here
-	ready    [maxVLs]uint64 // bit i: input i's VoQ heading here is not empty (switches of up to 64 ports)
+	linkFree engine.Time  // the output's link is free from then
+	wakeSet  bool         // a switch output's evTxDone is due at linkFree
+	queued   int32        // packets in VoQs heading here, all VLs
+	leave    voqLeave     // CC: the VoQ fill the packet on the link gives up when it has left
+	arbIdx   int32        // current entry of the VL arbitration table
+	arbLeft  int32        // bytes the current entry may still start
+	lane     [maxVLs]lane // per-VL state, output and input side
 
 	// Congestion control (output side).
 	victimMask    bool
-	markThreshold int32         // fill in credits at which the port-VL is over threshold; 0 never
-	markCount     [maxVLs]int32 // eligible packets still to pass before the next mark
-	voqFill       [maxVLs]int32 // credits in the VoQs heading here
-	fillInputs    [maxVLs]int32 // inputs whose VoQ heading here is not empty
+	markThreshold int32 // fill in credits at which the port-VL is over threshold; 0 never
 
 	// Input side.
-	bufCap    int32
-	bufUsed   [maxVLs]int32 // credits taken by packets sent to this buffer and not yet freed
-	returning [maxVLs]int32 // credits freed and on their way back to peer
+	bufCap int32
+}
+
+// lane is a port's state for one VL, kept together so that one VL's
+// counters share a cache line.
+type lane struct {
+	// Output side.
+	ready   uint64 // bit i: input i's VoQ heading here is not empty (switches of up to 64 ports)
+	credits int32  // credits held for the peer's input buffer
+	rrIn    int32  // round-robin pointer among input ports
+	waiting int32  // packets in VoQs heading here
+	// Congestion control, output side.
+	markCount  int32 // eligible packets still to pass before the next mark
+	voqFill    int32 // credits in the VoQs heading here
+	fillInputs int32 // inputs whose VoQ heading here is not empty
+	// Input side.
+	bufUsed   int32 // credits taken by packets sent to this buffer and not yet freed
+	returning int32 // credits freed and on their way back to the peer
 }
 
 // voqLeave is a VoQ fill change due when a packet has left the switch.
@@ -272,7 +281,7 @@ func (n *Network) build(t *Topology) error {
 			return fmt.Errorf("%w: link at %s port %d has no rate", ErrBadScenario, t.Nodes[p.node].Name, p.local)
 		}
 		for v := 0; v < n.nVL; v++ {
-			p.credits[v] = n.ports[p.peer].bufCap
+			p.lane[v].credits = n.ports[p.peer].bufCap
 		}
 	}
 	for s := range n.sws {
@@ -408,12 +417,12 @@ func (n *Network) transmit(p, k, from int32) {
 		n.settleLeave(p)
 		n.markFECN(p, from, pk)
 	}
-	pt.credits[vl] -= pk.credits
-	if pt.credits[vl] < 0 {
+	pt.lane[vl].credits -= pk.credits
+	if pt.lane[vl].credits < 0 {
 		n.violations++
 	}
 	peer := &n.ports[pt.peer]
-	peer.bufUsed[vl] += pk.credits
+	peer.lane[vl].bufUsed += pk.credits
 	now := n.sim.Now()
 	tx := txTime(pk.wire, pt.rateMbps)
 	end := now + tx
@@ -463,8 +472,8 @@ func (n *Network) freeBuffer(q int32, vl uint8, c int32) { n.freeBufferAt(q, vl,
 // port after the flow-control delay and the link's propagation delay.
 func (n *Network) freeBufferAt(q int32, vl uint8, c int32, at engine.Time) {
 	in := &n.ports[q]
-	in.bufUsed[vl] -= c
-	in.returning[vl] += c
+	in.lane[vl].bufUsed -= c
+	in.lane[vl].returning += c
 	n.sim.At(at+n.cfg.FCDelay+in.prop, evCredit, packCredit(in.peer, vl, c))
 }
 
@@ -477,9 +486,9 @@ func packCredit(p int32, vl uint8, c int32) uint32 {
 func (n *Network) credit(arg uint32) {
 	p, vl, c := int32(arg>>12), uint8(arg>>8&15), int32(arg&255)
 	pt := &n.ports[p]
-	pt.credits[vl] += c
-	n.ports[pt.peer].returning[vl] -= c
-	if pt.credits[vl] > n.ports[pt.peer].bufCap {
+	pt.lane[vl].credits += c
+	n.ports[pt.peer].lane[vl].returning -= c
+	if pt.lane[vl].credits > n.ports[pt.peer].bufCap {
 		n.violations++
 	}
 	n.tryOutput(p)
@@ -519,7 +528,7 @@ func (n *Network) trySwitch(o int32) {
 	sw := &n.sws[pt.owner]
 	table := n.vlArb
 	if len(table) == 1 { // one data VL: nothing to arbitrate
-		if pt.waiting[0] > 0 {
+		if pt.lane[0].waiting > 0 {
 			if in := n.nextInput(sw, pt, 0); in >= 0 {
 				n.transmit(o, n.takeVoQ(sw, pt, in, 0), sw.firstPort+in)
 			}
@@ -529,7 +538,7 @@ func (n *Network) trySwitch(o int32) {
 	for j := 0; j < len(table); j++ {
 		idx := (int(pt.arbIdx) + j) % len(table)
 		vl := table[idx].vl
-		if pt.waiting[vl] == 0 {
+		if pt.lane[vl].waiting == 0 {
 			continue
 		}
 		in := n.nextInput(sw, pt, vl)
@@ -555,12 +564,12 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in, vl int32) int32 {
 	q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
 	k := q.pop()
 	if q.n == 0 {
-		pt.ready[vl] &^= 1 << uint(in)
+		pt.lane[vl].ready &^= 1 << uint(in)
 	}
-	pt.waiting[vl]--
+	pt.lane[vl].waiting--
 	pt.queued--
-	if pt.rrIn[vl] = in + 1; pt.rrIn[vl] == sw.nPorts {
-		pt.rrIn[vl] = 0
+	if pt.lane[vl].rrIn = in + 1; pt.lane[vl].rrIn == sw.nPorts {
+		pt.lane[vl].rrIn = 0
 	}
 	return k
 }
@@ -569,12 +578,12 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in, vl int32) int32 {
 // round-robin from pt's pointer among inputs whose VoQ head fits in pt's
 // credits, or -1.
 func (n *Network) nextInput(sw *switchState, pt *port, vl int32) int32 {
-	cr := pt.credits[vl]
-	start := pt.rrIn[vl]
+	cr := pt.lane[vl].credits
+	start := pt.lane[vl].rrIn
 	nIn := sw.nPorts
 	if nIn <= 64 {
 		// Rotate the ready mask so that the pointer's bit comes first.
-		m := bits.RotateLeft64(pt.ready[vl], -int(start))
+		m := bits.RotateLeft64(pt.lane[vl].ready, -int(start))
 		for m != 0 {
 			tz := int32(bits.TrailingZeros64(m))
 			m &^= 1 << uint(tz)
@@ -618,10 +627,10 @@ func (n *Network) arrive(k int32) {
 	sw := &n.sws[in.owner]
 	out := &n.ports[pk.outPort]
 	sw.voq[n.voqIndex(sw, in.local, int32(pk.vl), out.local)].push(k)
-	out.waiting[pk.vl]++
+	out.lane[pk.vl].waiting++
 	out.queued++
 	if in.local < 64 {
-		out.ready[pk.vl] |= 1 << uint(in.local)
+		out.lane[pk.vl].ready |= 1 << uint(in.local)
 	}
 	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
 	n.trySwitch(pk.outPort)
@@ -683,7 +692,7 @@ func (n *Network) tryHCA(h int32) {
 			return
 		}
 		k := hc.ctrl.peek()
-		if n.pkts[k].credits <= pt.credits[n.pkts[k].vl] {
+		if n.pkts[k].credits <= pt.lane[n.pkts[k].vl].credits {
 			hc.ctrl.pop()
 			n.transmit(hc.port, k, -1)
 			n.wake(h, n.nextSend(hc, pt))
@@ -710,7 +719,7 @@ func (n *Network) tryHCA(h int32) {
 		payload := int32(min(n.cfg.MTU, f.msgLeft))
 		wire := payload + int32(n.cfg.HeaderBytes)
 		c := int32(credits(int(wire)))
-		if c > pt.credits[f.vl] {
+		if c > pt.lane[f.vl].credits {
 			continue // a credit update will try again
 		}
 		k := n.newPacket()
