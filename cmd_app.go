@@ -170,5 +170,8 @@ func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	if err := tmp.Close(); err != nil {
 		return err
 	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes it 0600
+		return err
+	}
 	return os.Rename(tmp.Name(), path)
 }

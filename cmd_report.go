@@ -1,14 +1,84 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"io"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ccsweep/ccsweep/report"
+)
 
 func reportCommand() *cli.Command {
 	return &cli.Command{
-		Name:         "report",
-		Usage:        "(not built yet)",
+		Name:      "report",
+		Usage:     "write the HTML report of a results database",
+		UsageText: "ccsweep report DB [-o FILE] [--assets DIR]",
+		Description: "Writes one HTML file with the grid as run, point counts and provenance, 3D surfaces and heat maps\n" +
+			"of victim throughput, contributor throughput and Var, time series and fairness bars.\n" +
+			"By default the page loads echarts " + report.EChartsVersion + " and echarts-gl " + report.EChartsGLVersion +
+			" from cdn.jsdelivr.net;\n--assets DIR inlines DIR/echarts.min.js and DIR/echarts-gl.min.js so that it works offline.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "report file, - for stdout (default: the database's name with .html)"},
+			assetsFlag(),
+		},
 		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
-			return usagef("ccsweep report is not built yet")
+			if c.NArg() != 1 {
+				return usagef("report takes one database, got %d arguments", c.NArg())
+			}
+			dbPath := c.Args().First()
+			out := c.String("output")
+			if out == "" {
+				out = defaultReportPath(dbPath)
+			}
+			assets, err := loadAssets(c.String("assets"))
+			if err != nil {
+				return err
+			}
+			if err := writeReport(c, dbPath, out, assets); err != nil {
+				return err
+			}
+			if out != "-" {
+				_, err = io.WriteString(c.App.ErrWriter, "report written to "+out+"\n")
+			}
+			return err
 		},
 	}
+}
+
+func assetsFlag() cli.Flag {
+	return &cli.StringFlag{Name: "assets", Usage: "folder with echarts.min.js and echarts-gl.min.js to inline (default: load them from a CDN)"}
+}
+
+// defaultReportPath is the database's path with .html for its extension.
+func defaultReportPath(dbPath string) string {
+	return strings.TrimSuffix(dbPath, filepath.Ext(dbPath)) + ".html"
+}
+
+// loadAssets reads the chart scripts from dir, or picks the CDN when dir is
+// empty; a folder without them is a usage error.
+func loadAssets(dir string) (*report.Assets, error) {
+	if dir == "" {
+		return report.CDNAssets(), nil
+	}
+	a, err := report.LoadAssets(dir)
+	if err != nil {
+		return nil, usagef("--assets %s: %v (see README: Reports offline)", dir, err)
+	}
+	return a, nil
+}
+
+// writeReport writes the report of the database at dbPath to out (- for
+// stdout), whole or not at all.
+func writeReport(c *cli.Context, dbPath, out string, assets *report.Assets) error {
+	db, err := openReadOnly(dbPath)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	return writeOutput(out, c.App.Writer, func(w io.Writer) error {
+		return report.Write(c.Context, w, db, report.Options{Assets: assets, Version: version})
+	})
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -25,7 +26,7 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run every point of a grid file, keeping results in a SQLite database",
-		UsageText: "ccsweep run GRID.toml [--db FILE] [-j N] [--shard I/N] [--fail-fast] [--dry-run] [--quiet]\n   ccsweep GRID.toml [...]",
+		UsageText: "ccsweep run GRID.toml [--db FILE] [-j N] [--shard I/N] [--report FILE | --no-report] [--fail-fast] [--dry-run] [--quiet]\n   ccsweep GRID.toml [...]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "db", Usage: "results database (default: the grid's name with .db, next to the grid file)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulations at once"},
@@ -33,6 +34,8 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "fail-fast", Usage: "stop at the first failed point"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the point count, how many are done and an estimated cost; run nothing"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress, only the summary"},
+			&cli.StringFlag{Name: "report", Usage: "HTML report written after the run (default: the database's name with .html)"},
+			&cli.BoolFlag{Name: "no-report", Usage: "write no report"},
 		},
 		OnUsageError: commandUsageError,
 		Action:       runAction,
@@ -106,6 +109,26 @@ func runAction(c *cli.Context) error {
 	fmt.Fprintf(out, "%s: %d points (shard %s): %d already done, %d ran (%d failed), %d claimed by another process; wall %s, %d workers busy %.0f%%; results in %s\n",
 		g.Name, sum.Points, shard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Claimed,
 		sum.Wall.Round(time.Millisecond), sum.Workers, 100*sum.Efficiency(), dbPath)
+	if !c.Bool("no-report") {
+		reportPath := c.String("report")
+		if reportPath == "" {
+			reportPath = defaultReportPath(dbPath)
+		}
+		// Draw what finished even after an interrupt or a failure: it
+		// takes a moment.
+		ctx := context.WithoutCancel(c.Context)
+		rerr := writeOutput(reportPath, out, func(w io.Writer) error {
+			return report.Write(ctx, w, db, report.Options{Version: version})
+		})
+		switch {
+		case rerr != nil && err == nil:
+			return fmt.Errorf("results are in %s, but the report failed: %w", dbPath, rerr)
+		case rerr != nil:
+			fmt.Fprintf(c.App.ErrWriter, "ccsweep: the report failed too: %v\n", rerr)
+		case reportPath != "-":
+			fmt.Fprintf(out, "report: %s\n", reportPath)
+		}
+	}
 	if errors.Is(err, sweep.ErrInterrupted) {
 		return fmt.Errorf("interrupted: finished points are kept in %s; run the same command again to finish the rest", dbPath)
 	}

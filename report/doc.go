@@ -1,5 +1,29 @@
-// Package report is to draw ccsweep's HTML report from a results database
-// and serve it for browsing: 3D surfaces of the metrics over pairs of swept
-// axes, per-flow time series and fairness bars. It is not written yet; until
-// it is, `ccsweep report` and `ccsweep serve` say so and exit with status 2.
+// Package report draws what a ccsweep database holds: one self-contained
+// HTML report (Write) and a server to browse a database live (Server).
+//
+// For every grid the report shows an overview (the grid as run, point counts
+// done, failed and missing, simulation time, provenance of each run), then
+// for every pair of numeric dimensions the 3D surfaces of victim_gbps,
+// contributors_gbps and var (the paper's figures 11, 12 and 14, drawn with
+// echarts-gl) each beside a heat map giving exact values, with selectors for
+// the values of the other dimensions; a grid with one numeric dimension gets
+// line charts instead, a line per value of the others (CC off and on).
+// Seeds are averaged; heat-map cells and line tooltips give mean ± sd.
+// Failed points and points not stored yet are marked on every chart, and
+// failed points are listed with their errors. The per-flow time series of
+// the best and worst points, of the testbed's defaults and of CC off (when
+// the grid has them) follow, with each contributor's share of the
+// bottleneck as fairness bars.
+//
+// Chart options are built with go-echarts (github.com/go-echarts/go-echarts)
+// and drawn in the browser by echarts 5.6.0 and echarts-gl 2.0.9, loaded from
+// cdn.jsdelivr.net with integrity hashes or, with LoadAssets, inlined from
+// the npm packages' files so that a report works with no network. Charts
+// are drawn as they scroll into view, and only a few WebGL surfaces are kept
+// alive at once, because browsers allow a page about sixteen WebGL contexts.
+//
+// Load and LoadGrid compute what the charts show as plain values (Grid,
+// Cell, Surface, Lines, Pick), which the tests compare with golden files.
+//
+// The package only reads the database.
 package report

@@ -1,0 +1,413 @@
+package report_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/ccsweep/ccsweep/report"
+	"github.com/ccsweep/ccsweep/store"
+)
+
+// The browser tests need Chromium and the chart scripts (.ci/report-deps.sh
+// installs both). Without them they skip, except in CI (CI=true), where
+// they fail.
+
+// shotDir is where the tests also copy their screenshots, for people to
+// look at.
+const shotDir = "/tmp/ccsweep-shots"
+
+// need skips the test, or fails it in CI, when a dependency is missing.
+func need(t *testing.T, what string, err error) {
+	t.Helper()
+	if err == nil {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s: %v (run .ci/report-deps.sh)", what, err)
+	}
+	t.Skipf("%s: %v (run .ci/report-deps.sh)", what, err)
+}
+
+// chromiumPath returns $CHROMIUM or /usr/bin/chromium.
+func chromiumPath(t *testing.T) string {
+	t.Helper()
+	path := os.Getenv("CHROMIUM")
+	if path == "" {
+		path = "/usr/bin/chromium"
+	}
+	_, err := os.Stat(path)
+	need(t, "chromium", err)
+	return path
+}
+
+// testAssets reads the chart scripts from $CCSWEEP_ASSETS or the cache
+// folder .ci/report-deps.sh fills.
+func testAssets(t *testing.T) *report.Assets {
+	t.Helper()
+	dir := os.Getenv("CCSWEEP_ASSETS")
+	if dir == "" {
+		home, err := os.UserHomeDir()
+		need(t, "assets", err)
+		dir = filepath.Join(home, ".cache", "ccsweep", "assets")
+	}
+	a, err := report.LoadAssets(dir)
+	need(t, "assets", err)
+	return a
+}
+
+// browser is a headless Chromium tab that records what the page writes to
+// the console.
+type browser struct {
+	ctx context.Context
+	mu  sync.Mutex
+	log []chromedp.ConsoleMessage
+}
+
+// newBrowser starts Chromium drawing WebGL with SwiftShader (no GPU needed)
+// in a fresh profile, with a window of the given size.
+func newBrowser(t *testing.T, width, height int) *browser {
+	t.Helper()
+	opts := []chromedp.ExecAllocatorOption{
+		chromedp.ExecPath(chromiumPath(t)),
+		chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
+		chromedp.UserDataDir(t.TempDir()),
+		chromedp.WindowSize(width, height),
+		chromedp.Flag("use-angle", "swiftshader"),
+		chromedp.Flag("enable-unsafe-swiftshader", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-dev-shm-usage", true),
+		chromedp.Flag("force-color-profile", "srgb"),
+	}
+	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(actx)
+	t.Cleanup(func() { cancel(); cancelAlloc() })
+	// Start the browser before the test's timeouts apply (see chromedp.Run).
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium: %v", err)
+	}
+	b := &browser{ctx: ctx}
+	t.Cleanup(func() {
+		if t.Failed() {
+			for _, p := range b.problems() {
+				t.Log("console: " + p)
+			}
+		}
+	})
+	msgs := chromedp.Console(ctx)
+	go func() {
+		for m, err := range msgs {
+			if err != nil {
+				return
+			}
+			b.mu.Lock()
+			b.log = append(b.log, m)
+			b.mu.Unlock()
+		}
+	}()
+	return b
+}
+
+// problems returns the console errors and exceptions so far, and warnings
+// about WebGL.
+func (b *browser) problems() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []string
+	for _, m := range b.log {
+		bad := m.Type == chromedp.ConsoleError || m.IsException() ||
+			(m.Type == chromedp.ConsoleWarning && strings.Contains(m.Text, "WebGL"))
+		if bad {
+			out = append(out, fmt.Sprintf("%s: %s (%s:%d)", m.Type, m.Text, m.URL, m.Line))
+		}
+	}
+	return out
+}
+
+// chartCheck is what checkCharts finds about one chart element.
+type chartCheck struct {
+	ID       string `json:"id"`
+	Drawn    bool   `json:"drawn"`
+	Instance bool   `json:"instance"`
+	Canvases int    `json:"canvases"`
+	WebGL    int    `json:"webgl"`
+	WantGL   bool   `json:"wantGL"`
+	Series   int    `json:"series"`
+}
+
+// checkChartsJS scrolls every visible chart into view, waits until ECharts
+// reports it finished, and describes it.
+const checkChartsJS = `(async () => {
+  const out = [];
+  for (const el of document.querySelectorAll('.chart')) {
+    if (el.offsetParent === null) continue;
+    el.scrollIntoView({block: 'center'});
+    const t0 = performance.now();
+    while (el.dataset.state !== 'drawn' && performance.now() - t0 < 20000) await new Promise(r => setTimeout(r, 50));
+    const inst = echarts.getInstanceByDom(el);
+    const canvases = [...el.querySelectorAll('canvas')];
+    const webgl = canvases.filter(c => c.getContext('webgl') instanceof WebGLRenderingContext).length;
+    const spec = window.ccsweep.specs[el.id];
+    out.push({id: el.id, drawn: el.dataset.state === 'drawn', instance: !!inst, canvases: canvases.length,
+      webgl, wantGL: !!(spec && spec.gl), series: inst ? inst.getOption().series.length : 0});
+  }
+  window.scrollTo(0, 0);
+  return out;
+})()`
+
+// checkCharts fails the test unless every chart on the page drew, on a
+// canvas, with WebGL where it should, and wanted charts are all there.
+func (b *browser) checkCharts(t *testing.T, want ...string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 3*time.Minute)
+	defer cancel()
+	checks, err := chromedp.Run(ctx, chromedp.Evaluate[[]chartCheck](checkChartsJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("check charts: %v", err)
+	}
+	seen := map[string]bool{}
+	for _, c := range checks {
+		seen[c.ID] = true
+		switch {
+		case !c.Drawn || !c.Instance || c.Series == 0:
+			t.Errorf("chart %s did not draw: %+v", c.ID, c)
+		case c.Canvases == 0:
+			t.Errorf("chart %s has no canvas", c.ID)
+		case c.WantGL && c.WebGL == 0:
+			t.Errorf("chart %s draws without WebGL: %+v", c.ID, c)
+		}
+	}
+	for _, id := range want {
+		if !seen[id] {
+			t.Errorf("no chart %s on the page", id)
+		}
+	}
+	t.Logf("%d charts drew", len(checks))
+}
+
+// screenshot saves a PNG of the whole page in the test's temporary folder
+// and in shotDir. It scrolls a screen at a time, waits for the charts in
+// view and stitches the screens: one capture of a tall page would exceed
+// the compositor's texture size, and charts far from view are not drawn.
+func (b *browser) screenshot(t *testing.T, name string) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 3*time.Minute)
+	defer cancel()
+	size, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`(() => {
+		for (const el of document.querySelectorAll('.chart.sticky')) el.style.position = 'static';
+		return [innerWidth, innerHeight, Math.min(document.documentElement.scrollHeight, 30000)];
+	})()`))
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	page := image.NewRGBA(image.Rect(0, 0, size[0], size[2]))
+	for y := 0; y < size[2]; y += size[1] {
+		top, err := chromedp.Run(ctx, chromedp.Evaluate[int](fmt.Sprintf(`(async () => {
+			scrollTo(0, %d);
+			const inView = () => [...document.querySelectorAll('.chart')].filter(el => {
+				const r = el.getBoundingClientRect();
+				return el.offsetParent !== null && r.bottom > 0 && r.top < innerHeight;
+			});
+			for (let i = 0; i < 400 && !inView().every(el => el.dataset.state === 'drawn'); i++) await new Promise(r => setTimeout(r, 50));
+			await new Promise(r => setTimeout(r, 300));
+			return Math.round(scrollY);
+		})()`, y), chromedp.EvalAwaitPromise))
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		shot, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		img, err := png.Decode(bytes.NewReader(shot))
+		if err != nil {
+			t.Fatalf("screenshot: %v", err)
+		}
+		draw.Draw(page, img.Bounds().Add(image.Pt(0, top)), img, image.Point{}, draw.Src)
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, page); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(shotDir, 0o755); err == nil {
+		os.WriteFile(filepath.Join(shotDir, name), buf.Bytes(), 0o644)
+	}
+	t.Logf("screenshot %s (%dx%d, %d KB), copied to %s", path, size[0], size[2], buf.Len()>>10, shotDir)
+}
+
+// firstScreenJS waits until the charts in the first screen drew and returns
+// the milliseconds since navigation started.
+const firstScreenJS = `(async () => {
+  const inView = () => [...document.querySelectorAll('.chart')].filter(el => el.offsetParent !== null && el.getBoundingClientRect().top < innerHeight);
+  while (!inView().every(el => el.dataset.state === 'drawn')) await new Promise(r => setTimeout(r, 10));
+  return performance.now();
+})()`
+
+// open loads url and returns how long the page took until the charts of the
+// first screen drew.
+func (b *browser) open(t *testing.T, url string) time.Duration {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("open %s: %v", url, err)
+	}
+	ms, err := chromedp.Run(ctx, chromedp.Evaluate[float64](firstScreenJS, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("wait for the first screen: %v", err)
+	}
+	nav, err := chromedp.Run(ctx, chromedp.Evaluate[map[string]float64](`(() => { const n = performance.getEntriesByType('navigation')[0];
+		return {dcl: n.domContentLoadedEventEnd, load: n.loadEventEnd}; })()`))
+	if err == nil {
+		t.Logf("DOMContentLoaded %.0f ms, load %.0f ms", nav["dcl"], nav["load"])
+	}
+	times, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.chart[data-drawn-ms]')].map(el => el.id + ' ' + el.dataset.startMs + '-' + el.dataset.drawnMs)`))
+	if err == nil {
+		t.Logf("charts drawn (ms since navigation): %s", strings.Join(times, ", "))
+	}
+	return time.Duration(ms * float64(time.Millisecond))
+}
+
+// TestBrowserReport renders the report of a real small sweep in headless
+// Chromium and checks that every chart drew, the surfaces with WebGL, with
+// nothing on the console.
+func TestBrowserReport(t *testing.T) {
+	assets := testAssets(t)
+	b := newBrowser(t, 1500, 1000)
+	path := sweepDB(t)
+	html := filepath.Join(t.TempDir(), "small.html")
+	writeReport(t, path, html, report.Options{Assets: assets})
+
+	took := b.open(t, "file://"+html)
+	t.Logf("first screen drawn %v after navigation", took.Round(time.Millisecond))
+	b.checkCharts(t, "g0-s0-victim_gbps-3d", "g0-s0-victim_gbps-heat", "g0-s0-contributors_gbps-3d",
+		"g0-s0-var-3d", "g0-s0-var-heat", "g0-pick0", "g0-fairness")
+	b.screenshot(t, "report.png")
+	for _, p := range b.problems() {
+		t.Error(p)
+	}
+}
+
+// writeReport writes the report of the database at dbPath to file.
+func writeReport(t testing.TB, dbPath, file string, opt report.Options) {
+	t.Helper()
+	db, err := store.OpenReadOnly(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var buf bytes.Buffer
+	if err := report.Write(context.Background(), &buf, db, opt); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestBrowserServe browses a database with ccsweep serve's page: the
+// surface and heat map draw, clicking a cell shows its time series, and
+// the page picks up points written meanwhile.
+func TestBrowserServe(t *testing.T) {
+	assets := testAssets(t)
+	b := newBrowser(t, 1500, 1100)
+	path := sweepDB(t)
+	db, err := store.OpenReadOnly(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	srv := httptest.NewServer(report.NewServer(db, report.ServerOptions{Assets: assets}))
+	defer srv.Close()
+
+	took := b.open(t, srv.URL+"/")
+	t.Logf("first screen drawn %v after navigation", took.Round(time.Millisecond))
+	b.checkCharts(t, "x-3d", "x-heat")
+
+	// Click the heat map's first cell.
+	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
+	defer cancel()
+	xy, err := chromedp.Run(ctx, chromedp.Evaluate[[]float64](`(() => {
+		const el = document.getElementById('x-heat'), r = el.getBoundingClientRect();
+		el.scrollIntoView({block: 'center'});
+		const r2 = el.getBoundingClientRect();
+		const p = window.ccsweep.live.get('x-heat').convertToPixel({seriesIndex: 0}, [0, 0]);
+		return [r2.left + p[0], r2.top + p[1]];
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
+		t.Fatal(err)
+	}
+	title, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const el = document.getElementById('x-series');
+		for (let i = 0; i < 400 && el.dataset.state !== 'drawn'; i++) await new Promise(r => setTimeout(r, 50));
+		return document.getElementById('x-point').hidden ? '' : document.getElementById('x-point-title').textContent;
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(title, "ccti_timer=") {
+		t.Fatalf("clicking a heat-map cell showed %q, want the point's parameters", title)
+	}
+	b.checkCharts(t, "x-3d", "x-heat", "x-series")
+	b.screenshot(t, "serve.png")
+	for _, p := range b.problems() {
+		t.Error(p)
+	}
+}
+
+// TestBrowserReportGrids renders a report of two made-up grids, one with
+// three numeric axes (nine WebGL surfaces: more than the page keeps alive
+// at once) and one drawn as lines, and switches a surface's slice.
+func TestBrowserReportGrids(t *testing.T) {
+	assets := testAssets(t)
+	b := newBrowser(t, 1500, 1000)
+	html := filepath.Join(t.TempDir(), "grids.html")
+	writeReport(t, fakeDB(t, "golden", "lines"), html, report.Options{Assets: assets})
+	b.open(t, "file://"+html)
+	b.checkCharts(t, "g0-s2-var-3d", "g1-line-victim_gbps", "g1-line-var", "g1-fairness")
+
+	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
+	defer cancel()
+	changed, err := chromedp.Run(ctx, chromedp.Evaluate[[]int](`(async () => {
+		const sel = document.querySelector('.slice[data-surface="g0-s2"] select[data-dim="threshold"]');
+		sel.scrollIntoView({block: 'center'});
+		await new Promise(r => setTimeout(r, 500));
+		const id = 'g0-s2-victim_gbps-heat';
+		const before = JSON.stringify(ccsweep.live.get(id).getOption().series[0].data);
+		sel.value = sel.value === '7' ? '15' : '7';
+		sel.dispatchEvent(new Event('change'));
+		await new Promise(r => setTimeout(r, 500));
+		const after = JSON.stringify(ccsweep.live.get(id).getOption().series[0].data);
+		return [ccsweep.specs[id].current, before === after ? 0 : 1];
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed[1] != 1 {
+		t.Errorf("switching threshold left the heat map as it was (slice %d)", changed[0])
+	}
+	b.screenshot(t, "report-grids.png")
+	for _, p := range b.problems() {
+		t.Error(p)
+	}
+}

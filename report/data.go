@@ -1,0 +1,615 @@
+package report
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
+)
+
+// Grid is one grid of a database as the report draws it: what was planned,
+// what is stored, aggregated over seeds, and the figures built from it.
+type Grid struct {
+	ID           string    `json:"id"`
+	Name         string    `json:"name"`
+	Scenario     string    `json:"scenario"`
+	Description  string    `json:"description,omitempty"`
+	ModelVersion string    `json:"model_version"`
+	Subs         []SubGrid `json:"subs"`
+
+	// Planned counts the grid's points with their seeds. When a sub-grid
+	// has where constraints it is an upper bound and PlannedExact is false.
+	Planned      int  `json:"planned"`
+	PlannedExact bool `json:"planned_exact"`
+	// Done and Failed count stored points; Missing = Planned - Done -
+	// Failed (an upper bound unless PlannedExact).
+	Done    int `json:"done"`
+	Failed  int `json:"failed"`
+	Missing int `json:"missing"`
+	// CPUSeconds sums the stored points' simulation wall times.
+	CPUSeconds float64 `json:"cpu_seconds"`
+
+	// Dims are the parameters whose value varies between the grid's points.
+	Dims []Dim `json:"dims"`
+	// Cells are the grid's distinct parameter combinations, seeds
+	// aggregated, ordered by their dimension values.
+	Cells []*Cell `json:"cells"`
+	// Metrics are the metrics with a value in at least one cell, in
+	// store.MetricNames order.
+	Metrics []string `json:"metrics"`
+
+	// Surfaces has one figure per pair of numeric dimensions.
+	Surfaces []*Surface `json:"surfaces,omitempty"`
+	// Lines is set when the grid has one numeric dimension, or none but
+	// some categorical ones.
+	Lines *Lines `json:"lines,omitempty"`
+	// Picks are the points whose time series the report shows.
+	Picks []*Pick `json:"picks,omitempty"`
+}
+
+// SubGrid is one Cartesian product of the grid as run (see grids.SubGrid).
+type SubGrid struct {
+	Scenario string            `json:"scenario"`
+	Seeds    int               `json:"seeds"`
+	Base     map[string]string `json:"base"`
+	Axes     []Axis            `json:"axes"`
+	Where    []string          `json:"where,omitempty"`
+}
+
+// Axis is a swept parameter of a sub-grid with its canonical values; axes
+// with the same nonzero Zip move together.
+type Axis struct {
+	Name   string   `json:"name"`
+	Values []string `json:"values"`
+	Zip    int      `json:"zip,omitempty"`
+}
+
+// Scale says how a numeric dimension is laid out on a chart axis.
+type Scale string
+
+// Scales of a dimension.
+const (
+	ScaleLinear   Scale = "linear"   // evenly spaced values on a value axis
+	ScaleLog      Scale = "log"      // geometric values, positive
+	ScaleCategory Scale = "category" // one slot per value, evenly spaced
+)
+
+// Dim is a parameter whose value varies between a grid's points.
+type Dim struct {
+	Name string `json:"name"`
+	// Unit is the unit of Nums ("µs" for durations), possibly empty.
+	Unit string `json:"unit,omitempty"`
+	// Values are the canonical values in display order: ascending for
+	// numeric dimensions, first appearance otherwise.
+	Values []string `json:"values"`
+	// Nums holds Values as numbers in Unit; nil for a categorical dimension.
+	Nums  []float64 `json:"nums,omitempty"`
+	Scale Scale     `json:"scale,omitempty"`
+}
+
+// Numeric reports whether d's values are numbers.
+func (d *Dim) Numeric() bool { return d.Nums != nil }
+
+// Label returns the dimension's name with its unit, for axis titles.
+func (d *Dim) Label() string {
+	if d.Unit == "" {
+		return d.Name
+	}
+	return d.Name + " (" + d.Unit + ")"
+}
+
+// index returns the position of value v in d.Values, or -1.
+func (d *Dim) index(v string) int { return slices.Index(d.Values, v) }
+
+// Cell statuses.
+const (
+	CellDone    = "done"    // at least one seed is done
+	CellFailed  = "failed"  // every stored seed failed
+	CellMissing = "missing" // planned, nothing stored yet
+)
+
+// Cell is one parameter combination of a grid with its seeds aggregated.
+type Cell struct {
+	// Key holds the cell's value of every dimension, in Grid.Dims order;
+	// "" where the point does not set the parameter (the model default).
+	Key    []string `json:"key"`
+	Status string   `json:"status"`
+	// Seeds counts the planned seeds (0 if unknown); Done and Failed count
+	// the stored ones.
+	Seeds  int `json:"seeds"`
+	Done   int `json:"done"`
+	Failed int `json:"failed"`
+	// Mean and SD are each metric's mean and population standard deviation
+	// over the done seeds; a metric no seed has is absent.
+	Mean map[string]float64 `json:"mean,omitempty"`
+	SD   map[string]float64 `json:"sd,omitempty"`
+	// Points are the IDs of the done points, by ascending seed, then the
+	// failed ones.
+	Points []string `json:"points,omitempty"`
+	// Params are the parameters of the cell's points (all seeds share
+	// them), sorted by name.
+	Params []store.Param `json:"params,omitempty"`
+	// Errors holds the failed seeds' messages.
+	Errors []string `json:"errors,omitempty"`
+
+	seedOf map[string]uint64
+}
+
+// Overview is the database as a whole.
+type Overview struct {
+	Path  string      `json:"path"`
+	Runs  []store.Run `json:"runs"`
+	Grids []*Grid     `json:"grids"`
+	// Wall is the time from the first run's start to the last run's end.
+	Wall time.Duration `json:"wall"`
+}
+
+// canonicalGrid is the JSON form of grids.Grid.Canonical.
+type canonicalGrid struct {
+	Format      string    `json:"format"`
+	Name        string    `json:"name"`
+	Scenario    string    `json:"scenario"`
+	Description string    `json:"description"`
+	Grids       []SubGrid `json:"grids"`
+}
+
+// maxExpand bounds how many parameter combinations a grid is expanded into
+// to find its missing points.
+const maxExpand = 1 << 20
+
+// Load reads every grid of db with its results and builds its figures.
+func Load(ctx context.Context, db *store.DB) (*Overview, error) {
+	recs, err := db.Grids(ctx)
+	if err != nil {
+		return nil, err
+	}
+	runs, err := db.Runs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ov := &Overview{Path: db.Path(), Runs: runs}
+	var first, last time.Time
+	for _, r := range runs {
+		if first.IsZero() || r.Started.Before(first) {
+			first = r.Started
+		}
+		if r.Finished.After(last) {
+			last = r.Finished
+		}
+	}
+	if !first.IsZero() && last.After(first) {
+		ov.Wall = last.Sub(first)
+	}
+	for _, rec := range recs {
+		g, err := LoadGrid(ctx, db, rec)
+		if err != nil {
+			return nil, err
+		}
+		ov.Grids = append(ov.Grids, g)
+	}
+	return ov, nil
+}
+
+// LoadGrid reads the results of one grid and builds its figures.
+func LoadGrid(ctx context.Context, db *store.DB, rec store.GridRecord) (*Grid, error) {
+	return loadGrid(ctx, db, rec, true)
+}
+
+// loadGrid is LoadGrid; without picks it reads no time series.
+func loadGrid(ctx context.Context, db *store.DB, rec store.GridRecord, picks bool) (*Grid, error) {
+	var cg canonicalGrid
+	if err := json.Unmarshal([]byte(rec.Canonical), &cg); err != nil {
+		return nil, fmt.Errorf("grid %s (%s): canonical text: %w", rec.Name, rec.ID, err)
+	}
+	results, err := db.Results(ctx, store.Filter{GridID: rec.ID})
+	if err != nil {
+		return nil, err
+	}
+	g := &Grid{ID: rec.ID, Name: rec.Name, Scenario: rec.Scenario, Description: cg.Description,
+		ModelVersion: rec.ModelVersion, Subs: cg.Grids}
+	g.Dims = dimsOf(cg.Grids, results)
+	g.aggregate(results)
+	g.plan()
+	g.Surfaces, g.Lines = layout(g)
+	if picks {
+		if err := g.pick(ctx, db); err != nil {
+			return nil, err
+		}
+	}
+	return g, nil
+}
+
+// dimsOf returns the parameters that vary between the sub-grids' points:
+// every axis, and every fixed parameter whose value differs between
+// sub-grids or that some sub-grids leave unset.
+func dimsOf(subs []SubGrid, results []store.Result) []Dim {
+	var names []string
+	values := map[string][]string{}
+	add := func(name, v string) {
+		if _, ok := values[name]; !ok {
+			names = append(names, name)
+			values[name] = nil
+		}
+		if v != "" && !slices.Contains(values[name], v) {
+			values[name] = append(values[name], v)
+		}
+	}
+	for _, s := range subs {
+		for _, a := range s.Axes {
+			for _, v := range a.Values {
+				add(a.Name, v)
+			}
+		}
+	}
+	var fixed []string
+	for _, s := range subs {
+		for name := range s.Base {
+			if !slices.Contains(fixed, name) {
+				fixed = append(fixed, name)
+			}
+		}
+	}
+	slices.Sort(fixed)
+	for _, name := range fixed {
+		if _, swept := values[name]; swept {
+			for _, s := range subs {
+				if v, ok := s.Base[name]; ok {
+					add(name, v)
+				}
+			}
+			continue
+		}
+		var vals []string
+		unset := false
+		for _, s := range subs {
+			v, ok := s.Base[name]
+			if !ok {
+				unset = true
+			} else if !slices.Contains(vals, v) {
+				vals = append(vals, v)
+			}
+		}
+		if len(vals) > 1 || unset {
+			for _, v := range vals {
+				add(name, v)
+			}
+		}
+	}
+	// Values found only in stored points (a grid edited in place is a new
+	// grid, so this is defensive).
+	for _, r := range results {
+		for _, p := range r.Point.Params {
+			if _, ok := values[p.Name]; ok {
+				add(p.Name, p.Value)
+			}
+		}
+	}
+	dims := make([]Dim, len(names))
+	for i, name := range names {
+		dims[i] = newDim(name, values[name])
+	}
+	return dims
+}
+
+// newDim makes a dimension of a parameter's values, numeric (sorted, with
+// a scale) when the parameter is a number or a duration.
+func newDim(name string, vals []string) Dim {
+	d := Dim{Name: name, Values: vals}
+	p := model.LookupParam(name)
+	if p == nil || (p.Kind != model.KindInt && p.Kind != model.KindFloat && p.Kind != model.KindDuration) {
+		return d
+	}
+	nums := make([]float64, len(vals))
+	for i, v := range vals {
+		x, ok := paramNumber(p, v)
+		if !ok {
+			return d
+		}
+		nums[i] = x
+	}
+	idx := make([]int, len(vals))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(nums[a], nums[b]) })
+	d.Values, d.Nums = make([]string, len(vals)), make([]float64, len(vals))
+	for k, i := range idx {
+		d.Values[k], d.Nums[k] = vals[i], nums[i]
+	}
+	d.Unit = p.Unit
+	if p.Kind == model.KindDuration {
+		d.Unit = "µs"
+	}
+	d.Scale = scaleOf(d.Nums)
+	return d
+}
+
+// paramNumber reads a canonical value of a numeric parameter, durations in
+// microseconds.
+func paramNumber(p *model.Param, v string) (float64, bool) {
+	x, err := p.Parse(v)
+	if err != nil {
+		return 0, false
+	}
+	switch x := x.(type) {
+	case int:
+		return float64(x), true
+	case float64:
+		return x, true
+	case engine.Time:
+		return x.Micros(), true
+	}
+	return 0, false
+}
+
+// scaleOf picks how to lay sorted values out: linear when evenly spaced,
+// log when geometric, otherwise a slot per value.
+func scaleOf(nums []float64) Scale {
+	if len(nums) < 3 {
+		return ScaleLinear
+	}
+	even, geometric := true, nums[0] > 0
+	step := nums[1] - nums[0]
+	for i := 2; i < len(nums); i++ {
+		if math.Abs(nums[i]-nums[i-1]-step) > 1e-6*math.Abs(step) {
+			even = false
+		}
+	}
+	if geometric {
+		ratio := math.Log(nums[1] / nums[0])
+		for i := 2; i < len(nums); i++ {
+			// Values rounded to whole numbers stray from a geometric series.
+			if math.Abs(math.Log(nums[i]/nums[i-1])-ratio) > 0.05*ratio+0.5/nums[i-1] {
+				geometric = false
+			}
+		}
+	}
+	switch {
+	case even:
+		return ScaleLinear
+	case geometric:
+		return ScaleLog
+	}
+	return ScaleCategory
+}
+
+// keyOf returns the dimension values of a set of parameters.
+func keyOf(dims []Dim, params func(string) (string, bool)) []string {
+	key := make([]string, len(dims))
+	for i, d := range dims {
+		key[i], _ = params(d.Name)
+	}
+	return key
+}
+
+func joinKey(key []string) string { return strings.Join(key, "\x00") }
+
+// aggregate groups the results into cells and computes each cell's means.
+func (g *Grid) aggregate(results []store.Result) {
+	byKey := map[string]*Cell{}
+	type seedResult struct {
+		seed uint64
+		r    *store.Result
+	}
+	members := map[*Cell][]seedResult{}
+	for i := range results {
+		r := &results[i]
+		params := r.Point.Params
+		key := keyOf(g.Dims, func(name string) (string, bool) {
+			j := slices.IndexFunc(params, func(p store.Param) bool { return p.Name == name })
+			if j < 0 {
+				return "", false
+			}
+			return params[j].Value, true
+		})
+		c := byKey[joinKey(key)]
+		if c == nil {
+			c = &Cell{Key: key, Params: params}
+			byKey[joinKey(key)] = c
+			g.Cells = append(g.Cells, c)
+		}
+		members[c] = append(members[c], seedResult{r.Point.Seed, r})
+		g.CPUSeconds += r.WallSeconds
+	}
+	for _, c := range g.Cells {
+		ms := members[c]
+		slices.SortFunc(ms, func(a, b seedResult) int {
+			if (a.r.Status == store.StatusDone) != (b.r.Status == store.StatusDone) {
+				if a.r.Status == store.StatusDone {
+					return -1
+				}
+				return 1
+			}
+			return cmp.Compare(a.seed, b.seed)
+		})
+		vals := map[string][]float64{}
+		c.seedOf = map[string]uint64{}
+		for _, m := range ms {
+			c.Points = append(c.Points, m.r.Point.ID)
+			c.seedOf[m.r.Point.ID] = m.seed
+			if m.r.Status != store.StatusDone {
+				c.Failed++
+				c.Errors = append(c.Errors, fmt.Sprintf("seed %d: %s", m.seed, m.r.Err))
+				continue
+			}
+			c.Done++
+			for name, v := range m.r.Metrics {
+				vals[name] = append(vals[name], v)
+			}
+		}
+		c.Status = CellDone
+		if c.Done == 0 {
+			c.Status = CellFailed
+		}
+		if len(vals) > 0 {
+			c.Mean, c.SD = map[string]float64{}, map[string]float64{}
+		}
+		for name, vs := range vals {
+			c.Mean[name], c.SD[name] = meanSD(vs)
+		}
+		g.Done += c.Done
+		g.Failed += c.Failed
+	}
+	for _, name := range store.MetricNames() {
+		if slices.ContainsFunc(g.Cells, func(c *Cell) bool { _, ok := c.Mean[name]; return ok }) {
+			g.Metrics = append(g.Metrics, name)
+		}
+	}
+}
+
+func meanSD(xs []float64) (mean, sd float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(xs)))
+}
+
+// plan expands the sub-grids into their parameter combinations, adds a
+// missing cell for each one nothing is stored for, counts the planned
+// points and sorts the cells.
+func (g *Grid) plan() {
+	g.PlannedExact = true
+	byKey := map[string]*Cell{}
+	for _, c := range g.Cells {
+		byKey[joinKey(c.Key)] = c
+	}
+	for _, s := range g.Subs {
+		combos := expand(s, maxExpand)
+		if len(s.Where) > 0 || combos == nil {
+			g.PlannedExact = false
+		}
+		g.Planned += subCount(s) * max(s.Seeds, 1)
+		for _, params := range combos {
+			key := keyOf(g.Dims, func(name string) (string, bool) { v, ok := params[name]; return v, ok })
+			c := byKey[joinKey(key)]
+			if c == nil {
+				if len(s.Where) > 0 {
+					continue // possibly dropped by a constraint
+				}
+				c = &Cell{Key: key, Status: CellMissing}
+				for name, v := range params {
+					c.Params = append(c.Params, store.Param{Name: name, Value: v})
+				}
+				slices.SortFunc(c.Params, func(a, b store.Param) int { return strings.Compare(a.Name, b.Name) })
+				byKey[joinKey(key)] = c
+				g.Cells = append(g.Cells, c)
+			}
+			c.Seeds = max(s.Seeds, 1)
+		}
+	}
+	g.Missing = max(g.Planned-g.Done-g.Failed, 0)
+	slices.SortStableFunc(g.Cells, func(a, b *Cell) int {
+		for i, d := range g.Dims {
+			if c := cmp.Compare(d.index(a.Key[i]), d.index(b.Key[i])); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+}
+
+// subCount returns the number of parameter combinations of a sub-grid.
+func subCount(s SubGrid) int {
+	n := 1
+	seen := map[int]bool{}
+	for _, a := range s.Axes {
+		if a.Zip != 0 {
+			if seen[a.Zip] {
+				continue
+			}
+			seen[a.Zip] = true
+		}
+		n *= len(a.Values)
+	}
+	return n
+}
+
+// expand returns every parameter combination of a sub-grid (fixed and
+// swept parameters), or nil if there are more than limit.
+func expand(s SubGrid, limit int) []map[string]string {
+	if subCount(s) > limit {
+		return nil
+	}
+	// Each dimension is an axis or a zip group: a list of name=value rows.
+	type row = [][2]string
+	var dims [][]row
+	zipAt := map[int]int{}
+	for _, a := range s.Axes {
+		if a.Zip != 0 {
+			if i, ok := zipAt[a.Zip]; ok {
+				for k, v := range a.Values {
+					if k < len(dims[i]) {
+						dims[i][k] = append(dims[i][k], [2]string{a.Name, v})
+					}
+				}
+				continue
+			}
+			zipAt[a.Zip] = len(dims)
+		}
+		rows := make([]row, len(a.Values))
+		for k, v := range a.Values {
+			rows[k] = row{{a.Name, v}}
+		}
+		dims = append(dims, rows)
+	}
+	out := []map[string]string{{}}
+	for name, v := range s.Base {
+		out[0][name] = v
+	}
+	for _, rows := range dims {
+		next := make([]map[string]string, 0, len(out)*len(rows))
+		for _, m := range out {
+			for _, r := range rows {
+				n := make(map[string]string, len(m)+len(r))
+				for k, v := range m {
+					n[k] = v
+				}
+				for _, kv := range r {
+					n[kv[0]] = kv[1]
+				}
+				next = append(next, n)
+			}
+		}
+		out = next
+	}
+	return out
+}
+
+// defaultValue returns the testbed's value of a parameter: the model
+// default with CC on.
+func defaultValue(name string) string {
+	c := model.DefaultConfig()
+	c.CC.Enabled = true
+	return c.Canonical(name)
+}
+
+// numberText spells a value for axis labels and tooltips: at most four
+// significant digits, no exponent for everyday magnitudes.
+func numberText(x float64) string {
+	if x == 0 || (math.Abs(x) >= 1e-3 && math.Abs(x) < 1e6) {
+		return strconv.FormatFloat(roundSig(x, 4), 'f', -1, 64)
+	}
+	return strconv.FormatFloat(x, 'g', 4, 64)
+}
+
+// roundSig rounds x to n significant digits.
+func roundSig(x float64, n int) float64 {
+	if x == 0 || math.IsNaN(x) || math.IsInf(x, 0) {
+		return x
+	}
+	p := math.Pow(10, float64(n-1)-math.Floor(math.Log10(math.Abs(x))))
+	return math.Round(x*p) / p
+}

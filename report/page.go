@@ -1,0 +1,291 @@
+package report
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"io"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/ccsweep/ccsweep/store"
+)
+
+//go:embed static
+var static embed.FS
+
+// The page's style and script.
+var (
+	pageCSS = mustRead("static/report.css")
+	pageJS  = mustRead("static/report.js")
+)
+
+func mustRead(name string) string {
+	b, err := static.ReadFile(name)
+	if err != nil {
+		panic(err) // embedded above
+	}
+	return string(b)
+}
+
+var pageTemplate = template.Must(template.New("page.html.tmpl").Funcs(template.FuncMap{
+	"num":      numberText,
+	"seconds":  func(s float64) string { return roundDuration(time.Duration(s * float64(time.Second))) },
+	"duration": roundDuration,
+	"time": func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.Local().Format("2006-01-02 15:04:05 MST")
+	},
+	"join": strings.Join,
+	"plural": func(n int, one, many string) string {
+		if n == 1 {
+			return one
+		}
+		return many
+	},
+	"percent": func(n, of int) string { return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(max(of, 1))) },
+	"short":   func(s string) string { return s[:min(len(s), 12)] },
+	"values":  summarize,
+	"sorted":  sortedParams,
+}).ParseFS(static, "static/page.html.tmpl"))
+
+// Options configure a report page.
+type Options struct {
+	// Assets are the ECharts scripts; nil means CDNAssets.
+	Assets *Assets
+	// Version is the ccsweep version shown in the footer.
+	Version string
+	// Now is the time the report says it was made; zero means time.Now.
+	Now time.Time
+}
+
+// Write writes the HTML report of every grid in db to w: an overview with
+// provenance, the surfaces or lines of each grid, the time series of
+// chosen points and fairness bars. It reads one consistent view of what db
+// holds when it is called; a sweep may still be writing to db.
+func Write(ctx context.Context, w io.Writer, db *store.DB, opt Options) error {
+	ov, err := Load(ctx, db)
+	if err != nil {
+		return err
+	}
+	p := newPage(ov, opt)
+	for gi, g := range ov.Grids {
+		p.addGrid(gi, g)
+	}
+	return p.render(w)
+}
+
+// page is what the template draws.
+type page struct {
+	Title     string
+	Serve     bool
+	Version   string
+	Generated time.Time
+	Overview  *Overview
+	Grids     []*gridView
+	Scripts   template.HTML
+	Style     template.CSS
+	Script    template.JS
+	Data      template.JS
+	Inline    bool
+	ECharts   string
+
+	data pageData
+}
+
+// pageData is the JSON the page's script reads.
+type pageData struct {
+	Mode     string                  `json:"mode"`
+	Charts   map[string]*Chart       `json:"charts"`
+	Surfaces map[string]*surfaceData `json:"surfaces"`
+	Grids    []gridData              `json:"grids"`
+}
+
+type surfaceData struct {
+	Slices  [][]string `json:"slices"`
+	Charts  []string   `json:"charts"`
+	Initial int        `json:"initial"`
+}
+
+type gridData struct {
+	ID    string  `json:"id"`
+	Name  string  `json:"name"`
+	Dims  []Dim   `json:"dims"`
+	Cells []*Cell `json:"cells"`
+}
+
+type gridView struct {
+	*Grid
+	Index       int
+	Surfaces    []*surfaceView
+	Lines       []*Chart
+	LinesX      string
+	Picks       []*pickView
+	Fairness    *Chart
+	FailedCells []*Cell
+	Primary     *Metric
+}
+
+type surfaceView struct {
+	ID        string
+	Title     string
+	Selectors []*selector
+	Rows      []*metricRow
+}
+
+type selector struct {
+	Dim     string
+	Options []selectOption
+}
+
+// Fixed reports whether the selector has one value only: the page shows it
+// as text.
+func (s *selector) Fixed() bool { return len(s.Options) == 1 }
+
+type selectOption struct {
+	Value, Label string
+	Selected     bool
+}
+
+type metricRow struct {
+	Metric        *Metric
+	Surface, Heat *Chart
+}
+
+type pickView struct {
+	*Pick
+	Where   string
+	Chart   *Chart
+	Metrics []string
+}
+
+func newPage(ov *Overview, opt Options) *page {
+	assets := opt.Assets
+	if assets == nil {
+		assets = CDNAssets()
+	}
+	now := opt.Now
+	if now.IsZero() {
+		now = time.Now()
+	}
+	var names []string
+	for _, g := range ov.Grids {
+		names = append(names, g.Name)
+	}
+	return &page{
+		Title: "ccsweep report: " + strings.Join(names, ", "), Version: opt.Version, Generated: now, Overview: ov,
+		Scripts: assets.tags(""), Style: template.CSS(pageCSS), Script: template.JS(pageJS), Inline: assets.Inline(),
+		ECharts: fmt.Sprintf("echarts %s, echarts-gl %s", EChartsVersion, EChartsGLVersion),
+		data:    pageData{Mode: "report", Charts: map[string]*Chart{}, Surfaces: map[string]*surfaceData{}},
+	}
+}
+
+func (p *page) chart(c *Chart) *Chart {
+	if c != nil {
+		p.data.Charts[c.ID] = c
+	}
+	return c
+}
+
+// addGrid builds the charts of one grid.
+func (p *page) addGrid(gi int, g *Grid) {
+	v := &gridView{Grid: g, Index: gi, Primary: metrics[g.PrimaryMetric()]}
+	p.data.Grids = append(p.data.Grids, gridData{ID: g.ID, Name: g.Name, Dims: g.Dims, Cells: g.Cells})
+	for si, s := range g.Surfaces {
+		sv := &surfaceView{ID: fmt.Sprintf("g%d-s%d", gi, si),
+			Title: g.Dims[s.X].Label() + " × " + g.Dims[s.Y].Label()}
+		sd := &surfaceData{Initial: s.Default}
+		for _, sl := range s.Slices {
+			sd.Slices = append(sd.Slices, sl.Values)
+		}
+		for k, o := range s.Others {
+			sel := &selector{Dim: g.Dims[o].Name}
+			for _, val := range g.Dims[o].Values {
+				if slices.ContainsFunc(s.Slices, func(sl *Slice) bool { return sl.Values[k] == val }) {
+					sel.Options = append(sel.Options, selectOption{Value: val, Label: val,
+						Selected: len(s.Slices) > 0 && s.Slices[s.Default].Values[k] == val})
+				}
+			}
+			if slices.ContainsFunc(s.Slices, func(sl *Slice) bool { return sl.Values[k] == "" }) {
+				sel.Options = append(sel.Options, selectOption{Value: "", Label: "(default)",
+					Selected: len(s.Slices) > 0 && s.Slices[s.Default].Values[k] == ""})
+			}
+			sv.Selectors = append(sv.Selectors, sel)
+		}
+		cs := surfaceCharts(g, gi, si, s)
+		for i := 0; i+1 < len(cs); i += 2 {
+			sv.Rows = append(sv.Rows, &metricRow{Metric: cs[i].Meta.Metric, Surface: p.chart(cs[i]), Heat: p.chart(cs[i+1])})
+			sd.Charts = append(sd.Charts, cs[i].ID, cs[i+1].ID)
+		}
+		p.data.Surfaces[sv.ID] = sd
+		v.Surfaces = append(v.Surfaces, sv)
+	}
+	if g.Lines != nil {
+		v.LinesX = g.Dims[g.Lines.X].Label()
+		for _, c := range lineCharts(g, gi, g.Lines) {
+			v.Lines = append(v.Lines, p.chart(c))
+		}
+	}
+	for pi, pk := range g.Picks {
+		pv := &pickView{Pick: pk, Where: g.describe(g.Cells[pk.Cell]), Chart: p.chart(seriesChart(g, gi, pi, pk))}
+		for _, m := range lineMetrics(g) {
+			if v, ok := g.Cells[pk.Cell].Mean[m]; ok {
+				pv.Metrics = append(pv.Metrics, fmt.Sprintf("%s %s %s", metrics[m].Title, numberText(v), metrics[m].Unit))
+			}
+		}
+		v.Picks = append(v.Picks, pv)
+	}
+	v.Fairness = p.chart(fairnessChart(g, gi))
+	for _, c := range g.Cells {
+		if c.Failed > 0 {
+			v.FailedCells = append(v.FailedCells, c)
+		}
+	}
+	p.Grids = append(p.Grids, v)
+}
+
+func (p *page) render(w io.Writer) error {
+	data, err := json.Marshal(p.data) // escapes <, > and & for the script element
+	if err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
+	p.Data = template.JS(data)
+	if err := pageTemplate.Execute(w, p); err != nil {
+		return fmt.Errorf("write report: %w", err)
+	}
+	return nil
+}
+
+// roundDuration spells d to about three significant digits: 1.25s, 3m20s.
+func roundDuration(d time.Duration) string {
+	switch {
+	case d >= time.Minute:
+		return d.Round(time.Second).String()
+	case d >= time.Second:
+		return d.Round(10 * time.Millisecond).String()
+	}
+	return d.Round(time.Millisecond).String()
+}
+
+// summarize lists values, eliding the middle of long lists.
+func summarize(vals []string) string {
+	if len(vals) <= 8 {
+		return strings.Join(vals, ", ")
+	}
+	return fmt.Sprintf("%s, %s, %s, … %s (%d values)", vals[0], vals[1], vals[2], vals[len(vals)-1], len(vals))
+}
+
+// sortedParams returns a map's entries as name=value, sorted by name.
+func sortedParams(m map[string]string) []string {
+	var out []string
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	slices.Sort(out)
+	return out
+}
