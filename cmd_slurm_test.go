@@ -309,6 +309,9 @@ func TestSlurmArrayOnLocalCluster(t *testing.T) {
 	t.Logf("jobs ended after %s", time.Since(start).Round(time.Millisecond))
 	results := filepath.Join(out, "results.db")
 	checkDatabase(t, results, 12)
+	if html, err := os.ReadFile(filepath.Join(out, "report.html")); err != nil || !strings.Contains(string(html), "ccsweep report") {
+		t.Fatalf("the merge job wrote no report: %v", err)
+	}
 	for _, format := range []string{"csv", "json"} {
 		if got, want := export(t, results, format), export(t, local, format); got != want {
 			t.Fatalf("%s export of the Slurm run differs from the local run's:\n%s\nwant\n%s", format, got, want)
