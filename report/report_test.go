@@ -15,7 +15,7 @@ import (
 )
 
 // writeHTML returns the report of the database at path.
-func writeHTML(t *testing.T, path string, opt report.Options) string {
+func writeHTML(t testing.TB, path string, opt report.Options) string {
 	t.Helper()
 	db, err := store.OpenReadOnly(path)
 	if err != nil {

@@ -1,7 +1,6 @@
 package sweep
 
 import (
-	"container/heap"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"text/template"
 	"unicode"
 
-	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 )
@@ -481,48 +479,4 @@ func ShardPlans(g *grids.Grid, n int) ([]*Plan, error) {
 		p.IDs = append(p.IDs, pts[i].ID(model.Version))
 	}
 	return plans, nil
-}
-
-// dealShards returns the 0-based shard of every point, dealt as
-// Shard.Select does: by descending cost, each to the shard with the least
-// load so far, ties to the lowest shard.
-func dealShards(pts []grids.Point, n int) []int {
-	idx := make([]int, len(pts))
-	for i := range idx {
-		idx[i] = i
-	}
-	sortByCost(pts, idx)
-	h := make(loadHeap, n)
-	for k := range h {
-		h[k] = shardLoad{shard: k}
-	}
-	heap.Init(&h)
-	out := make([]int, len(pts))
-	for _, i := range idx {
-		out[i] = h[0].shard
-		h[0].load += max(SimulatedTime(pts[i]), 1)
-		heap.Fix(&h, 0)
-	}
-	return out
-}
-
-type shardLoad struct {
-	load  engine.Time
-	shard int
-}
-
-// loadHeap orders shards by load, then number.
-type loadHeap []shardLoad
-
-func (h loadHeap) Len() int { return len(h) }
-func (h loadHeap) Less(a, b int) bool {
-	return h[a].load < h[b].load || (h[a].load == h[b].load && h[a].shard < h[b].shard)
-}
-func (h loadHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *loadHeap) Push(x any)   { *h = append(*h, x.(shardLoad)) }
-func (h *loadHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
 }
