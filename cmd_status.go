@@ -105,7 +105,7 @@ func statusDir(c *cli.Context, dir string) error {
 
 	out := c.App.Writer
 	fmt.Fprintf(out, "grid %s (id %s, model %s): %d points in %d shards, in %s\n",
-		g.Name, sweep.GridID(g)[:12], model.Version, g.Count(), tasks, dir)
+		g.Name, grids.ShortID(sweep.GridID(g)), model.Version, g.Count(), tasks, dir)
 	if m != nil && m.GridID != sweep.GridID(g) {
 		fmt.Fprintf(out, "note: %s was set up for grid %s of model %s, not this grid: it holds none of its points\n", dir, m.Grid, m.ModelVersion)
 	}
@@ -227,7 +227,7 @@ func statusDB(c *cli.Context, path string) error {
 			return err
 		}
 		fmt.Fprintf(out, "grid %s (id %s, model %s), shard %s, in %s: %d points: %d done, %d failed, %d missing\n",
-			g.Name, plan.GridID[:12], model.Version, shard, path, t.Points, t.Done, t.Failed, t.Missing)
+			g.Name, grids.ShortID(plan.GridID), model.Version, shard, path, t.Points, t.Done, t.Failed, t.Missing)
 		return nil
 	}
 	gs, err := db.Grids(ctx)

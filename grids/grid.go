@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -132,13 +131,13 @@ var gridKeys = []string{"name", "scenario", "description", "seeds", "where", "ba
 // subKeys are the keys of a [[grid]] that are not model parameters.
 var subKeys = []string{"scenario", "seeds", "where", "base", "sweep", "zip"}
 
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
-
 func (g *Grid) parse(root *table, ps *problems) {
 	if n := root.m["name"]; n == nil {
 		ps.add(1, "name", "missing: every grid needs a name, e.g. name = \"fig11\"")
 	} else if s, ok := str(ps, "name", n); ok {
-		if !nameRE.MatchString(s) {
+		if len(s) > MaxNameLen {
+			ps.add(n.line, "name", "is %d characters long; a name has at most %d", len(s), MaxNameLen)
+		} else if !ValidName(s) {
 			ps.add(n.line, "name", "%q must be a file name stem: letters, digits, '.', '_' or '-'", s)
 		}
 		g.Name = s

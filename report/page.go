@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -49,7 +50,7 @@ var pageTemplate = template.Must(template.New("page.html.tmpl").Funcs(template.F
 		return many
 	},
 	"percent": func(n, of int) string { return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(max(of, 1))) },
-	"short":   func(s string) string { return s[:min(len(s), 12)] },
+	"short":   grids.ShortID,
 	"values":  summarize,
 	"sorted":  sortedParams,
 }).ParseFS(static, "static/page.html.tmpl"))

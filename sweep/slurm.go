@@ -92,7 +92,7 @@ func (j *SlurmJob) Validate() error {
 		return bad("the output directory %q holds a space, quote, backslash or %%, which #SBATCH lines cannot carry; choose another", j.Dir)
 	case strings.ContainsFunc(j.Ccsweep, unicode.IsControl):
 		return bad("the ccsweep binary %q holds a control character", j.Ccsweep)
-	case !validName(j.Name):
+	case !grids.ValidName(j.Name):
 		return bad("grid name %q is not a valid job name", j.Name)
 	case j.Tasks < 1:
 		return bad("--tasks %d: want at least 1", j.Tasks)
@@ -133,10 +133,6 @@ func plainValue(s string) bool {
 		return unicode.IsSpace(r) || unicode.IsControl(r) || strings.ContainsRune(`"'\`+"`$;&|<>#", r)
 	})
 }
-
-var nameRE = regexp.MustCompile(`^[A-Za-z0-9_-][A-Za-z0-9._-]*$`)
-
-func validName(s string) bool { return nameRE.MatchString(s) }
 
 // managedOptions are the sbatch options the generated jobs set themselves,
 // long and short, with the reason a user may not set them.
