@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"runtime/debug"
 	"strings"
 
@@ -14,6 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store/atomicfile"
 )
 
 // version and commit are set at link time (-ldflags "-X main.version=...");
@@ -152,26 +151,20 @@ func normalizeArgs(app *cli.App, args []string) []string {
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
 // writeOutput writes what fill produces to path, or to w when path is empty
-// or "-". A file appears whole or not at all: it is written beside path and
-// renamed into place.
+// or "-". A regular file appears whole or not at all and keeps its mode; a
+// device or FIFO is written in place; a directory is refused (see
+// atomicfile). A path that cannot be written is bad input: exit status 2.
 func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return fill(w)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
+	var fillErr error
+	err := atomicfile.Write(path, 0o644, func(f io.Writer) error {
+		fillErr = fill(f)
+		return fillErr
+	})
+	if err != nil && fillErr == nil {
 		return usagef("cannot write %s: %v", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	if err := fill(tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil { // CreateTemp makes it 0600
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return err
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/store/atomicfile"
 	"github.com/ccsweep/ccsweep/sweep"
 )
 
@@ -473,23 +474,10 @@ func writeManifest(dir string, m *slurmManifest) error {
 // writeFileAtomic writes data to path through a temporary file beside it, so
 // that path holds the old content or the new, never part of it.
 func writeFileAtomic(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
+	if err := atomicfile.WriteFile(path, data, perm); err != nil {
 		return usagef("cannot write %s: %v", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(perm); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", path, err)
-	}
-	return os.Rename(tmp.Name(), path)
+	return nil
 }
 
 // submitSlurm submits the shards todo as job arrays (none for a merge-only

@@ -3,70 +3,134 @@ package main
 import (
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 )
 
-// allowedImports lists, for each package, the ccsweep packages its non-test
-// files may import: engine <- model <- sweep -> store; grids parses into
-// plain values; report reads the store. (The standard library's
-// go/build/deps_test.go keeps its own layers the same way.)
+// allowedImports lists, for each package of the module, the module's
+// packages its non-test files may import: engine <- model <- sweep -> store;
+// grids parses into plain values; report reads the store. Every package must
+// be listed, as in the standard library's go/build/deps_test.go.
 var allowedImports = map[string][]string{
-	"engine": {},
-	"model":  {"engine"},
-	"grids":  {"engine", "model"},
-	"store":  {},
-	"sweep":  {"engine", "grids", "model", "store"},
-	"report": {"engine", "grids", "model", "store"},
+	".":                {"engine", "grids", "model", "report", "store", "store/atomicfile", "sweep"},
+	"engine":           {},
+	"model":            {"engine"},
+	"grids":            {"engine", "model"},
+	"store":            {"store/atomicfile"},
+	"store/atomicfile": {},
+	"sweep":            {"engine", "grids", "model", "store", "store/atomicfile"},
+	"report":           {"engine", "grids", "model", "store", "store/atomicfile"},
+}
+
+const module = "github.com/ccsweep/ccsweep"
+
+// modulePackages returns the directories below the module root that hold
+// non-test Go files, as slash paths ("." for the root).
+func modulePackages(t *testing.T) map[string][]string {
+	t.Helper()
+	pkgs := map[string][]string{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(path, ".go") && !strings.HasSuffix(path, "_test.go") {
+			dir := filepath.ToSlash(filepath.Dir(path))
+			pkgs[dir] = append(pkgs[dir], path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs
 }
 
 func TestPackageImportsGoOneWay(t *testing.T) {
-	const module = "github.com/ccsweep/ccsweep/"
-	for pkg, allowed := range allowedImports {
-		files, err := filepath.Glob(filepath.Join(pkg, "*.go"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(files) == 0 {
-			t.Logf("%s: not written yet", pkg)
-			continue
-		}
-		got := map[string]bool{}
-		for _, f := range files {
-			if strings.HasSuffix(f, "_test.go") {
-				continue
-			}
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			file, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, imp := range file.Imports {
-				path := strings.Trim(imp.Path.Value, `"`)
-				if strings.HasPrefix(path, module) {
-					got[strings.TrimPrefix(path, module)] = true
-				}
-			}
-		}
-		var bad []string
-		for dep := range got {
-			ok := false
-			for _, a := range allowed {
-				ok = ok || dep == a
-			}
-			if !ok {
-				bad = append(bad, dep)
-			}
-		}
-		sort.Strings(bad)
-		if len(bad) > 0 {
-			t.Errorf("%s imports %v; it may import only %v", pkg, bad, allowed)
+	pkgs := modulePackages(t)
+	for pkg := range pkgs {
+		if _, ok := allowedImports[pkg]; !ok {
+			t.Errorf("package %s is not in allowedImports: add it with the module packages it may import", pkg)
 		}
 	}
+	for pkg, allowed := range allowedImports {
+		t.Run(pkg, func(t *testing.T) {
+			files := pkgs[pkg]
+			if len(files) == 0 {
+				t.Fatalf("%s: listed in allowedImports but has no Go files", pkg)
+			}
+			got := map[string]bool{}
+			for _, f := range files {
+				src, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				file, err := parser.ParseFile(token.NewFileSet(), f, src, parser.ImportsOnly)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, imp := range file.Imports {
+					path := strings.Trim(imp.Path.Value, `"`)
+					if dep, ok := strings.CutPrefix(path, module+"/"); ok {
+						got[dep] = true
+					}
+				}
+			}
+			var bad []string
+			for dep := range got {
+				if !slices.Contains(allowed, dep) {
+					bad = append(bad, dep)
+				}
+			}
+			sort.Strings(bad)
+			if len(bad) > 0 {
+				t.Errorf("%s imports %v; it may import only %v", pkg, bad, allowed)
+			}
+		})
+	}
+}
+
+// TestNoBuildOutputsTracked keeps binaries and large files out of the
+// repository: an early build of ccsweep once sat at its root.
+func TestNoBuildOutputsTracked(t *testing.T) {
+	out, err := exec.Command("git", "ls-files", "-z").Output()
+	if err != nil {
+		t.Skip("not a git checkout:", err)
+	}
+	const maxSize = 1 << 20
+	for _, f := range strings.Split(strings.TrimRight(string(out), "\x00"), "\x00") {
+		fi, err := os.Lstat(f)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue // deleted in the work tree, or a link
+		}
+		if fi.Size() > maxSize {
+			t.Errorf("%s is tracked and %d bytes; keep files over 1 MB out of the repository", f, fi.Size())
+		}
+		if fi.Mode().Perm()&0o111 != 0 && !isScript(t, f) {
+			t.Errorf("%s is tracked and executable but not a script: a build output?", f)
+		}
+	}
+}
+
+// isScript reports whether an executable file starts with "#!".
+func isScript(t *testing.T, path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	head := make([]byte, 2)
+	n, _ := f.Read(head)
+	return n == 2 && string(head) == "#!"
 }

@@ -1,0 +1,127 @@
+// Package atomicfile writes output files so that a reader, a crash or a
+// failed write never sees part of one, without clobbering what the path
+// names when that is not a regular file.
+//
+// Write replaces a regular file atomically: the new content goes to a
+// temporary file in the same directory, is synced, takes the old file's
+// permission bits (and owner, where the process may set it), and is renamed
+// over the old one. A symbolic link is followed, so the file it points at is
+// replaced and the link stays a link. A character device, FIFO or socket
+// (/dev/null, /dev/stdout, a named pipe) is written in place, never
+// replaced. A directory is refused with ErrNotFile.
+package atomicfile
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// ErrNotFile is returned when the output path names a directory, or a chain
+// of symbolic links too long to follow. Callers add the path.
+var ErrNotFile = errors.New("not a file")
+
+// maxLinks bounds how many symbolic links Write follows, as the kernel does.
+const maxLinks = 40
+
+// Write writes what fill produces to path. perm is the mode of a new file;
+// an existing regular file keeps its own. If fill or any step fails, path is
+// left as it was (for a file replaced atomically) and the error is returned.
+func Write(path string, perm fs.FileMode, fill func(io.Writer) error) error {
+	real, info, err := resolve(path)
+	if err != nil {
+		return err
+	}
+	switch {
+	case info == nil:
+		return replace(real, perm, nil, fill)
+	case info.Mode().IsRegular():
+		return replace(real, info.Mode().Perm(), info, fill)
+	case info.IsDir():
+		return fmt.Errorf("%w: it is a directory", ErrNotFile)
+	default:
+		return inPlace(real, fill)
+	}
+}
+
+// WriteFile is Write with the content given as bytes.
+func WriteFile(path string, data []byte, perm fs.FileMode) error {
+	return Write(path, perm, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// resolve follows symbolic links from path to the name that is written:
+// the last link's target, which need not exist yet. info describes it, or is
+// nil when nothing exists there.
+func resolve(path string) (string, fs.FileInfo, error) {
+	for range maxLinks {
+		info, err := os.Lstat(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return path, nil, nil
+		}
+		if err != nil {
+			return "", nil, err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			return path, info, nil
+		}
+		target, err := os.Readlink(path)
+		if err != nil {
+			return "", nil, err
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(path), target)
+		}
+		path = target
+	}
+	return "", nil, fmt.Errorf("%w: too many levels of symbolic links", ErrNotFile)
+}
+
+// replace writes a temporary file beside path and renames it over path.
+// old, when not nil, is the file being replaced, whose owner is kept.
+func replace(path string, perm fs.FileMode, old fs.FileInfo, fill func(io.Writer) error) (err error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	if err := fill(tmp); err != nil {
+		return err
+	}
+	if err := tmp.Chmod(perm); err != nil {
+		return err
+	}
+	if old != nil {
+		keepOwner(tmp, old)
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// inPlace writes to an existing device, FIFO or socket without replacing it.
+func inPlace(real string, fill func(io.Writer) error) error {
+	f, err := os.OpenFile(real, os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,17 @@
+//go:build unix
+
+package atomicfile
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// keepOwner gives f the owner and group of old where the process may (root
+// may; a plain user may not, and then f keeps the user's).
+func keepOwner(f *os.File, old fs.FileInfo) {
+	if s, ok := old.Sys().(*syscall.Stat_t); ok && (int(s.Uid) != os.Getuid() || int(s.Gid) != os.Getgid()) {
+		_ = f.Chown(int(s.Uid), int(s.Gid))
+	}
+}
