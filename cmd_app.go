@@ -78,6 +78,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
+	if stoppedBySignal(ctx, err) {
+		return 1 // the process's caller says which signal (signalStatus)
+	}
 	var ue usageError
 	var pe *model.ParamError
 	var ge *grids.Error

@@ -96,7 +96,7 @@ func simAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := model.Run(sc, cfg, c.Uint64("seed"))
+	res, err := model.RunContext(c.Context, sc, cfg, c.Uint64("seed"))
 	if err != nil {
 		var pe *model.ParamError
 		if errors.As(err, &pe) {

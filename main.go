@@ -5,13 +5,15 @@ package main
 import (
 	"context"
 	"os"
-	"os/signal"
-	"syscall"
 )
 
-func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args, os.Stdout, os.Stderr)
+func main() { os.Exit(runProcess(os.Args)) }
+
+// runProcess runs ccsweep as a process does: stop signals cancel the
+// command, and the exit status says which one stopped it.
+func runProcess(args []string) int {
+	ctx, stop := withSignals(context.Background())
+	code := run(ctx, args, os.Stdout, os.Stderr)
 	stop()
-	os.Exit(code)
+	return signalStatus(ctx, code, os.Stderr)
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"testing"
 )
@@ -10,7 +9,7 @@ import (
 // set, so tests can run, kill and race real ccsweep processes.
 func TestMain(m *testing.M) {
 	if os.Getenv("CCSWEEP_AS_MAIN") == "1" {
-		os.Exit(run(context.Background(), append([]string{"ccsweep"}, os.Args[1:]...), os.Stdout, os.Stderr))
+		os.Exit(runProcess(append([]string{"ccsweep"}, os.Args[1:]...)))
 	}
 	os.Exit(m.Run())
 }

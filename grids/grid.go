@@ -1,10 +1,10 @@
 package grids
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -93,9 +93,10 @@ type setting struct {
 	line  int
 }
 
-// Load reads and parses the grid file at path; see Parse.
+// Load reads and parses the grid file at path, a regular file of at most
+// MaxFileSize bytes (see ReadFile); see Parse.
 func Load(path string) (*Grid, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path, MaxFileSize)
 	if err != nil {
 		return nil, fmt.Errorf("read grid: %w", err)
 	}
@@ -108,6 +109,7 @@ func Load(path string) (*Grid, error) {
 // A rejected file gives an *Error listing every problem found.
 func Parse(path string, data []byte) (*Grid, error) {
 	ps := &problems{file: path}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")) // a UTF-8 byte order mark, as some editors write
 	root, tp := decodeTOML(data)
 	if tp != nil {
 		tp.File = path
