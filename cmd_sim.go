@@ -69,12 +69,25 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 			}
 		}
 	}
+	// Each parameter is set once: a repeated --set, or --set cc/phase/sample
+	// beside its own flag, is a conflict, not a silent last-one-wins.
+	setBy := map[string]string{}
+	for _, flag := range []string{"cc", "phase", "sample"} {
+		if c.IsSet(flag) {
+			setBy[flag] = "--" + flag
+		}
+	}
 	for _, kv := range c.StringSlice("set") {
 		key, val, ok := strings.Cut(kv, "=")
 		if !ok {
 			return nil, cfg, usagef("--set %q: want key=value", kv)
 		}
-		if err := cfg.Set(strings.TrimSpace(key), strings.TrimSpace(val)); err != nil {
+		key = strings.TrimSpace(key)
+		if prev, ok := setBy[key]; ok {
+			return nil, cfg, usagef("--set %s: %s is already set by %s; give each parameter once", kv, key, prev)
+		}
+		setBy[key] = "--set " + kv
+		if err := cfg.Set(key, strings.TrimSpace(val)); err != nil {
 			return nil, cfg, usagef("--set: %v", err)
 		}
 	}

@@ -97,6 +97,9 @@ func TestSimBadInputExitsTwoWithOneLine(t *testing.T) {
 		"no scenario":      {[]string{}, "scenario"},
 		"inconsistent":     {[]string{"--scenario", "testbed-s1", "--set", "ccti_min=9", "--set", "ccti_limit=3"}, "ccti_min"},
 		"bad victim port":  {[]string{"--scenario", "testbed-s1", "--cc", "on", "--set", "victim_mask=S9:1"}, "victim_mask"},
+		"set twice":        {[]string{"--scenario", "testbed-s1", "--set", "threshold=3", "--set", "threshold=5"}, "--set threshold=5: threshold is already set by --set threshold=3; give each parameter once"},
+		"set beside flag":  {[]string{"--scenario", "testbed-s1", "--phase", "1ms", "--set", "phase=2ms"}, "--set phase=2ms: phase is already set by --phase; give each parameter once"},
+		"cc beside flag":   {[]string{"--scenario", "testbed-s1", "--cc", "on", "--set", "cc=off"}, "cc is already set by --cc"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
