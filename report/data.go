@@ -19,11 +19,11 @@ import (
 // Grid is one grid of a database as the report draws it: what was planned,
 // what is stored, aggregated over seeds, and the figures built from it.
 type Grid struct {
-	ID           string    `json:"id"`
-	Name         string    `json:"name"`
-	Scenario     string    `json:"scenario"`
-	Description  string    `json:"description,omitempty"`
-	ModelVersion string    `json:"model_version"`
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Scenario     string `json:"scenario"`
+	Description  string `json:"description,omitempty"`
+	ModelVersion string `json:"model_version"`
 	// Subs are the sub-grids as run, from the grid's canonical form.
 	Subs []grids.CanonicalSubGrid `json:"subs"`
 
