@@ -20,8 +20,9 @@ const (
 	MaxAxisValues = 1_000_000
 )
 
-// Grid is a parsed and validated grid file. It is read-only after Load or
-// Parse and safe for concurrent use.
+// Grid is a parsed and validated grid file, or a grid rebuilt from its
+// canonical form by ParseCanonical. It is read-only once made and safe for
+// concurrent use.
 type Grid struct {
 	// Name names the grid; it is a valid file name stem (letters, digits,
 	// '.', '_', '-'), used for the default database file name.
@@ -30,7 +31,8 @@ type Grid struct {
 	Scenario string
 	// Description is free text, possibly empty.
 	Description string
-	// Path is the file the grid came from, as given to Load or Parse.
+	// Path is the file the grid came from, as given to Load or Parse;
+	// empty for a grid from ParseCanonical.
 	Path string
 	// Subs are the sub-grids whose points, concatenated in this order, make
 	// up the grid: the top level (when it has [sweep] or [zip], or when there
