@@ -87,4 +87,14 @@
 //
 // A grid expands to at most MaxPoints points, counting seeds and before
 // constraints.
+//
+// # Canonical form
+//
+// Grid.Canonical spells a grid as run, in JSON of format CanonicalFormat:
+// sub-grids with inherited settings resolved and axes expanded to their
+// values. Grid identities hash it and databases keep it; ParseCanonical
+// (DecodeCanonical, then CanonicalGrid.Grid) rebuilds the grid from it,
+// where constraints and all, so that readers of a database expand exactly
+// the points that were planned. Text of a later format version is refused
+// with ErrFormatTooNew.
 package grids

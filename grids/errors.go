@@ -1,9 +1,21 @@
 package grids
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
+)
+
+// Errors of DecodeCanonical and ParseCanonical, for errors.Is.
+var (
+	// ErrFormatTooNew means canonical grid text was written in a later
+	// format version than this ccsweep reads (see CanonicalFormat).
+	ErrFormatTooNew = errors.New("canonical grid format is newer than this ccsweep reads")
+	// ErrNotCanonical means text is not a canonical grid: not JSON of its
+	// shape, without a format name of the form ccsweep-grid/N, or without
+	// sub-grids.
+	ErrNotCanonical = errors.New("not a canonical grid")
 )
 
 // Problem is one thing wrong with a grid file.

@@ -2,7 +2,6 @@ package grids
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"slices"
@@ -21,8 +20,9 @@ const (
 	MaxAxisValues = 1_000_000
 )
 
-// Grid is a parsed and validated grid file. It is read-only after Load or
-// Parse and safe for concurrent use.
+// Grid is a parsed and validated grid file, or a grid rebuilt from its
+// canonical form by ParseCanonical. It is read-only once made and safe for
+// concurrent use.
 type Grid struct {
 	// Name names the grid; it is a valid file name stem (letters, digits,
 	// '.', '_', '-'), used for the default database file name.
@@ -31,7 +31,8 @@ type Grid struct {
 	Scenario string
 	// Description is free text, possibly empty.
 	Description string
-	// Path is the file the grid came from, as given to Load or Parse.
+	// Path is the file the grid came from, as given to Load or Parse;
+	// empty for a grid from ParseCanonical.
 	Path string
 	// Subs are the sub-grids whose points, concatenated in this order, make
 	// up the grid: the top level (when it has [sweep] or [zip], or when there
@@ -280,6 +281,12 @@ func (s *SubGrid) resolveSettings(ps *problems, parent *SubGrid, own []*setting)
 			s.Base = append(s.Base, Param{Name: name, Value: b.text})
 		}
 	}
+	s.setColumns()
+}
+
+// setColumns sets s.columns from s.base and s.dims: where each parameter
+// of a point comes from, sorted by name.
+func (s *SubGrid) setColumns() {
 	s.columns = nil
 	for _, b := range s.base {
 		s.columns = append(s.columns, column{name: b.param.Name, base: b.text})
@@ -485,51 +492,4 @@ func (g *Grid) Axes() []Axis {
 		}
 	}
 	return axes
-}
-
-// CanonicalFormat names the version of the encoding Canonical produces.
-const CanonicalFormat = "ccsweep-grid/1"
-
-// Canonical returns the grid as run, normalized, as indented JSON: every
-// sub-grid with its inherited settings resolved and its axes expanded to
-// canonical values. Equal grids give equal text whatever their file
-// layout, comments or spelling of values.
-func (g *Grid) Canonical() string {
-	type axis struct {
-		Name   string   `json:"name"`
-		Values []string `json:"values"`
-		Zip    int      `json:"zip,omitempty"`
-	}
-	type sub struct {
-		Scenario string            `json:"scenario"`
-		Seeds    int               `json:"seeds"`
-		Base     map[string]string `json:"base"`
-		Axes     []axis            `json:"axes"`
-		Where    []string          `json:"where,omitempty"`
-	}
-	out := struct {
-		Format      string `json:"format"`
-		Name        string `json:"name"`
-		Scenario    string `json:"scenario"`
-		Description string `json:"description,omitempty"`
-		Grids       []sub  `json:"grids"`
-	}{Format: CanonicalFormat, Name: g.Name, Scenario: g.Scenario, Description: g.Description}
-	for _, s := range g.Subs {
-		c := sub{Scenario: s.Scenario, Seeds: s.Seeds, Base: map[string]string{}, Axes: []axis{}, Where: s.Where}
-		for _, b := range s.Base {
-			c.Base[b.Name] = b.Value
-		}
-		for _, a := range s.Axes {
-			c.Axes = append(c.Axes, axis{a.Name, a.Values, a.Zip})
-		}
-		out.Grids = append(out.Grids, c)
-	}
-	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(out); err != nil {
-		panic(err) // strings, ints and maps of strings always encode
-	}
-	return b.String()
 }

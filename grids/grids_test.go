@@ -116,20 +116,22 @@ func TestBadGrids(t *testing.T) {
 
 func TestPointsDeterministic(t *testing.T) {
 	for _, file := range fixtures(t, "good") {
-		g, err := parseFile(t, file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		again, err := parseFile(t, file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !reflect.DeepEqual(g.Points(), g.Points()) || !reflect.DeepEqual(g.Points(), again.Points()) {
-			t.Errorf("%s: Points differ between calls", file)
-		}
-		if g.Canonical() != again.Canonical() {
-			t.Errorf("%s: Canonical differs between parses", file)
-		}
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".toml"), func(t *testing.T) {
+			g, err := parseFile(t, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			again, err := parseFile(t, file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(g.Points(), g.Points()) || !reflect.DeepEqual(g.Points(), again.Points()) {
+				t.Error("Points differ between calls")
+			}
+			if g.Canonical() != again.Canonical() {
+				t.Error("Canonical differs between parses")
+			}
+		})
 	}
 }
 
@@ -137,27 +139,29 @@ func TestPointsDeterministic(t *testing.T) {
 // valid configuration holding exactly those values.
 func TestPointConfig(t *testing.T) {
 	for _, file := range fixtures(t, "good") {
-		g, err := parseFile(t, file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ids := make(map[string]bool)
-		for _, p := range g.Points() {
-			c, err := p.Config()
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".toml"), func(t *testing.T) {
+			g, err := parseFile(t, file)
 			if err != nil {
-				t.Fatalf("%s: %v", file, err)
+				t.Fatal(err)
 			}
-			for _, q := range p.Params {
-				if got := c.Canonical(q.Name); got != q.Value {
-					t.Errorf("%s: %s = %q, but the config holds %q", file, q.Name, q.Value, got)
+			ids := make(map[string]bool)
+			for _, p := range g.Points() {
+				c, err := p.Config()
+				if err != nil {
+					t.Fatal(err)
 				}
+				for _, q := range p.Params {
+					if got := c.Canonical(q.Name); got != q.Value {
+						t.Errorf("%s = %q, but the config holds %q", q.Name, q.Value, got)
+					}
+				}
+				id := p.ID(model.Version)
+				if ids[id] {
+					t.Errorf("two points share ID %s: %+v", id, p)
+				}
+				ids[id] = true
 			}
-			id := p.ID(model.Version)
-			if ids[id] {
-				t.Errorf("%s: two points share ID %s: %+v", file, id, p)
-			}
-			ids[id] = true
-		}
+		})
 	}
 }
 
@@ -277,6 +281,13 @@ func FuzzParse(f *testing.F) {
 			if _, err := p.Config(); err != nil {
 				t.Fatalf("accepted point %+v: %v", p, err)
 			}
+		}
+		back, err := grids.ParseCanonical([]byte(g.Canonical()))
+		if err != nil {
+			t.Fatalf("its canonical text does not parse: %v", err)
+		}
+		if !reflect.DeepEqual(back.Points(), points) {
+			t.Fatalf("the grid rebuilt from its canonical text has other points")
 		}
 	})
 }

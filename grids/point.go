@@ -125,6 +125,13 @@ func (g *Grid) All() iter.Seq[Point] {
 	}
 }
 
+// All yields the points of s in the order of Grid.Points, one at a time;
+// each point's Params is a new slice the caller may keep. It is safe to
+// call concurrently.
+func (s *SubGrid) All() iter.Seq[Point] {
+	return func(yield func(Point) bool) { s.all(yield) }
+}
+
 // all yields the points of s and reports whether yield wants more.
 func (s *SubGrid) all(yield func(Point) bool) bool {
 	names := make([]string, len(s.Axes))
@@ -215,21 +222,29 @@ func (s *SubGrid) combos() (int, float64) {
 	return n, f
 }
 
-// check counts the grid's points, evaluates the where constraints and
-// validates every point's configuration.
-func (g *Grid) check(ps *problems) {
+// tooBig returns the first sub-grid at which the grid exceeds MaxPoints,
+// counting seeds and before where constraints, and why; or nil.
+func (g *Grid) tooBig() (*SubGrid, string) {
 	total := 0
 	for _, s := range g.Subs {
 		n, exact := s.combos()
 		if n*s.Seeds > MaxPoints {
-			ps.add(s.line, s.key, "%.0f points (%.0f combinations × %d seeds), more than the limit of %d",
+			return s, fmt.Sprintf("%.0f points (%.0f combinations × %d seeds), more than the limit of %d",
 				exact*float64(s.Seeds), exact, s.Seeds, MaxPoints)
-			return
 		}
 		if total += n * s.Seeds; total > MaxPoints {
-			ps.add(s.line, s.key, "the grid reaches %d points here, more than the limit of %d", total, MaxPoints)
-			return
+			return s, fmt.Sprintf("the grid reaches %d points here, more than the limit of %d", total, MaxPoints)
 		}
+	}
+	return nil, ""
+}
+
+// check counts the grid's points, evaluates the where constraints and
+// validates every point's configuration.
+func (g *Grid) check(ps *problems) {
+	if s, msg := g.tooBig(); s != nil {
+		ps.add(s.line, s.key, "%s", msg)
+		return
 	}
 	for _, s := range g.Subs {
 		n, ok := s.validate(ps)

@@ -32,9 +32,7 @@ func compileWhere(ps *problems, key string, n *node) []*constraint {
 		ps.add(n.line, key, "want a list of boolean expressions, not %s", show(n.val))
 		return nil
 	}
-	env := make(map[string]any)
-	def := model.DefaultConfig()
-	setEnv(env, &def)
+	env := whereEnv()
 	var cs []*constraint
 	for _, e := range items {
 		src, ok := e.val.(string)
@@ -42,7 +40,7 @@ func compileWhere(ps *problems, key string, n *node) []*constraint {
 			ps.add(e.line, key, "want a boolean expression in a string, not %s", show(e.val))
 			continue
 		}
-		prog, err := expr.Compile(src, expr.Env(env), expr.AsBool(), expr.DisableBuiltin("now"))
+		prog, err := compileExpr(env, src)
 		if err != nil {
 			ps.add(e.line, key, "%q: %s", src, exprMessage(err))
 			continue
@@ -50,6 +48,21 @@ func compileWhere(ps *problems, key string, n *node) []*constraint {
 		cs = append(cs, &constraint{src: src, prog: prog, key: key, line: e.line})
 	}
 	return cs
+}
+
+// whereEnv returns the environment where expressions are compiled
+// against: every model parameter with its default value, as envValue gives
+// it.
+func whereEnv() map[string]any {
+	env := make(map[string]any)
+	def := model.DefaultConfig()
+	setEnv(env, &def)
+	return env
+}
+
+// compileExpr compiles the where expression src against env (whereEnv).
+func compileExpr(env map[string]any, src string) (*vm.Program, error) {
+	return expr.Compile(src, expr.Env(env), expr.AsBool(), expr.DisableBuiltin("now"))
 }
 
 // exprMessage is err on one line: expr's errors add a multi-line snippet.

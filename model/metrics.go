@@ -2,13 +2,15 @@ package model
 
 import (
 	"math"
+	"slices"
 
 	"github.com/ccsweep/ccsweep/engine"
 )
 
 // Metrics summarize a run over its measurement window (SPEC §2). Means are
 // of payload throughput in Gbit/s. A metric that does not apply (no victim
-// flow, fewer than two contributors) is NaN.
+// flow, fewer than two contributors) is NaN. Every field but CNPs is a
+// metric of MetricList, stored and exported under its name.
 type Metrics struct {
 	// VictimGbps is the mean throughput of the victim flow(s).
 	VictimGbps float64
@@ -23,35 +25,130 @@ type Metrics struct {
 	// deviation across the window's samples.
 	SDGbps float64
 	// FECN, CNPs and BECNs count marked packets and notifications over the
-	// whole run.
+	// whole run. CNPs, the notifications destinations sent, is not in
+	// MetricList: BECNs counts those that reached their sources.
 	FECN, CNPs, BECNs int64
 	// MeanCCTI is the time-average CCTI over the window, across CCTI slots.
 	MeanCCTI float64
 }
 
-// MetricNames lists the metric columns in export order.
-var MetricNames = []string{"victim_gbps", "contributors_gbps", "fairness_jain", "var", "sd_gbps", "fecn", "becn", "mean_ccti"}
+// Metric is one metric of a run: the one home of its name, label and unit,
+// which the store, the export and the report take from here.
+type Metric struct {
+	// Name names the metric in the store, as the export's column header and
+	// in the report: lowercase words joined by '_', e.g. "victim_gbps".
+	Name string
+	// Label is a short lowercase title for tables and chart axes, e.g.
+	// "victim throughput".
+	Label string
+	// Unit is the unit of the metric's values, e.g. "Gbit/s"; empty for a
+	// pure number.
+	Unit string
+	// Doc says what the metric measures, in a sentence.
+	Doc string
 
-// Values returns the metrics in MetricNames order.
-func (m Metrics) Values() []float64 {
-	return []float64{m.VictimGbps, m.ContributorsGbps, m.FairnessJain, m.Var, m.SDGbps,
-		float64(m.FECN), float64(m.BECNs), m.MeanCCTI}
+	value func(*Metrics) float64
 }
 
-// Window returns the default measurement window: the last phase, when every
-// flow of a built-in scenario is active.
-func (r *Result) Window() (from, to engine.Time) {
-	return r.End - r.Config.Phase, r.End
+// metricTable lists the metrics in export order.
+var metricTable = []Metric{
+	{"victim_gbps", "victim throughput", "Gbit/s",
+		"Mean throughput of the victim flow(s) over the measurement window.",
+		func(m *Metrics) float64 { return m.VictimGbps }},
+	{"contributors_gbps", "contributors' mean throughput", "Gbit/s",
+		"Mean per-flow throughput of the contributors over the measurement window.",
+		func(m *Metrics) float64 { return m.ContributorsGbps }},
+	{"fairness_jain", "Jain's fairness index", "",
+		"Jain's index of the contributors' mean throughputs: 1 when equal, 1/n when one takes all.",
+		func(m *Metrics) float64 { return m.FairnessJain }},
+	{"var", "Var, treatment variation", "(Gbit/s)²",
+		"Variance of the per-sample spread (highest minus lowest) of contributor throughput.",
+		func(m *Metrics) float64 { return m.Var }},
+	{"sd_gbps", "per-flow jitter (sd)", "Gbit/s",
+		"Mean over flows of each flow's throughput standard deviation across the window's samples.",
+		func(m *Metrics) float64 { return m.SDGbps }},
+	{"fecn", "FECN-marked packets", "packets",
+		"Packets the switches marked with FECN over the whole run.",
+		func(m *Metrics) float64 { return float64(m.FECN) }},
+	{"becn", "BECNs received", "packets",
+		"Congestion notifications (BECNs) that reached their sources over the whole run.",
+		func(m *Metrics) float64 { return float64(m.BECNs) }},
+	{"mean_ccti", "mean CCTI", "",
+		"Time-average CCTI over the measurement window, across CCTI slots.",
+		func(m *Metrics) float64 { return m.MeanCCTI }},
 }
 
-// windowSamples returns the indices of the samples that lie in [from, to].
-func (r *Result) windowSamples(from, to engine.Time) (first, last int) {
-	first = int((from + r.Sample - 1) / r.Sample)
-	last = int(to/r.Sample) - 1
-	if len(r.Flows) > 0 {
-		last = min(last, len(r.Flows[0].Gbps)-1)
+// MetricList returns every metric of a run in export order, the order of
+// Metrics.Values. The caller owns the slice.
+func MetricList() []Metric { return slices.Clone(metricTable) }
+
+// LookupMetric returns the metric called name, or nil.
+func LookupMetric(name string) *Metric {
+	for i := range metricTable {
+		if metricTable[i].Name == name {
+			m := metricTable[i]
+			return &m
+		}
 	}
+	return nil
+}
+
+// MetricNames lists the metric names in export order, those of
+// MetricList. Do not modify it.
+var MetricNames = func() []string {
+	names := make([]string, len(metricTable))
+	for i, m := range metricTable {
+		names[i] = m.Name
+	}
+	return names
+}()
+
+// Values returns the metrics in MetricList order.
+func (m Metrics) Values() []float64 {
+	vals := make([]float64, len(metricTable))
+	for i, d := range metricTable {
+		vals[i] = d.value(&m)
+	}
+	return vals
+}
+
+// MeasurementWindow returns the measurement window of a run that lasts end
+// in phases of length phase: the last phase, [end−phase, end], when every
+// flow of a built-in scenario is active (SPEC §2).
+func MeasurementWindow(end, phase engine.Time) (from, to engine.Time) {
+	return end - phase, end
+}
+
+// Window returns the measurement window of a run of sc under c: its last
+// phase (MeasurementWindow of a run of sc.Phases phases).
+func (sc *Scenario) Window(c *Config) (from, to engine.Time) {
+	return MeasurementWindow(engine.Time(sc.Phases)*c.Phase, c.Phase)
+}
+
+// Window returns the run's measurement window: its last phase
+// (MeasurementWindow).
+func (r *Result) Window() (from, to engine.Time) {
+	return MeasurementWindow(r.End, r.Config.Phase)
+}
+
+// WindowSamples returns the indexes first..last of the samples that lie
+// wholly inside [from, to], of n samples where sample i covers
+// (i·sample, (i+1)·sample]; first ≥ 0, and last < first when none does.
+// sample must be positive.
+func WindowSamples(from, to, sample engine.Time, n int) (first, last int) {
+	first = int((max(from, 0) + sample - 1) / sample)
+	last = min(int(to/sample)-1, n-1)
 	return first, last
+}
+
+// windowSamples returns the indices of the run's samples that lie in
+// [from, to].
+func (r *Result) windowSamples(from, to engine.Time) (first, last int) {
+	n := math.MaxInt
+	if len(r.Flows) > 0 {
+		n = len(r.Flows[0].Gbps)
+	}
+	return WindowSamples(from, to, r.Sample, n)
 }
 
 // ComputeMetrics computes the metrics over samples wholly inside [from, to].

@@ -83,20 +83,17 @@ func (n *Network) Result() *Result {
 	return r
 }
 
-// MeanGbps returns the flow's mean throughput over samples whose intervals
-// lie within [from, to].
+// MeanGbps returns the flow's mean throughput over the samples that lie
+// wholly inside [from, to] (WindowSamples), or 0 if none does.
 func (r *Result) MeanGbps(flow int, from, to engine.Time) float64 {
-	var sum float64
-	var k int
-	for i, g := range r.Flows[flow].Gbps {
-		start := engine.Time(i) * r.Sample
-		if start >= from && start+r.Sample <= to {
-			sum += g
-			k++
-		}
-	}
-	if k == 0 {
+	g := r.Flows[flow].Gbps
+	first, last := WindowSamples(from, to, r.Sample, len(g))
+	if last < first {
 		return 0
 	}
-	return sum / float64(k)
+	var sum float64
+	for _, x := range g[first : last+1] {
+		sum += x
+	}
+	return sum / float64(last-first+1)
 }

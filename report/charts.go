@@ -11,6 +11,8 @@ import (
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/go-echarts/go-echarts/v2/types"
+
+	"github.com/ccsweep/ccsweep/model"
 )
 
 // Chart is one chart of a page: a div the page's script draws Options[Initial]
@@ -49,7 +51,8 @@ type AxisMeta struct {
 	Labels []string `json:"labels,omitempty"`
 }
 
-// Metric describes a stored metric for display.
+// Metric describes a stored metric for display: model.Metric's name,
+// label (as Title) and unit, with the digits the report shows.
 type Metric struct {
 	Name   string `json:"name"`
 	Title  string `json:"title"`
@@ -65,16 +68,22 @@ func (m *Metric) Label() string {
 	return m.Title + " (" + m.Unit + ")"
 }
 
-var metrics = map[string]*Metric{
-	"victim_gbps":       {"victim_gbps", "victim throughput", "Gbit/s", 3},
-	"contributors_gbps": {"contributors_gbps", "contributors' mean throughput", "Gbit/s", 3},
-	"fairness_jain":     {"fairness_jain", "Jain's fairness index", "", 3},
-	"var":               {"var", "Var, treatment variation", "(Gbit/s)²", 2},
-	"sd_gbps":           {"sd_gbps", "per-flow jitter (sd)", "Gbit/s", 2},
-	"fecn":              {"fecn", "FECN-marked packets", "packets", 3},
-	"becn":              {"becn", "BECNs received", "packets", 3},
-	"mean_ccti":         {"mean_ccti", "mean CCTI", "", 3},
-}
+// fewerDigits are the significant digits of metrics whose labels show
+// fewer than three: spreads, which are noisier than means.
+var fewerDigits = map[string]int{"var": 2, "sd_gbps": 2}
+
+// metrics describes every metric of model.MetricList by name.
+var metrics = func() map[string]*Metric {
+	out := map[string]*Metric{}
+	for _, m := range model.MetricList() {
+		digits, ok := fewerDigits[m.Name]
+		if !ok {
+			digits = 3
+		}
+		out[m.Name] = &Metric{Name: m.Name, Title: m.Label, Unit: m.Unit, Digits: digits}
+	}
+	return out
+}()
 
 // LookupMetric returns the display description of a stored metric, or nil.
 func LookupMetric(name string) *Metric { return metrics[name] }

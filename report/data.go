@@ -3,7 +3,6 @@ package report
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 )
@@ -19,19 +19,24 @@ import (
 // Grid is one grid of a database as the report draws it: what was planned,
 // what is stored, aggregated over seeds, and the figures built from it.
 type Grid struct {
-	ID           string    `json:"id"`
-	Name         string    `json:"name"`
-	Scenario     string    `json:"scenario"`
-	Description  string    `json:"description,omitempty"`
-	ModelVersion string    `json:"model_version"`
-	Subs         []SubGrid `json:"subs"`
+	ID           string `json:"id"`
+	Name         string `json:"name"`
+	Scenario     string `json:"scenario"`
+	Description  string `json:"description,omitempty"`
+	ModelVersion string `json:"model_version"`
+	// Subs are the sub-grids as run, from the grid's canonical form.
+	Subs []grids.CanonicalSubGrid `json:"subs"`
 
-	// Planned counts the grid's points with their seeds. When a sub-grid
-	// has where constraints it is an upper bound and PlannedExact is false.
-	Planned      int  `json:"planned"`
-	PlannedExact bool `json:"planned_exact"`
+	// Planned counts the grid's points with their seeds, as grids expands
+	// them: points that where constraints drop are not planned.
+	// PlannedExact is false when this ccsweep cannot expand the grid (a
+	// parameter its model no longer knows, say; PlanError says why); then
+	// Planned counts the stored points only.
+	Planned      int    `json:"planned"`
+	PlannedExact bool   `json:"planned_exact"`
+	PlanError    string `json:"plan_error,omitempty"`
 	// Done and Failed count stored points; Missing = Planned - Done -
-	// Failed (an upper bound unless PlannedExact).
+	// Failed, 0 unless PlannedExact.
 	Done    int `json:"done"`
 	Failed  int `json:"failed"`
 	Missing int `json:"missing"`
@@ -44,7 +49,7 @@ type Grid struct {
 	// aggregated, ordered by their dimension values.
 	Cells []*Cell `json:"cells"`
 	// Metrics are the metrics with a value in at least one cell, in
-	// store.MetricNames order.
+	// model.MetricList order.
 	Metrics []string `json:"metrics"`
 
 	// Surfaces has one figure per pair of numeric dimensions.
@@ -54,23 +59,6 @@ type Grid struct {
 	Lines *Lines `json:"lines,omitempty"`
 	// Picks are the points whose time series the report shows.
 	Picks []*Pick `json:"picks,omitempty"`
-}
-
-// SubGrid is one Cartesian product of the grid as run (see grids.SubGrid).
-type SubGrid struct {
-	Scenario string            `json:"scenario"`
-	Seeds    int               `json:"seeds"`
-	Base     map[string]string `json:"base"`
-	Axes     []Axis            `json:"axes"`
-	Where    []string          `json:"where,omitempty"`
-}
-
-// Axis is a swept parameter of a sub-grid with its canonical values; axes
-// with the same nonzero Zip move together.
-type Axis struct {
-	Name   string   `json:"name"`
-	Values []string `json:"values"`
-	Zip    int      `json:"zip,omitempty"`
 }
 
 // Scale says how a numeric dimension is laid out on a chart axis.
@@ -141,7 +129,8 @@ type Cell struct {
 	// Errors holds the failed seeds' messages.
 	Errors []string `json:"errors,omitempty"`
 
-	seedOf map[string]uint64
+	seedOf   map[string]uint64
+	scenario string // of the stored points; "" for a missing cell
 }
 
 // Overview is the database as a whole.
@@ -153,17 +142,8 @@ type Overview struct {
 	Wall time.Duration `json:"wall"`
 }
 
-// canonicalGrid is the JSON form of grids.Grid.Canonical.
-type canonicalGrid struct {
-	Format      string    `json:"format"`
-	Name        string    `json:"name"`
-	Scenario    string    `json:"scenario"`
-	Description string    `json:"description"`
-	Grids       []SubGrid `json:"grids"`
-}
-
-// maxExpand bounds how many parameter combinations a grid is expanded into
-// to find its missing points.
+// maxExpand bounds how many cells a grid has: missing parameter
+// combinations beyond it get no cell, though they count as missing.
 const maxExpand = 1 << 20
 
 // Load reads every grid of db with its results and builds its figures.
@@ -206,9 +186,9 @@ func LoadGrid(ctx context.Context, db *store.DB, rec store.GridRecord) (*Grid, e
 
 // loadGrid is LoadGrid; without picks it reads no time series.
 func loadGrid(ctx context.Context, db *store.DB, rec store.GridRecord, picks bool) (*Grid, error) {
-	var cg canonicalGrid
-	if err := json.Unmarshal([]byte(rec.Canonical), &cg); err != nil {
-		return nil, fmt.Errorf("grid %s (%s): canonical text: %w", rec.Name, rec.ID, err)
+	cg, err := grids.DecodeCanonical([]byte(rec.Canonical))
+	if err != nil {
+		return nil, fmt.Errorf("grid %s (%s): %w", rec.Name, rec.ID, err)
 	}
 	results, err := db.Results(ctx, store.Filter{GridID: rec.ID})
 	if err != nil {
@@ -218,7 +198,7 @@ func loadGrid(ctx context.Context, db *store.DB, rec store.GridRecord, picks boo
 		ModelVersion: rec.ModelVersion, Subs: cg.Grids}
 	g.Dims = dimsOf(cg.Grids, results)
 	g.aggregate(results)
-	g.plan()
+	g.plan(cg.Grid())
 	g.Surfaces, g.Lines = layout(g)
 	if picks {
 		if err := g.pick(ctx, db); err != nil {
@@ -231,7 +211,7 @@ func loadGrid(ctx context.Context, db *store.DB, rec store.GridRecord, picks boo
 // dimsOf returns the parameters that vary between the sub-grids' points:
 // every axis, and every fixed parameter whose value differs between
 // sub-grids or that some sub-grids leave unset.
-func dimsOf(subs []SubGrid, results []store.Result) []Dim {
+func dimsOf(subs []grids.CanonicalSubGrid, results []store.Result) []Dim {
 	var names []string
 	values := map[string][]string{}
 	add := func(name, v string) {
@@ -413,7 +393,7 @@ func (g *Grid) aggregate(results []store.Result) {
 		})
 		c := byKey[joinKey(key)]
 		if c == nil {
-			c = &Cell{Key: key, Params: params}
+			c = &Cell{Key: key, Params: params, scenario: r.Point.Scenario}
 			byKey[joinKey(key)] = c
 			g.Cells = append(g.Cells, c)
 		}
@@ -459,7 +439,7 @@ func (g *Grid) aggregate(results []store.Result) {
 		g.Done += c.Done
 		g.Failed += c.Failed
 	}
-	for _, name := range store.MetricNames() {
+	for _, name := range model.MetricNames {
 		if slices.ContainsFunc(g.Cells, func(c *Cell) bool { _, ok := c.Mean[name]; return ok }) {
 			g.Metrics = append(g.Metrics, name)
 		}
@@ -477,40 +457,44 @@ func meanSD(xs []float64) (mean, sd float64) {
 	return mean, math.Sqrt(sd / float64(len(xs)))
 }
 
-// plan expands the sub-grids into their parameter combinations, adds a
-// missing cell for each one nothing is stored for, counts the planned
-// points and sorts the cells.
-func (g *Grid) plan() {
-	g.PlannedExact = true
-	byKey := map[string]*Cell{}
-	for _, c := range g.Cells {
-		byKey[joinKey(c.Key)] = c
-	}
-	for _, s := range g.Subs {
-		combos := expand(s, maxExpand)
-		if len(s.Where) > 0 || combos == nil {
-			g.PlannedExact = false
+// plan adds a missing cell for each parameter combination of pg (the grid
+// rebuilt from its canonical form, or the error that prevented it) that
+// nothing is stored for, sets each cell's planned seeds, counts the planned
+// and missing points and sorts the cells. It streams pg's points, holding
+// only the cells.
+func (g *Grid) plan(pg *grids.Grid, err error) {
+	if err != nil {
+		g.PlanError = err.Error()
+		g.Planned = g.Done + g.Failed
+	} else {
+		g.PlannedExact = true
+		g.Planned = pg.Count()
+		g.Missing = max(g.Planned-g.Done-g.Failed, 0)
+		byKey := map[string]*Cell{}
+		for _, c := range g.Cells {
+			byKey[joinKey(c.Key)] = c
 		}
-		g.Planned += subCount(s) * max(s.Seeds, 1)
-		for _, params := range combos {
-			key := keyOf(g.Dims, func(name string) (string, bool) { v, ok := params[name]; return v, ok })
-			c := byKey[joinKey(key)]
-			if c == nil {
-				if len(s.Where) > 0 {
-					continue // possibly dropped by a constraint
+		for _, s := range pg.Subs {
+			for p := range s.All() {
+				if p.Seed != 1 {
+					continue // a cell holds every seed of a combination
 				}
-				c = &Cell{Key: key, Status: CellMissing}
-				for name, v := range params {
-					c.Params = append(c.Params, store.Param{Name: name, Value: v})
+				key := keyOf(g.Dims, p.Value)
+				c := byKey[joinKey(key)]
+				if c == nil && len(g.Cells) < maxExpand {
+					c = &Cell{Key: key, Status: CellMissing}
+					for _, q := range p.Params {
+						c.Params = append(c.Params, store.Param{Name: q.Name, Value: q.Value})
+					}
+					byKey[joinKey(key)] = c
+					g.Cells = append(g.Cells, c)
 				}
-				slices.SortFunc(c.Params, func(a, b store.Param) int { return strings.Compare(a.Name, b.Name) })
-				byKey[joinKey(key)] = c
-				g.Cells = append(g.Cells, c)
+				if c != nil {
+					c.Seeds = s.Seeds
+				}
 			}
-			c.Seeds = max(s.Seeds, 1)
 		}
 	}
-	g.Missing = max(g.Planned-g.Done-g.Failed, 0)
 	slices.SortStableFunc(g.Cells, func(a, b *Cell) int {
 		for i, d := range g.Dims {
 			if c := cmp.Compare(d.index(a.Key[i]), d.index(b.Key[i])); c != 0 {
@@ -519,73 +503,6 @@ func (g *Grid) plan() {
 		}
 		return 0
 	})
-}
-
-// subCount returns the number of parameter combinations of a sub-grid.
-func subCount(s SubGrid) int {
-	n := 1
-	seen := map[int]bool{}
-	for _, a := range s.Axes {
-		if a.Zip != 0 {
-			if seen[a.Zip] {
-				continue
-			}
-			seen[a.Zip] = true
-		}
-		n *= len(a.Values)
-	}
-	return n
-}
-
-// expand returns every parameter combination of a sub-grid (fixed and
-// swept parameters), or nil if there are more than limit.
-func expand(s SubGrid, limit int) []map[string]string {
-	if subCount(s) > limit {
-		return nil
-	}
-	// Each dimension is an axis or a zip group: a list of name=value rows.
-	type row = [][2]string
-	var dims [][]row
-	zipAt := map[int]int{}
-	for _, a := range s.Axes {
-		if a.Zip != 0 {
-			if i, ok := zipAt[a.Zip]; ok {
-				for k, v := range a.Values {
-					if k < len(dims[i]) {
-						dims[i][k] = append(dims[i][k], [2]string{a.Name, v})
-					}
-				}
-				continue
-			}
-			zipAt[a.Zip] = len(dims)
-		}
-		rows := make([]row, len(a.Values))
-		for k, v := range a.Values {
-			rows[k] = row{{a.Name, v}}
-		}
-		dims = append(dims, rows)
-	}
-	out := []map[string]string{{}}
-	for name, v := range s.Base {
-		out[0][name] = v
-	}
-	for _, rows := range dims {
-		next := make([]map[string]string, 0, len(out)*len(rows))
-		for _, m := range out {
-			for _, r := range rows {
-				n := make(map[string]string, len(m)+len(r))
-				for k, v := range m {
-					n[k] = v
-				}
-				for _, kv := range r {
-					n[kv[0]] = kv[1]
-				}
-				next = append(next, n)
-			}
-		}
-		out = next
-	}
-	return out
 }
 
 // defaultValue returns the testbed's value of a parameter: the model

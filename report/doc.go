@@ -24,6 +24,10 @@
 //
 // Load and LoadGrid compute what the charts show as plain values (Grid,
 // Cell, Surface, Lines, Pick), which the tests compare with golden files.
+// They take the rules from their homes: grids rebuilds each grid from its
+// stored canonical form and expands its planned points, where constraints
+// and all; model gives the metrics' names, labels and units (MetricList)
+// and the measurement window.
 //
 // The package only reads the database.
 package report

@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 )
@@ -57,8 +58,8 @@ type Pick struct {
 	Cell  int    `json:"cell"`
 	Point string `json:"point"`
 	Seed  uint64 `json:"seed"`
-	// WindowFrom and WindowTo bound the measurement window (the last
-	// phase) in seconds.
+	// WindowFrom and WindowTo bound, in seconds, the samples that lie in
+	// the measurement window (model.MeasurementWindow: the last phase).
 	WindowFrom float64 `json:"window_from"`
 	WindowTo   float64 `json:"window_to"`
 	Flows      []Flow  `json:"flows"`
@@ -330,25 +331,47 @@ func (g *Grid) readPick(ctx context.Context, db *store.DB, ci int, id string) (*
 		return nil, err
 	}
 	p := &Pick{Cell: ci, Point: id, Seed: c.seedOf[id]}
-	p.Flows, p.WindowFrom, p.WindowTo = flowStats(series, phaseSeconds(c.Params))
+	p.Flows, p.WindowFrom, p.WindowTo = flowStats(series, window(c))
 	return p, nil
 }
 
+// windowFunc gives the measurement window of a point from the length of
+// its series, n samples of interval sample.
+type windowFunc func(n int, sample engine.Time) (from, to engine.Time)
+
+// window returns the windowFunc of the points of cell c: the window of
+// their scenario and configuration (model.Scenario.Window) or, for a
+// scenario this ccsweep does not know, the last phase of the sampled time.
+func window(c *Cell) windowFunc {
+	cfg := model.DefaultConfig()
+	for _, p := range c.Params {
+		_ = cfg.Set(p.Name, p.Value) // a parameter of another model version keeps its default
+	}
+	sc := model.LookupScenario(c.scenario)
+	return func(n int, sample engine.Time) (from, to engine.Time) {
+		if sc != nil {
+			return sc.Window(&cfg)
+		}
+		return model.MeasurementWindow(engine.Time(n)*sample, cfg.Phase)
+	}
+}
+
 // flowStats returns the flows of a point with their means and shares over
-// the last phase, and the window's bounds in seconds.
-func flowStats(series []store.Series, phase float64) (flows []Flow, from, to float64) {
+// the samples in the window that win gives, and the bounds of those
+// samples in seconds.
+func flowStats(series []store.Series, win windowFunc) (flows []Flow, from, to float64) {
 	var total float64
 	for _, s := range series {
 		f := Flow{Name: s.Flow, Role: s.Role, SampleSeconds: s.SampleSeconds, Gbps: s.Gbps}
 		n := len(s.Gbps)
-		to = float64(n) * s.SampleSeconds
-		first := 0
-		if s.SampleSeconds > 0 {
-			first = max(0, n-int(math.Round(phase/s.SampleSeconds)))
+		first, last := 0, n-1
+		if sample := engine.Time(math.Round(s.SampleSeconds * float64(engine.Second))); sample > 0 {
+			wf, wt := win(n, sample)
+			first, last = model.WindowSamples(wf, wt, sample, n)
 		}
-		from = float64(first) * s.SampleSeconds
-		if first < n {
-			f.MeanGbps, _ = meanSD(s.Gbps[first:])
+		from, to = float64(first)*s.SampleSeconds, float64(last+1)*s.SampleSeconds
+		if first <= last {
+			f.MeanGbps, _ = meanSD(s.Gbps[first : last+1])
 		}
 		if f.Role == string(model.Contributor) {
 			total += f.MeanGbps
@@ -361,19 +384,6 @@ func flowStats(series []store.Series, phase float64) (flows []Flow, from, to flo
 		}
 	}
 	return flows, from, to
-}
-
-// phaseSeconds returns the phase of a point's parameters in seconds.
-func phaseSeconds(params []store.Param) float64 {
-	c := model.DefaultConfig()
-	for _, p := range params {
-		if p.Name == "phase" {
-			if err := c.Set("phase", p.Value); err != nil {
-				break
-			}
-		}
-	}
-	return c.Phase.Seconds()
 }
 
 // describe spells a cell's dimension values, e.g. "ccti_timer=150us

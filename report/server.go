@@ -185,16 +185,18 @@ func (s *Server) handleAsset(w http.ResponseWriter, r *http.Request) {
 
 // gridSummary is a grid as the explorer's controls need it.
 type gridSummary struct {
-	ID       string       `json:"id"`
-	Name     string       `json:"name"`
-	Scenario string       `json:"scenario"`
-	Planned  int          `json:"planned"`
-	Done     int          `json:"done"`
-	Failed   int          `json:"failed"`
-	Missing  int          `json:"missing"`
-	Metrics  []*Metric    `json:"metrics"`
-	Dims     []dimSummary `json:"dims"`
-	View     viewQuery    `json:"view"` // what to show first
+	ID       string `json:"id"`
+	Name     string `json:"name"`
+	Scenario string `json:"scenario"`
+	Planned  int    `json:"planned"`
+	Done     int    `json:"done"`
+	Failed   int    `json:"failed"`
+	Missing  int    `json:"missing"`
+	// PlanError says why Planned and Missing are unknown (Grid.PlanError).
+	PlanError string       `json:"plan_error,omitempty"`
+	Metrics   []*Metric    `json:"metrics"`
+	Dims      []dimSummary `json:"dims"`
+	View      viewQuery    `json:"view"` // what to show first
 }
 
 type dimSummary struct {
@@ -235,7 +237,7 @@ func (s *Server) handleGrids(w http.ResponseWriter, r *http.Request) {
 
 func summarizeGrid(g *Grid) gridSummary {
 	sum := gridSummary{ID: g.ID, Name: g.Name, Scenario: g.Scenario, Planned: g.Planned, Done: g.Done,
-		Failed: g.Failed, Missing: g.Missing, Metrics: []*Metric{}, Dims: []dimSummary{},
+		Failed: g.Failed, Missing: g.Missing, PlanError: g.PlanError, Metrics: []*Metric{}, Dims: []dimSummary{},
 		View: viewQuery{Metric: g.PrimaryMetric(), At: map[string]string{}}}
 	for _, m := range g.Metrics {
 		sum.Metrics = append(sum.Metrics, metrics[m])
@@ -308,6 +310,9 @@ func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	status := fmt.Sprintf("%d of %d points done, %d failed, %d missing", g.Done, g.Planned, g.Failed, g.Missing)
+	if !g.PlannedExact {
+		status = fmt.Sprintf("%d points done, %d failed; planned and missing unknown (%s)", g.Done, g.Failed, g.PlanError)
+	}
 	writeJSON(w, viewResponse{GridIndex: gi, Status: status, Charts: charts, Cells: g.Cells})
 }
 
