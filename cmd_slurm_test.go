@@ -46,7 +46,7 @@ func TestSlurmBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{"bad mem", base("--mem", "lots"), `--mem "lots"`},
 		{"bad partition", base("--partition", "a b"), `--partition "a b"`},
 		{"zero cpus", base("--cpus-per-task", "0"), "--cpus-per-task 0"},
-		{"extra array", base("--extra", "--array=1-9"), "sets the array itself"},
+		{"extra array", base("--extra", "--array=1-9"), `--extra "--array=1-9": the jobs set the array themselves`},
 		{"extra not an option", base("--extra", "qos=long"), `--extra "qos=long"`},
 		{"no arrays", base("--max-array-size", "1"), "takes no job arrays"},
 		{"space in dir", base("--dir", filepath.Join(parent, "my out")), "holds a space"},

@@ -206,27 +206,32 @@ func TestSlurmScriptsGolden(t *testing.T) {
 
 func TestSlurmJobValidate(t *testing.T) {
 	tests := []struct {
-		name string
-		edit func(j *sweep.SlurmJob)
-		want string
+		name  string
+		edit  func(j *sweep.SlurmJob)
+		field string // of the OptionError
+		want  string // in its message
 	}{
-		{"relative dir", func(j *sweep.SlurmJob) { j.Dir = "out" }, "not an absolute path"},
-		{"relative binary", func(j *sweep.SlurmJob) { j.Ccsweep = "ccsweep" }, "not an absolute path"},
-		{"space in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/my runs" }, "holds a space"},
-		{"percent in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/100%" }, "holds a space, quote, backslash or %"},
-		{"no tasks", func(j *sweep.SlurmJob) { j.Tasks = 0 }, "--tasks 0"},
-		{"time with unit", func(j *sweep.SlurmJob) { j.Time = "2h" }, `--time "2h"`},
-		{"time with letters", func(j *sweep.SlurmJob) { j.Time = "1-2:3:x" }, `--time "1-2:3:x"`},
-		{"memory unit", func(j *sweep.SlurmJob) { j.Mem = "4GB" }, `--mem "4GB"`},
-		{"partition with space", func(j *sweep.SlurmJob) { j.Partition = "a b" }, `--partition "a b"`},
-		{"account with quote", func(j *sweep.SlurmJob) { j.Account = `x"` }, `--account`},
-		{"negative throttle", func(j *sweep.SlurmJob) { j.Throttle = -1 }, "--throttle -1"},
-		{"no arrays", func(j *sweep.SlurmJob) { j.MaxArraySize = 1 }, "takes no job arrays"},
-		{"extra not an option", func(j *sweep.SlurmJob) { j.Extra = []string{"qos=long"} }, `--extra "qos=long"`},
-		{"extra array", func(j *sweep.SlurmJob) { j.Extra = []string{"--array=1-3"} }, "sets the array itself"},
-		{"extra short array", func(j *sweep.SlurmJob) { j.Extra = []string{"-a1-3"} }, "sets the array itself"},
-		{"extra dependency", func(j *sweep.SlurmJob) { j.Extra = []string{"--dependency", "afterok:1"} }, "depend on the array"},
-		{"extra line break", func(j *sweep.SlurmJob) { j.Extra = []string{"--qos=long\n#SBATCH --x"} }, "line break"},
+		{"relative dir", func(j *sweep.SlurmJob) { j.Dir = "out" }, "Dir", `output directory "out": not an absolute path`},
+		{"relative binary", func(j *sweep.SlurmJob) { j.Ccsweep = "ccsweep" }, "Ccsweep", "not an absolute path"},
+		{"space in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/my runs" }, "Dir", "holds a space"},
+		{"percent in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/100%" }, "Dir", "holds a space, quote, backslash or %"},
+		{"bad name", func(j *sweep.SlurmJob) { j.Name = "a b" }, "Name", `grid name "a b": not a valid job name`},
+		{"no tasks", func(j *sweep.SlurmJob) { j.Tasks = 0 }, "Tasks", "task count 0: want at least 1"},
+		{"time with unit", func(j *sweep.SlurmJob) { j.Time = "2h" }, "Time", `time limit "2h": want minutes`},
+		{"time with letters", func(j *sweep.SlurmJob) { j.Time = "1-2:3:x" }, "Time", `time limit "1-2:3:x"`},
+		{"memory unit", func(j *sweep.SlurmJob) { j.Mem = "4GB" }, "Mem", `memory "4GB"`},
+		{"partition with space", func(j *sweep.SlurmJob) { j.Partition = "a b" }, "Partition", `partition "a b"`},
+		{"account with quote", func(j *sweep.SlurmJob) { j.Account = `x"` }, "Account", `account "x\""`},
+		{"negative cpus", func(j *sweep.SlurmJob) { j.CPUsPerTask = -1 }, "CPUsPerTask", "CPUs per task -1"},
+		{"negative throttle", func(j *sweep.SlurmJob) { j.Throttle = -1 }, "Throttle", "throttle -1"},
+		{"no arrays", func(j *sweep.SlurmJob) { j.MaxArraySize = 1 }, "MaxArraySize", "takes no job arrays"},
+		{"relative assets", func(j *sweep.SlurmJob) { j.Assets = "assets" }, "Assets", `assets directory "assets": not an absolute path`},
+		{"extra not an option", func(j *sweep.SlurmJob) { j.Extra = []string{"qos=long"} }, "Extra", `sbatch option "qos=long"`},
+		{"extra array", func(j *sweep.SlurmJob) { j.Extra = []string{"--array=1-3"} }, "Extra", "set the array themselves"},
+		{"extra short array", func(j *sweep.SlurmJob) { j.Extra = []string{"-a1-3"} }, "Extra", "set the array themselves"},
+		{"extra dependency", func(j *sweep.SlurmJob) { j.Extra = []string{"--dependency", "afterok:1"} }, "Extra", "depends on the array"},
+		{"extra line break", func(j *sweep.SlurmJob) { j.Extra = []string{"--qos=long\n#SBATCH --x"} }, "Extra", "line break"},
+		{"run flag line break", func(j *sweep.SlurmJob) { j.RunFlags = []string{"--x\ny"} }, "RunFlags", "control character"},
 	}
 	if err := exampleJob().Validate(); err != nil {
 		t.Fatalf("example job: %v", err)
@@ -236,11 +241,15 @@ func TestSlurmJobValidate(t *testing.T) {
 			j := exampleJob()
 			tt.edit(j)
 			err := j.Validate()
-			if err == nil || !errors.Is(err, sweep.ErrSlurmOption) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("got %v, want an ErrSlurmOption mentioning %q", err, tt.want)
+			var oe *sweep.OptionError
+			if !errors.As(err, &oe) || !errors.Is(err, sweep.ErrSlurmOption) || oe.Field != tt.field || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an *OptionError of %s mentioning %q", err, tt.field, tt.want)
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error spans lines: %q", err)
+			}
+			if strings.HasPrefix(err.Error(), "-") {
+				t.Fatalf("error names a flag, not the option: %q", err)
 			}
 			if _, err := j.ArrayScript(); err == nil {
 				t.Fatal("ArrayScript of an invalid job: no error")
