@@ -155,33 +155,27 @@ func exampleJob() *sweep.SlurmJob {
 }
 
 func TestSlurmScriptsGolden(t *testing.T) {
-	minimal := &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: "/scratch/me/quick", Name: "quick", Tasks: 3, MaxArraySize: 1001}
+	minimal := func() *sweep.SlurmJob {
+		return &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: "/scratch/me/quick", Name: "quick", Tasks: 3, MaxArraySize: 1001}
+	}
 	split := exampleJob()
 	split.MaxArraySize = 5
+	assets := minimal()
+	assets.Assets = "/opt/ccsweep/assets"
 	tests := []struct {
 		name string
 		job  *sweep.SlurmJob
-	}{{"every-option", exampleJob()}, {"minimal", minimal}, {"split", split}}
+	}{{"every-option", exampleJob()}, {"minimal", minimal()}, {"split", split}, {"assets", assets}}
+	g := parse(t, unevenGrid) // 16 points: enough for every job's shards
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			all := make([]int, tt.job.Tasks)
-			for i := range all {
-				all[i] = i + 1
-			}
-			chunks, err := sweep.SplitArray(all, tt.job.MaxArraySize, tt.job.Throttle)
+			// The directories do not exist here, and NewSlurmSetup writes nothing.
+			setup, err := sweep.NewSlurmSetup(tt.job, g, "grid.toml", []byte(unevenGrid))
 			if err != nil {
 				t.Fatal(err)
 			}
-			render := map[string]func() (string, error){
-				sweep.SlurmArrayScript: tt.job.ArrayScript,
-				sweep.SlurmMergeScript: tt.job.MergeScript,
-				sweep.SlurmSubmit:      func() (string, error) { return tt.job.SubmitScript(chunks) },
-			}
-			for name, fn := range render {
-				got, err := fn()
-				if err != nil {
-					t.Fatal(err)
-				}
+			for _, name := range []string{sweep.SlurmArrayScript, sweep.SlurmMergeScript, sweep.SlurmSubmit} {
+				got := setup.Script(name)
 				golden := filepath.Join("testdata", "slurm", tt.name, name)
 				if *update {
 					os.MkdirAll(filepath.Dir(golden), 0o755)
@@ -361,11 +355,15 @@ func TestMergeScript(t *testing.T) {
 		{"report fails", []string{"shard-2.db"}, `[ "$1" = report ] && exit 2; exit 0`, 0, []string{"merge R S2", "status D", "report R -o D/report.html"}},
 		{"merge fails", []string{"shard-1.db"}, `[ "$1" = merge ] && exit 1; exit 0`, 1, []string{"merge R S1"}},
 		{"no shards", nil, "", 1, []string{""}},
+		{"offline report", []string{"shard-1.db"}, "", 0, []string{"merge R S1", "status D", "report R -o D/report.html --assets /opt/my assets"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			j := &sweep.SlurmJob{Ccsweep: fakeTool(t, dir, "ccsweep", tt.fake), Dir: dir, Name: "g", Tasks: 2, MaxArraySize: 10}
+			if tt.name == "offline report" {
+				j.Assets = "/opt/my assets"
+			}
 			writeScripts(t, j)
 			os.MkdirAll(filepath.Join(dir, "shards"), 0o755)
 			for _, s := range tt.shards {
