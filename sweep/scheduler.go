@@ -29,10 +29,6 @@ type Scheduler interface {
 	MaxArraySize(ctx context.Context) (int, error)
 }
 
-// ErrNoSbatch reports that sbatch is not on PATH: this is not a Slurm login
-// node.
-var ErrNoSbatch = errors.New("sbatch is not on PATH: submit from a Slurm login node")
-
 // SlurmCLI is the Scheduler that runs Slurm's commands: sbatch, scancel,
 // squeue and scontrol, found on PATH. Each call gives up after a timeout
 // (SlurmTimeout; two minutes for sbatch). The zero value is ready to use.

@@ -30,10 +30,22 @@ const (
 // cluster's cannot be read.
 const DefaultMaxArraySize = 1001
 
-// ErrSlurmOption reports an option of a SlurmJob that sbatch would reject or
-// that the scripts cannot carry. Validate's errors are *OptionError values
-// that wrap it.
-var ErrSlurmOption = errors.New("bad Slurm option")
+// Errors of the Slurm layer.
+var (
+	// ErrSlurmOption reports an option of a SlurmJob that sbatch would
+	// reject or that the scripts cannot carry. Validate's errors are
+	// *OptionError values that wrap it.
+	ErrSlurmOption = errors.New("bad Slurm option")
+	// ErrNotDir reports an output directory that is not a directory.
+	ErrNotDir = errors.New("not a directory")
+	// ErrForeignDir reports an output directory with files but no manifest.
+	ErrForeignDir = errors.New("not empty and was not set up by ccsweep slurm; choose a new or empty directory")
+	// ErrBadManifest reports a SlurmManifestFile that does not parse as one.
+	ErrBadManifest = errors.New(SlurmManifestFile + ": not a manifest written by ccsweep slurm")
+	// ErrNoSbatch reports that sbatch is not on PATH: this is not a Slurm
+	// login node.
+	ErrNoSbatch = errors.New("sbatch is not on PATH: submit from a Slurm login node")
+)
 
 // OptionError reports one bad option of a SlurmJob. It names the option by
 // its field of SlurmJob, so that a caller can name it as its user gave it (a
@@ -205,15 +217,6 @@ func checkExtra(e string) string {
 	}
 	return managedOptions[name]
 }
-
-// GridPath returns the path of the grid file the tasks run.
-func (j *SlurmJob) GridPath() string { return SlurmDir(j.Dir).GridFile() }
-
-// ShardDB returns the path of the database of shard i (1-based).
-func (j *SlurmJob) ShardDB(i int) string { return SlurmDir(j.Dir).ShardDB(i) }
-
-// ResultsDB returns the path of the merged database.
-func (j *SlurmJob) ResultsDB() string { return SlurmDir(j.Dir).ResultsDB() }
 
 // ArrayChunk is one job array of a submission: array task ID t runs shard
 // t+Offset. A chunk's task IDs lie in 1..MaxArraySize-1.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,37 +46,45 @@ func TestShardPlansMatchShardSelect(t *testing.T) {
 	for _, text := range []string{smallGrid, unevenGrid} {
 		g := parse(t, text)
 		for _, n := range []int{1, 2, 3, 4, 7, g.Count()} {
-			plans, err := sweep.ShardPlans(g, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(plans) != n {
-				t.Fatalf("%s: %d plans for %d shards", g.Name, len(plans), n)
-			}
-			total := 0
-			for i, got := range plans {
-				want, err := sweep.NewPlan(g, sweep.Shard{Index: i + 1, Count: n})
+			t.Run(fmt.Sprintf("%s/%d", g.Name, n), func(t *testing.T) {
+				plans, err := sweep.ShardPlans(g, n)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got.GridID != want.GridID || !slices.Equal(got.IDs, want.IDs) {
-					t.Fatalf("%s shard %d/%d: ShardPlans gives %d points %v, NewPlan %d points %v",
-						g.Name, i+1, n, len(got.IDs), got.IDs, len(want.IDs), want.IDs)
+				if len(plans) != n {
+					t.Fatalf("%d plans for %d shards", len(plans), n)
 				}
-				for k := range got.Points {
-					if got.Points[k].ID(model.Version) != got.IDs[k] {
-						t.Fatalf("%s shard %d/%d: point %d does not match its ID", g.Name, i+1, n, k)
+				total := 0
+				for i, got := range plans {
+					want, err := sweep.NewPlan(g, sweep.Shard{Index: i + 1, Count: n})
+					if err != nil {
+						t.Fatal(err)
 					}
+					if got.GridID != want.GridID || !slices.Equal(got.IDs, want.IDs) {
+						t.Fatalf("shard %d/%d: ShardPlans gives %d points %v, NewPlan %d points %v",
+							i+1, n, len(got.IDs), got.IDs, len(want.IDs), want.IDs)
+					}
+					for k := range got.Points {
+						if got.Points[k].ID(model.Version) != got.IDs[k] {
+							t.Fatalf("shard %d/%d: point %d does not match its ID", i+1, n, k)
+						}
+					}
+					total += len(got.IDs)
 				}
-				total += len(got.IDs)
-			}
-			if total != g.Count() {
-				t.Fatalf("%s: %d shards hold %d points, want %d", g.Name, n, total, g.Count())
-			}
+				if total != g.Count() {
+					t.Fatalf("%d shards hold %d points, want %d", n, total, g.Count())
+				}
+			})
 		}
 	}
-	if _, err := sweep.ShardPlans(parse(t, smallGrid), 0); err == nil {
-		t.Fatal("ShardPlans with 0 shards: no error")
+	g := parse(t, smallGrid)
+	for _, n := range []int{0, -1, g.Count() + 1} {
+		t.Run(fmt.Sprintf("bad/%d", n), func(t *testing.T) {
+			var ce *sweep.ShardCountError
+			if _, err := sweep.ShardPlans(g, n); !errors.As(err, &ce) || ce.Shards != n || ce.Points != g.Count() || ce.Grid != g.Name {
+				t.Fatalf("ShardPlans with %d shards of %d points: %v, want a *ShardCountError", n, g.Count(), err)
+			}
+		})
 	}
 }
 
@@ -131,9 +140,11 @@ func TestSplitArray(t *testing.T) {
 		shards []int
 		max    int
 	}{{[]int{1}, 1}, {[]int{1}, 0}, {[]int{0, 1}, 10}, {[]int{3, 2}, 10}, {[]int{2, 2}, 10}} {
-		if _, err := sweep.SplitArray(bad.shards, bad.max, 0); err == nil {
-			t.Errorf("SplitArray(%v, %d): no error", bad.shards, bad.max)
-		}
+		t.Run(fmt.Sprintf("bad/%v/%d", bad.shards, bad.max), func(t *testing.T) {
+			if _, err := sweep.SplitArray(bad.shards, bad.max, 0); err == nil {
+				t.Errorf("SplitArray(%v, %d): no error", bad.shards, bad.max)
+			}
+		})
 	}
 }
 

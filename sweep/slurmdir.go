@@ -91,16 +91,6 @@ func (m *SlurmManifest) LastSubmission() *SlurmSubmission {
 	return &m.Submissions[len(m.Submissions)-1]
 }
 
-// Errors about a SlurmDir, wrapped in a *DirError.
-var (
-	// ErrNotDir reports a path that is not a directory.
-	ErrNotDir = errors.New("not a directory")
-	// ErrForeignDir reports a directory with files but no manifest.
-	ErrForeignDir = errors.New("not empty and was not set up by ccsweep slurm; choose a new or empty directory")
-	// ErrBadManifest reports a SlurmManifestFile that does not parse as one.
-	ErrBadManifest = errors.New(SlurmManifestFile + ": not a manifest written by ccsweep slurm")
-)
-
 // DirError reports an output directory that cannot be used, or a file in it
 // that cannot be read or written; Err says why (ErrNotDir, ErrForeignDir,
 // ErrBadManifest, or the error of the file system or the store).

@@ -229,4 +229,3 @@ func (s *SlurmSetup) cancel(sched Scheduler, ids []string, err error) error {
 	}
 	return err
 }
-
