@@ -79,6 +79,20 @@ func TestSlurmBadInputExitsTwoAndWritesNothing(t *testing.T) {
 	}
 }
 
+func TestSlurmSubmitWithoutSbatchExitsTwoAndWritesNothing(t *testing.T) {
+	grid := writeGrid(t, shardGrid)
+	out := filepath.Join(t.TempDir(), "out")
+	t.Setenv("PATH", t.TempDir()) // no sbatch, no scontrol
+	_, stderr, code := ccsweep(t, "slurm", grid, "--tasks", "3", "--dir", out, "--max-array-size", "1001", "--submit")
+	want := "ccsweep: sbatch is not on PATH: submit from a Slurm login node, or leave out --submit\n"
+	if code != 2 || stderr != want {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("%s was created: %v", out, err)
+	}
+}
+
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 // fakeAssets writes a folder that passes for the chart scripts the report
