@@ -23,9 +23,10 @@ func slurmCommand() *cli.Command {
 			"      [--assets DIR] [--submit]\n\n" +
 			"Writes OUT/grid.toml (a copy of the grid), OUT/job.sbatch (a job array: task I runs shard I of N into\n" +
 			"OUT/shards/shard-I.db), OUT/merge.sbatch (merges the shards into OUT/results.db and writes\n" +
-			"OUT/report.html, inlining the chart scripts of --assets DIR if given) and OUT/submit.sh (submits both, the merge after the array). With --submit it calls\n" +
-			"sbatch itself, prints the job IDs and exits. Run again with --submit on the same OUT, it submits only\n" +
-			"the shards that still miss points, and the merge job.",
+			"OUT/report.html, inlining the chart scripts of --assets DIR if given, so that it opens offline) and\n" +
+			"OUT/submit.sh (submits both, the merge after the array). With --submit it calls sbatch itself, prints\n" +
+			"the job IDs and exits. Run again with --submit on the same OUT, it submits only the shards that still\n" +
+			"miss points, and the merge job.",
 		Flags: []cli.Flag{
 			&cli.IntFlag{Name: "tasks", Usage: "number of array tasks, each running one shard of the points (required)", DefaultText: "none"},
 			&cli.StringFlag{Name: "dir", Usage: "output directory, on a file system the compute nodes share (required)"},
