@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +17,7 @@ import (
 	"time"
 
 	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/sweep"
 )
 
@@ -46,7 +49,7 @@ func TestSlurmBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{"bad mem", base("--mem", "lots"), `--mem "lots"`},
 		{"bad partition", base("--partition", "a b"), `--partition "a b"`},
 		{"zero cpus", base("--cpus-per-task", "0"), "--cpus-per-task 0"},
-		{"extra array", base("--extra", "--array=1-9"), "sets the array itself"},
+		{"extra array", base("--extra", "--array=1-9"), `--extra "--array=1-9": the jobs set the array themselves`},
 		{"extra not an option", base("--extra", "qos=long"), `--extra "qos=long"`},
 		{"no arrays", base("--max-array-size", "1"), "takes no job arrays"},
 		{"space in dir", base("--dir", filepath.Join(parent, "my out")), "holds a space"},
@@ -55,6 +58,7 @@ func TestSlurmBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		{"dir is a file", base("--dir", notExe), "not a directory"},
 		{"dir of something else", base("--dir", filepath.Dir(grid)), "not empty and was not set up by ccsweep slurm"},
 		{"unknown flag", base("--partitoin", "x"), "partitoin"},
+		{"assets without scripts", base("--assets", parent), "--assets " + parent + ": assets: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -75,15 +79,104 @@ func TestSlurmBadInputExitsTwoAndWritesNothing(t *testing.T) {
 	}
 }
 
-func TestSlurmWritesScriptsAndGuardsTheDirectory(t *testing.T) {
+func TestSlurmSubmitWithoutSbatchExitsTwoAndWritesNothing(t *testing.T) {
 	grid := writeGrid(t, shardGrid)
 	out := filepath.Join(t.TempDir(), "out")
-	args := []string{"slurm", grid, "--tasks", "5", "--dir", out, "--max-array-size", "3", "--throttle", "2",
-		"-p", "debug", "-t", "10:00", "--mem", "1G", "-c", "2", "-A", "ib", "--extra", "--qos=normal", "--extra=--nice=10"}
-	stdout, stderr, code := ccsweep(t, args...)
-	if code != 0 || !strings.Contains(stdout, "12 points in 5 shards, split into 3 arrays (MaxArraySize 3)") ||
-		!strings.Contains(stdout, "submit with: bash "+filepath.Join(out, "submit.sh")) {
-		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	t.Setenv("PATH", t.TempDir()) // no sbatch, no scontrol
+	_, stderr, code := ccsweep(t, "slurm", grid, "--tasks", "3", "--dir", out, "--max-array-size", "1001", "--submit")
+	want := "ccsweep: sbatch is not on PATH: submit from a Slurm login node, or leave out --submit\n"
+	if code != 2 || stderr != want {
+		t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, stderr, want)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Fatalf("%s was created: %v", out, err)
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// fakeAssets writes a folder that passes for the chart scripts the report
+// inlines: each file holds the marker report.LoadAssets looks for, and
+// marker, which shows up in a report that inlines it.
+func fakeAssets(t *testing.T, marker string) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"echarts.min.js":    "/* " + marker + " */ var version=\"" + report.EChartsVersion + "\";\n",
+		"echarts-gl.min.js": "/* " + marker + " */ var name=\"echarts-gl\";\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestSlurmScriptsFollowTheFlags runs ccsweep slurm and compares what it
+// prints and writes with testdata/slurm/CASE, the output directory, this
+// binary and the assets folder spelled OUT, CCSWEEP and ASSETS there (go test
+// -run SlurmScriptsFollowTheFlags -update rewrites them).
+func TestSlurmScriptsFollowTheFlags(t *testing.T) {
+	grid := writeGrid(t, shardGrid)
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	assets := fakeAssets(t, "offline-charts")
+	tests := []struct {
+		name string
+		args []string
+		env  string // CCSWEEP_ASSETS
+	}{
+		{"defaults", []string{"--tasks", "5", "--max-array-size", "1001"}, ""},
+		{"every-flag", []string{"--tasks", "5", "--max-array-size", "3", "--throttle", "2", "-p", "debug", "-t", "10:00",
+			"--mem", "1G", "-c", "2", "-A", "ib", "--extra", "--qos=normal", "--extra=--nice=10", "--assets", assets}, ""},
+		{"assets-from-env", []string{"--tasks", "5", "--max-array-size", "1001"}, assets},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Setenv("CCSWEEP_ASSETS", tt.env)
+			out := filepath.Join(t.TempDir(), "out")
+			stdout, stderr, code := ccsweep(t, append([]string{"slurm", grid, "--dir", out}, tt.args...)...)
+			if code != 0 || stderr != "" {
+				t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+			}
+			generic := strings.NewReplacer(exe, "CCSWEEP", out, "OUT", assets, "ASSETS")
+			got := map[string]string{"stdout": stdout}
+			for _, name := range []string{"job.sbatch", "merge.sbatch", "submit.sh"} {
+				b, err := os.ReadFile(filepath.Join(out, name))
+				if err != nil {
+					t.Fatal(err)
+				}
+				got[name] = string(b)
+			}
+			for name, text := range got {
+				text = generic.Replace(text)
+				golden := filepath.Join("testdata", "slurm", tt.name, name)
+				if *update {
+					os.MkdirAll(filepath.Dir(golden), 0o755)
+					if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(golden)
+				if err != nil {
+					t.Fatalf("%v (go test -run SlurmScriptsFollowTheFlags -update writes it)", err)
+				}
+				if text != string(want) {
+					t.Errorf("%s differs from %s:\n%s", name, golden, text)
+				}
+			}
+		})
+	}
+}
+
+func TestSlurmWritesTheDirectoryAndGuardsIt(t *testing.T) {
+	grid := writeGrid(t, shardGrid)
+	out := filepath.Join(t.TempDir(), "out")
+	if _, stderr, code := ccsweep(t, "slurm", grid, "--tasks", "5", "--dir", out, "--max-array-size", "3", "-p", "debug"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for name, mode := range map[string]os.FileMode{"grid.toml": 0o644, "job.sbatch": 0o755, "merge.sbatch": 0o755,
 		"submit.sh": 0o755, "slurm.json": 0o644, "shards": os.ModeDir | 0o755, "logs": os.ModeDir | 0o755} {
@@ -92,37 +185,27 @@ func TestSlurmWritesScriptsAndGuardsTheDirectory(t *testing.T) {
 			t.Errorf("%s: %v, mode %v, want %v", name, err, fi.Mode(), mode)
 		}
 	}
-	job, _ := os.ReadFile(filepath.Join(out, "job.sbatch"))
-	exe, _ := os.Executable()
-	for _, want := range []string{"#SBATCH --partition=debug\n", "#SBATCH --time=10:00\n", "#SBATCH --mem=1G\n",
-		"#SBATCH --cpus-per-task=2\n", "#SBATCH --account=ib\n", "#SBATCH --qos=normal\n", "#SBATCH --nice=10\n",
-		"ccsweep=" + exe + "\n", "dir=" + out + "\n", "tasks=5\n"} {
-		if !strings.Contains(string(job), want) {
-			t.Errorf("job.sbatch lacks %q", want)
-		}
-	}
-	if strings.Contains(string(job), "#SBATCH --array") {
-		t.Error("job.sbatch carries an array although it is split")
-	}
-	if has := strings.Contains(string(job), "--no-report"); has != (jobRunFlags() != nil) {
-		t.Errorf("job.sbatch passes --no-report: %v; run has it: %v", has, jobRunFlags() != nil)
-	}
-	submit, _ := os.ReadFile(filepath.Join(out, "submit.sh"))
-	for _, want := range []string{"--array=1-2%2 " + out + "/job.sbatch 0", "--array=1-2%2 " + out + "/job.sbatch 2", "--array=1%2 " + out + "/job.sbatch 4"} {
-		if !strings.Contains(string(submit), want) {
-			t.Errorf("submit.sh lacks %q:\n%s", want, submit)
-		}
-	}
 	copied, _ := os.ReadFile(filepath.Join(out, "grid.toml"))
 	if string(copied) != shardGrid {
 		t.Error("grid.toml is not a copy of the grid")
+	}
+	var m struct {
+		Format      string
+		Grid        string
+		Points      int
+		Tasks       int
+		Submissions []any
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "slurm.json")); err != nil || json.Unmarshal(b, &m) != nil ||
+		m.Format != "ccsweep-slurm/1" || m.Grid != "shards" || m.Points != 12 || m.Tasks != 5 || m.Submissions != nil {
+		t.Fatalf("slurm.json: %+v, %v", m, err)
 	}
 
 	// The same grid again, with other options: the scripts follow.
 	if _, stderr, code := ccsweep(t, "slurm", grid, "--tasks", "5", "--dir", out, "--max-array-size", "1001"); code != 0 {
 		t.Fatalf("again: exit %d: %s", code, stderr)
 	}
-	job, _ = os.ReadFile(filepath.Join(out, "job.sbatch"))
+	job, _ := os.ReadFile(filepath.Join(out, "job.sbatch"))
 	if !strings.Contains(string(job), "#SBATCH --array=1-5\n") || strings.Contains(string(job), "--partition") {
 		t.Errorf("job.sbatch after the second run:\n%s", job)
 	}
@@ -132,21 +215,27 @@ func TestSlurmWritesScriptsAndGuardsTheDirectory(t *testing.T) {
 	}
 	other := filepath.Join(t.TempDir(), "other.toml")
 	os.WriteFile(other, []byte(strings.Replace(shardGrid, "seeds    = 2", "seeds    = 3", 1)), 0o644)
-	for _, tt := range []struct {
+	tests := []struct {
+		name string
 		args []string
 		want string
 	}{
-		{[]string{"slurm", grid, "--tasks", "4", "--dir", out, "--max-array-size", "1001"}, "set up for --tasks 5"},
-		{[]string{"slurm", other, "--tasks", "5", "--dir", out, "--max-array-size", "1001"}, "another grid"},
-	} {
-		before, _ := os.ReadFile(filepath.Join(out, "job.sbatch"))
-		_, stderr, code := ccsweep(t, tt.args...)
-		if code != 2 || !strings.Contains(stderr, tt.want) {
-			t.Fatalf("%v: exit %d, stderr %q; want exit 2 and %q", tt.args, code, stderr, tt.want)
-		}
-		if after, _ := os.ReadFile(filepath.Join(out, "job.sbatch")); string(after) != string(before) {
-			t.Fatal("a refused run rewrote job.sbatch")
-		}
+		{"other tasks", []string{"slurm", grid, "--tasks", "4", "--dir", out, "--max-array-size", "1001"},
+			"--dir " + out + " was set up for --tasks 5; use --tasks 5, or another directory"},
+		{"other grid", []string{"slurm", other, "--tasks", "5", "--dir", out, "--max-array-size", "1001"},
+			"--dir " + out + " was set up for grid shards, and " + other + " is another grid"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before, _ := os.ReadFile(filepath.Join(out, "job.sbatch"))
+			_, stderr, code := ccsweep(t, tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) {
+				t.Fatalf("exit %d, stderr %q; want exit 2 and %q", code, stderr, tt.want)
+			}
+			if after, _ := os.ReadFile(filepath.Join(out, "job.sbatch")); string(after) != string(before) {
+				t.Fatal("a refused run rewrote job.sbatch")
+			}
+		})
 	}
 }
 
@@ -286,13 +375,15 @@ func slurmStatus(t *testing.T, dir string) string {
 // TestSlurmArrayOnLocalCluster submits a grid to a real Slurm as two job
 // arrays (MaxArraySize 3 splits its 4 shards) and a merge job, and checks
 // that the merged database holds every point exactly once and exports as a
-// local run of the grid does.
+// local run of the grid does, and that the report inlines the --assets
+// scripts.
 func TestSlurmArrayOnLocalCluster(t *testing.T) {
 	requireSlurm(t)
 	start := time.Now()
 	grid := writeGrid(t, shardGrid)
 	out := filepath.Join(t.TempDir(), "out")
-	stdout, arrays, merge := slurmSubmit(t, grid, "--tasks", "4", "--dir", out, "--max-array-size", "3")
+	assets := fakeAssets(t, "charts-inlined-by-the-merge-job")
+	stdout, arrays, merge := slurmSubmit(t, grid, "--tasks", "4", "--dir", out, "--max-array-size", "3", "--assets", assets)
 	if len(arrays) != 2 || merge == "" || !strings.Contains(stdout, "submitted shards 1-2 of 4 as array job") ||
 		!strings.Contains(stdout, "submitted shards 3-4 of 4 as array job") || !strings.Contains(stdout, "offset 2") {
 		t.Fatalf("submission:\n%s", stdout)
@@ -309,8 +400,12 @@ func TestSlurmArrayOnLocalCluster(t *testing.T) {
 	t.Logf("jobs ended after %s", time.Since(start).Round(time.Millisecond))
 	results := filepath.Join(out, "results.db")
 	checkDatabase(t, results, 12)
-	if html, err := os.ReadFile(filepath.Join(out, "report.html")); err != nil || !strings.Contains(string(html), "ccsweep report") {
+	html, err := os.ReadFile(filepath.Join(out, "report.html"))
+	if err != nil || !strings.Contains(string(html), "ccsweep report") {
 		t.Fatalf("the merge job wrote no report: %v", err)
+	}
+	if !strings.Contains(string(html), "charts-inlined-by-the-merge-job") || strings.Contains(string(html), `<script src="https://`) {
+		t.Fatal("the merge job's report does not inline the chart scripts of --assets: it would not open offline")
 	}
 	for _, format := range []string{"csv", "json"} {
 		if got, want := export(t, results, format), export(t, local, format); got != want {

@@ -63,13 +63,14 @@ func statusAction(c *cli.Context) error {
 // statusDir prints the state of every shard of an output directory, of its
 // merged database and overall.
 func statusDir(c *cli.Context, dir string) error {
-	m, err := readManifest(dir)
+	d := sweep.SlurmDir(dir)
+	m, err := d.ReadManifest()
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	gridPath := c.String("grid")
 	if gridPath == "" {
-		gridPath = filepath.Join(dir, sweep.SlurmGridFile)
+		gridPath = d.GridFile()
 		if _, err := os.Stat(gridPath); err != nil {
 			return usagef("%s has no %s: give the grid with --grid FILE", dir, sweep.SlurmGridFile)
 		}
@@ -80,27 +81,24 @@ func statusDir(c *cli.Context, dir string) error {
 	}
 	tasks := c.Int("tasks")
 	switch {
-	case c.IsSet("tasks") && tasks < 1:
-		return usagef("--tasks %d: want at least 1", tasks)
 	case !c.IsSet("tasks") && m == nil:
 		return usagef("%s was not set up by ccsweep slurm: give the number of shards with --tasks N", dir)
 	case !c.IsSet("tasks"):
 		tasks = m.Tasks
 	}
-	if tasks > g.Count() {
-		return usagef("--tasks %d: grid %s has only %d points", tasks, g.Name, g.Count())
-	}
 	plans, err := sweep.ShardPlans(g, tasks)
-	if err != nil {
-		return usageError{err}
-	}
-	job := &sweep.SlurmJob{Dir: dir}
-	results, err := openIfExists(job.ResultsDB())
-	if err != nil {
+	var ce *sweep.ShardCountError
+	if errors.As(err, &ce) {
+		return tasksError(ce)
+	} else if err != nil {
 		return err
 	}
-	if results != nil {
-		defer results.Close()
+	st, err := d.State(c.Context, plans)
+	var de *sweep.DirError
+	if errors.As(err, &de) {
+		return usageError{err}
+	} else if err != nil {
+		return err
 	}
 
 	out := c.App.Writer
@@ -111,26 +109,26 @@ func statusDir(c *cli.Context, dir string) error {
 	}
 	tw := tabwriter.NewWriter(out, 0, 8, 2, ' ', 0)
 	fmt.Fprintln(tw, "shard\tpoints\tdone\tfailed\tmissing\t\tdatabase")
-	var merged, overall sweep.Tally
-	for i, plan := range plans {
-		own, t, mt, note, err := shardStatus(c, plan, dir, job.ShardDB(i+1), results)
-		if err != nil {
-			return err
+	for _, s := range st.Shards {
+		note, _ := filepath.Rel(dir, s.DB)
+		switch {
+		case s.Err != nil:
+			note += ": " + oneLine(s.Err.Error())
+		case !s.Exists:
+			note += " (not yet)"
 		}
-		merged, overall = merged.Add(mt), overall.Add(t)
-		printTally(tw, fmt.Sprintf("%d/%d", i+1, tasks), own, note)
+		printTally(tw, fmt.Sprintf("%d/%d", s.Shard, tasks), s.Own, note)
 	}
 	note := sweep.SlurmResults
-	if results == nil {
+	if !st.MergedExists {
 		note += " (not yet)"
 	}
-	printTally(tw, "merged", merged, note)
-	printTally(tw, "overall", overall, "")
+	printTally(tw, "merged", st.Merged, note)
+	printTally(tw, "overall", st.Overall, "")
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	if m != nil && len(m.Submissions) > 0 {
-		s := m.Submissions[len(m.Submissions)-1]
+	if s := m.LastSubmission(); s != nil {
 		what := "the merge job " + s.MergeJob + " alone"
 		if len(s.ArrayJobs) > 0 {
 			what = fmt.Sprintf("shards %s as array job(s) %s, merge job %s",
@@ -139,53 +137,15 @@ func statusDir(c *cli.Context, dir string) error {
 		fmt.Fprintf(out, "last submitted %s: %s\n", s.Time.Local().Format("2006-01-02 15:04:05"), what)
 	}
 	switch {
-	case merged.Complete():
-		fmt.Fprintf(out, "complete: every point is in %s\n", job.ResultsDB())
-	case overall.Complete():
-		fmt.Fprintf(out, "every point is done; merge them: ccsweep merge %s %s\n", job.ResultsDB(),
+	case st.Merged.Complete():
+		fmt.Fprintf(out, "complete: every point is in %s\n", d.ResultsDB())
+	case st.Overall.Complete():
+		fmt.Fprintf(out, "every point is done; merge them: ccsweep merge %s %s\n", d.ResultsDB(),
 			filepath.Join(dir, sweep.SlurmShardDir, "shard-*.db"))
 	default:
-		fmt.Fprintf(out, "incomplete: %d points to run; submit again to run only those\n", overall.Points-overall.Done)
+		fmt.Fprintf(out, "incomplete: %d points to run; submit again to run only those\n", st.Overall.Points-st.Overall.Done)
 	}
 	return nil
-}
-
-// shardStatus counts a shard's points in its own database (own), in it and
-// the merged one together (all), and in the merged one alone (merged). A
-// shard database that cannot be read counts as holding nothing, and note
-// says why.
-func shardStatus(c *cli.Context, plan *sweep.Plan, dir, path string, results *store.DB) (own, all, merged sweep.Tally, note string, err error) {
-	ctx := c.Context
-	none := sweep.Tally{Points: len(plan.IDs), Missing: len(plan.IDs)}
-	own, all, merged = none, none, none
-	note, _ = filepath.Rel(dir, path)
-	shard, openErr := openIfExists(path)
-	switch {
-	case openErr != nil:
-		note += ": " + oneLine(openErr.Error())
-	case shard == nil:
-		note += " (not yet)"
-	default:
-		defer shard.Close()
-		if own, err = plan.Tally(ctx, shard); err != nil {
-			return own, all, merged, note, fmt.Errorf("read %s: %w", path, err)
-		}
-		all = own
-	}
-	if results == nil {
-		return own, all, merged, note, nil
-	}
-	if merged, err = plan.Tally(ctx, results); err != nil {
-		return own, all, merged, note, fmt.Errorf("read %s: %w", results.Path(), err)
-	}
-	dbs := []*store.DB{results}
-	if shard != nil {
-		dbs = append(dbs, shard)
-	}
-	if all, err = plan.Tally(ctx, dbs...); err != nil {
-		return own, all, merged, note, fmt.Errorf("read %s: %w", path, err)
-	}
-	return own, all, merged, note, nil
 }
 
 func printTally(w io.Writer, label string, t sweep.Tally, note string) {

@@ -30,9 +30,53 @@ const (
 // cluster's cannot be read.
 const DefaultMaxArraySize = 1001
 
-// ErrSlurmOption reports an option of a SlurmJob that sbatch would reject or
-// that the scripts cannot carry.
-var ErrSlurmOption = errors.New("bad Slurm option")
+// Errors of the Slurm layer.
+var (
+	// ErrSlurmOption reports an option of a SlurmJob that sbatch would
+	// reject or that the scripts cannot carry. Validate's errors are
+	// *OptionError values that wrap it.
+	ErrSlurmOption = errors.New("bad Slurm option")
+	// ErrNotDir reports an output directory that is not a directory.
+	ErrNotDir = errors.New("not a directory")
+	// ErrForeignDir reports an output directory with files but no manifest.
+	ErrForeignDir = errors.New("not empty and was not set up by ccsweep slurm; choose a new or empty directory")
+	// ErrBadManifest reports a SlurmManifestFile that does not parse as one.
+	ErrBadManifest = errors.New(SlurmManifestFile + ": not a manifest written by ccsweep slurm")
+	// ErrNoSbatch reports that sbatch is not on PATH: this is not a Slurm
+	// login node.
+	ErrNoSbatch = errors.New("sbatch is not on PATH: submit from a Slurm login node")
+)
+
+// OptionError reports one bad option of a SlurmJob. It names the option by
+// its field of SlurmJob, so that a caller can name it as its user gave it (a
+// command-line flag); Error names it in words.
+type OptionError struct {
+	// Field is the SlurmJob field at fault: "Tasks", "Time", "Extra", ...
+	Field string
+	// Value is the bad value as written in messages: quoted for strings.
+	Value string
+	// Reason says what is wrong or what is wanted, such as "want at least 1".
+	Reason string
+}
+
+// optionNames are the SlurmJob fields in words, for OptionError.Error.
+var optionNames = map[string]string{
+	"Ccsweep": "ccsweep binary", "Dir": "output directory", "Name": "grid name", "Tasks": "task count",
+	"Time": "time limit", "Mem": "memory", "Partition": "partition", "Account": "account",
+	"CPUsPerTask": "CPUs per task", "Throttle": "throttle", "MaxArraySize": "MaxArraySize",
+	"Extra": "sbatch option", "RunFlags": "run flag", "Assets": "assets directory",
+}
+
+func (e *OptionError) Error() string {
+	name := optionNames[e.Field]
+	if name == "" {
+		name = e.Field
+	}
+	return name + " " + e.Value + ": " + e.Reason
+}
+
+// Unwrap returns ErrSlurmOption.
+func (e *OptionError) Unwrap() error { return ErrSlurmOption }
 
 // SlurmJob describes the Slurm jobs that run a grid on a cluster: a job array
 // whose task I runs shard I of Tasks (see Shard) into its own database
@@ -70,6 +114,11 @@ type SlurmJob struct {
 	// MaxArraySize is the cluster's MaxArraySize: array task IDs stay below
 	// it, and larger arrays are split (see SplitArray). At least 2.
 	MaxArraySize int
+	// Assets, if not empty, is the absolute path of a folder holding
+	// echarts.min.js and echarts-gl.min.js as the compute nodes see it; the
+	// merge job passes it to ccsweep report --assets, so that the report
+	// inlines the scripts and opens without internet access.
+	Assets string
 }
 
 var (
@@ -77,48 +126,54 @@ var (
 	memRE  = regexp.MustCompile(`^\d+[KMGTkmgt]?$`)
 )
 
-// Validate reports, in one sentence wrapping ErrSlurmOption, the first
-// option sbatch would reject or the scripts could not carry.
+// Validate reports, as an *OptionError, the first option sbatch would
+// reject or the scripts could not carry.
 func (j *SlurmJob) Validate() error {
-	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: %s", ErrSlurmOption, fmt.Sprintf(format, args...))
+	bad := func(field, value, reason string) error {
+		return &OptionError{Field: field, Value: value, Reason: reason}
 	}
+	q := strconv.Quote
+	n := strconv.Itoa
 	switch {
 	case !filepath.IsAbs(j.Ccsweep):
-		return bad("the ccsweep binary %q is not an absolute path", j.Ccsweep)
+		return bad("Ccsweep", q(j.Ccsweep), "not an absolute path")
 	case !filepath.IsAbs(j.Dir):
-		return bad("the output directory %q is not an absolute path", j.Dir)
+		return bad("Dir", q(j.Dir), "not an absolute path")
 	case strings.ContainsFunc(j.Dir, badPathRune):
-		return bad("the output directory %q holds a space, quote, backslash or %%, which #SBATCH lines cannot carry; choose another", j.Dir)
+		return bad("Dir", q(j.Dir), "holds a space, quote, backslash or %, which #SBATCH lines cannot carry; choose another")
 	case strings.ContainsFunc(j.Ccsweep, unicode.IsControl):
-		return bad("the ccsweep binary %q holds a control character", j.Ccsweep)
+		return bad("Ccsweep", q(j.Ccsweep), "holds a control character")
 	case !grids.ValidName(j.Name):
-		return bad("grid name %q is not a valid job name", j.Name)
+		return bad("Name", q(j.Name), "not a valid job name")
 	case j.Tasks < 1:
-		return bad("--tasks %d: want at least 1", j.Tasks)
+		return bad("Tasks", n(j.Tasks), "want at least 1")
 	case j.Time != "" && !timeRE.MatchString(j.Time):
-		return bad("--time %q: want minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS", j.Time)
+		return bad("Time", q(j.Time), "want minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS")
 	case j.Mem != "" && !memRE.MatchString(j.Mem):
-		return bad("--mem %q: want a size in megabytes or with a unit, such as 4000 or 4G", j.Mem)
+		return bad("Mem", q(j.Mem), "want a size in megabytes or with a unit, such as 4000 or 4G")
 	case j.Partition != "" && !plainValue(j.Partition):
-		return bad("--partition %q: want a partition name (or a comma-separated list) without spaces or quotes", j.Partition)
+		return bad("Partition", q(j.Partition), "want a partition name (or a comma-separated list) without spaces or quotes")
 	case j.Account != "" && !plainValue(j.Account):
-		return bad("--account %q: want an account name without spaces or quotes", j.Account)
+		return bad("Account", q(j.Account), "want an account name without spaces or quotes")
 	case j.CPUsPerTask < 0:
-		return bad("--cpus-per-task %d: want at least 1", j.CPUsPerTask)
+		return bad("CPUsPerTask", n(j.CPUsPerTask), "want at least 1")
 	case j.Throttle < 0:
-		return bad("--throttle %d: want at least 1, or 0 for no limit", j.Throttle)
+		return bad("Throttle", n(j.Throttle), "want at least 1, or 0 for no limit")
 	case j.MaxArraySize < 2:
-		return bad("MaxArraySize %d: the cluster takes no job arrays; run the shards with ccsweep run --shard under another launcher", j.MaxArraySize)
+		return bad("MaxArraySize", n(j.MaxArraySize), "the cluster takes no job arrays; run the shards with ccsweep run --shard under another launcher")
+	case j.Assets != "" && !filepath.IsAbs(j.Assets):
+		return bad("Assets", q(j.Assets), "not an absolute path")
+	case strings.ContainsFunc(j.Assets, unicode.IsControl):
+		return bad("Assets", q(j.Assets), "holds a control character")
 	}
 	for _, e := range j.Extra {
-		if err := checkExtra(e); err != nil {
-			return bad("%v", err)
+		if reason := checkExtra(e); reason != "" {
+			return bad("Extra", q(e), reason)
 		}
 	}
 	for _, f := range j.RunFlags {
 		if strings.ContainsFunc(f, unicode.IsControl) {
-			return bad("run flag %q holds a control character", f)
+			return bad("RunFlags", q(f), "holds a control character")
 		}
 	}
 	return nil
@@ -137,20 +192,21 @@ func plainValue(s string) bool {
 // managedOptions are the sbatch options the generated jobs set themselves,
 // long and short, with the reason a user may not set them.
 var managedOptions = map[string]string{
-	"--array":      "ccsweep slurm sets the array itself (see --throttle)",
-	"-a":           "ccsweep slurm sets the array itself (see --throttle)",
-	"--dependency": "ccsweep slurm makes the merge job depend on the array",
-	"-d":           "ccsweep slurm makes the merge job depend on the array",
+	"--array":      "the jobs set the array themselves (a throttle limits the tasks running at once)",
+	"-a":           "the jobs set the array themselves (a throttle limits the tasks running at once)",
+	"--dependency": "the merge job depends on the array already",
+	"-d":           "the merge job depends on the array already",
 	"--wrap":       "the jobs are batch scripts",
 }
 
-// checkExtra checks one further sbatch option.
-func checkExtra(e string) error {
+// checkExtra checks one further sbatch option and returns what is wrong
+// with it, or "".
+func checkExtra(e string) string {
 	if !strings.HasPrefix(e, "-") || strings.Trim(e, "-") == "" {
-		return fmt.Errorf("--extra %q: want an sbatch option such as --qos=long", e)
+		return "want an sbatch option such as --qos=long"
 	}
 	if strings.ContainsFunc(e, unicode.IsControl) {
-		return fmt.Errorf("--extra %q: holds a line break or control character", e)
+		return "holds a line break or control character"
 	}
 	name := e
 	if strings.HasPrefix(e, "--") {
@@ -159,22 +215,8 @@ func checkExtra(e string) error {
 	} else {
 		name = e[:2] // a short option, its value possibly attached: -a1-5
 	}
-	if why, ok := managedOptions[name]; ok {
-		return fmt.Errorf("--extra %q: %s", e, why)
-	}
-	return nil
+	return managedOptions[name]
 }
-
-// GridPath returns the path of the grid file the tasks run.
-func (j *SlurmJob) GridPath() string { return filepath.Join(j.Dir, SlurmGridFile) }
-
-// ShardDB returns the path of the database of shard i (1-based).
-func (j *SlurmJob) ShardDB(i int) string {
-	return filepath.Join(j.Dir, SlurmShardDir, fmt.Sprintf("shard-%d.db", i))
-}
-
-// ResultsDB returns the path of the merged database.
-func (j *SlurmJob) ResultsDB() string { return filepath.Join(j.Dir, SlurmResults) }
 
 // ArrayChunk is one job array of a submission: array task ID t runs shard
 // t+Offset. A chunk's task IDs lie in 1..MaxArraySize-1.
@@ -299,7 +341,8 @@ func (j *SlurmJob) ArrayScript() (string, error) {
 
 // MergeScript renders the merge job's batch script, SlurmMergeScript. It
 // merges whatever shard databases exist, prints the status, and writes the
-// report; it fails only if the merge fails.
+// report, inlining the chart scripts of Assets if set; it fails only if the
+// merge fails.
 func (j *SlurmJob) MergeScript() (string, error) {
 	if err := j.Validate(); err != nil {
 		return "", err
@@ -435,7 +478,7 @@ if [ ${#shards[@]} -eq 0 ]; then
 fi
 "$ccsweep" merge "$dir/results.db" "${shards[@]}" || exit 1
 "$ccsweep" status "$dir" || true
-if ! "$ccsweep" report "$dir/results.db" -o "$dir/report.html"; then
+if ! "$ccsweep" report "$dir/results.db" -o "$dir/report.html"{{with .Assets}} --assets {{q .}}{{end}}; then
 	echo "$dir/merge.sbatch: the results are merged into $dir/results.db, but the report could not be written" >&2
 fi
 exit 0
@@ -456,12 +499,29 @@ echo "array job(s) ${ids[*]}; merge job $merge"
 echo "follow with: squeue -j $(IFS=,; echo "${ids[*]}"),$merge; {{q .Ccsweep}} status {{q .Dir}}"
 `))
 
+// ShardCountError reports a number of shards a grid cannot be split into:
+// fewer than one, or more than the grid has points.
+type ShardCountError struct {
+	Grid   string // the grid's name
+	Points int    // the grid's points
+	Shards int    // the shard count asked for
+}
+
+func (e *ShardCountError) Error() string {
+	if e.Shards < 1 {
+		return fmt.Sprintf("shard count %d: want at least 1", e.Shards)
+	}
+	return fmt.Sprintf("%d shards: grid %s has only %d points", e.Shards, e.Grid, e.Points)
+}
+
 // ShardPlans returns the plans of shards 1..n of g: plans[i] holds exactly
 // the points of NewPlan(g, Shard{i+1, n}), in grid order, but the grid is
-// expanded and dealt once, in O(P log n) for P points.
+// expanded and dealt once, in O(P log n) for P points. n must lie in
+// 1..g.Count(), or the error is a *ShardCountError: a shard without points
+// would be an array task with nothing to do.
 func ShardPlans(g *grids.Grid, n int) ([]*Plan, error) {
-	if n < 1 {
-		return nil, fmt.Errorf("shard count %d: want at least 1", n)
+	if n < 1 || n > g.Count() {
+		return nil, &ShardCountError{Grid: g.Name, Points: g.Count(), Shards: n}
 	}
 	pts := g.Points()
 	id := GridID(g)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -45,37 +46,45 @@ func TestShardPlansMatchShardSelect(t *testing.T) {
 	for _, text := range []string{smallGrid, unevenGrid} {
 		g := parse(t, text)
 		for _, n := range []int{1, 2, 3, 4, 7, g.Count()} {
-			plans, err := sweep.ShardPlans(g, n)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(plans) != n {
-				t.Fatalf("%s: %d plans for %d shards", g.Name, len(plans), n)
-			}
-			total := 0
-			for i, got := range plans {
-				want, err := sweep.NewPlan(g, sweep.Shard{Index: i + 1, Count: n})
+			t.Run(fmt.Sprintf("%s/%d", g.Name, n), func(t *testing.T) {
+				plans, err := sweep.ShardPlans(g, n)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if got.GridID != want.GridID || !slices.Equal(got.IDs, want.IDs) {
-					t.Fatalf("%s shard %d/%d: ShardPlans gives %d points %v, NewPlan %d points %v",
-						g.Name, i+1, n, len(got.IDs), got.IDs, len(want.IDs), want.IDs)
+				if len(plans) != n {
+					t.Fatalf("%d plans for %d shards", len(plans), n)
 				}
-				for k := range got.Points {
-					if got.Points[k].ID(model.Version) != got.IDs[k] {
-						t.Fatalf("%s shard %d/%d: point %d does not match its ID", g.Name, i+1, n, k)
+				total := 0
+				for i, got := range plans {
+					want, err := sweep.NewPlan(g, sweep.Shard{Index: i + 1, Count: n})
+					if err != nil {
+						t.Fatal(err)
 					}
+					if got.GridID != want.GridID || !slices.Equal(got.IDs, want.IDs) {
+						t.Fatalf("shard %d/%d: ShardPlans gives %d points %v, NewPlan %d points %v",
+							i+1, n, len(got.IDs), got.IDs, len(want.IDs), want.IDs)
+					}
+					for k := range got.Points {
+						if got.Points[k].ID(model.Version) != got.IDs[k] {
+							t.Fatalf("shard %d/%d: point %d does not match its ID", i+1, n, k)
+						}
+					}
+					total += len(got.IDs)
 				}
-				total += len(got.IDs)
-			}
-			if total != g.Count() {
-				t.Fatalf("%s: %d shards hold %d points, want %d", g.Name, n, total, g.Count())
-			}
+				if total != g.Count() {
+					t.Fatalf("%d shards hold %d points, want %d", n, total, g.Count())
+				}
+			})
 		}
 	}
-	if _, err := sweep.ShardPlans(parse(t, smallGrid), 0); err == nil {
-		t.Fatal("ShardPlans with 0 shards: no error")
+	g := parse(t, smallGrid)
+	for _, n := range []int{0, -1, g.Count() + 1} {
+		t.Run(fmt.Sprintf("bad/%d", n), func(t *testing.T) {
+			var ce *sweep.ShardCountError
+			if _, err := sweep.ShardPlans(g, n); !errors.As(err, &ce) || ce.Shards != n || ce.Points != g.Count() || ce.Grid != g.Name {
+				t.Fatalf("ShardPlans with %d shards of %d points: %v, want a *ShardCountError", n, g.Count(), err)
+			}
+		})
 	}
 }
 
@@ -131,9 +140,11 @@ func TestSplitArray(t *testing.T) {
 		shards []int
 		max    int
 	}{{[]int{1}, 1}, {[]int{1}, 0}, {[]int{0, 1}, 10}, {[]int{3, 2}, 10}, {[]int{2, 2}, 10}} {
-		if _, err := sweep.SplitArray(bad.shards, bad.max, 0); err == nil {
-			t.Errorf("SplitArray(%v, %d): no error", bad.shards, bad.max)
-		}
+		t.Run(fmt.Sprintf("bad/%v/%d", bad.shards, bad.max), func(t *testing.T) {
+			if _, err := sweep.SplitArray(bad.shards, bad.max, 0); err == nil {
+				t.Errorf("SplitArray(%v, %d): no error", bad.shards, bad.max)
+			}
+		})
 	}
 }
 
@@ -155,33 +166,27 @@ func exampleJob() *sweep.SlurmJob {
 }
 
 func TestSlurmScriptsGolden(t *testing.T) {
-	minimal := &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: "/scratch/me/quick", Name: "quick", Tasks: 3, MaxArraySize: 1001}
+	minimal := func() *sweep.SlurmJob {
+		return &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: "/scratch/me/quick", Name: "quick", Tasks: 3, MaxArraySize: 1001}
+	}
 	split := exampleJob()
 	split.MaxArraySize = 5
+	assets := minimal()
+	assets.Assets = "/opt/ccsweep/assets"
 	tests := []struct {
 		name string
 		job  *sweep.SlurmJob
-	}{{"every-option", exampleJob()}, {"minimal", minimal}, {"split", split}}
+	}{{"every-option", exampleJob()}, {"minimal", minimal()}, {"split", split}, {"assets", assets}}
+	g := parse(t, unevenGrid) // 16 points: enough for every job's shards
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			all := make([]int, tt.job.Tasks)
-			for i := range all {
-				all[i] = i + 1
-			}
-			chunks, err := sweep.SplitArray(all, tt.job.MaxArraySize, tt.job.Throttle)
+			// The directories do not exist here, and NewSlurmSetup writes nothing.
+			setup, err := sweep.NewSlurmSetup(tt.job, g, "grid.toml", []byte(unevenGrid))
 			if err != nil {
 				t.Fatal(err)
 			}
-			render := map[string]func() (string, error){
-				sweep.SlurmArrayScript: tt.job.ArrayScript,
-				sweep.SlurmMergeScript: tt.job.MergeScript,
-				sweep.SlurmSubmit:      func() (string, error) { return tt.job.SubmitScript(chunks) },
-			}
-			for name, fn := range render {
-				got, err := fn()
-				if err != nil {
-					t.Fatal(err)
-				}
+			for _, name := range []string{sweep.SlurmArrayScript, sweep.SlurmMergeScript, sweep.SlurmSubmit} {
+				got := setup.Script(name)
 				golden := filepath.Join("testdata", "slurm", tt.name, name)
 				if *update {
 					os.MkdirAll(filepath.Dir(golden), 0o755)
@@ -206,27 +211,32 @@ func TestSlurmScriptsGolden(t *testing.T) {
 
 func TestSlurmJobValidate(t *testing.T) {
 	tests := []struct {
-		name string
-		edit func(j *sweep.SlurmJob)
-		want string
+		name  string
+		edit  func(j *sweep.SlurmJob)
+		field string // of the OptionError
+		want  string // in its message
 	}{
-		{"relative dir", func(j *sweep.SlurmJob) { j.Dir = "out" }, "not an absolute path"},
-		{"relative binary", func(j *sweep.SlurmJob) { j.Ccsweep = "ccsweep" }, "not an absolute path"},
-		{"space in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/my runs" }, "holds a space"},
-		{"percent in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/100%" }, "holds a space, quote, backslash or %"},
-		{"no tasks", func(j *sweep.SlurmJob) { j.Tasks = 0 }, "--tasks 0"},
-		{"time with unit", func(j *sweep.SlurmJob) { j.Time = "2h" }, `--time "2h"`},
-		{"time with letters", func(j *sweep.SlurmJob) { j.Time = "1-2:3:x" }, `--time "1-2:3:x"`},
-		{"memory unit", func(j *sweep.SlurmJob) { j.Mem = "4GB" }, `--mem "4GB"`},
-		{"partition with space", func(j *sweep.SlurmJob) { j.Partition = "a b" }, `--partition "a b"`},
-		{"account with quote", func(j *sweep.SlurmJob) { j.Account = `x"` }, `--account`},
-		{"negative throttle", func(j *sweep.SlurmJob) { j.Throttle = -1 }, "--throttle -1"},
-		{"no arrays", func(j *sweep.SlurmJob) { j.MaxArraySize = 1 }, "takes no job arrays"},
-		{"extra not an option", func(j *sweep.SlurmJob) { j.Extra = []string{"qos=long"} }, `--extra "qos=long"`},
-		{"extra array", func(j *sweep.SlurmJob) { j.Extra = []string{"--array=1-3"} }, "sets the array itself"},
-		{"extra short array", func(j *sweep.SlurmJob) { j.Extra = []string{"-a1-3"} }, "sets the array itself"},
-		{"extra dependency", func(j *sweep.SlurmJob) { j.Extra = []string{"--dependency", "afterok:1"} }, "depend on the array"},
-		{"extra line break", func(j *sweep.SlurmJob) { j.Extra = []string{"--qos=long\n#SBATCH --x"} }, "line break"},
+		{"relative dir", func(j *sweep.SlurmJob) { j.Dir = "out" }, "Dir", `output directory "out": not an absolute path`},
+		{"relative binary", func(j *sweep.SlurmJob) { j.Ccsweep = "ccsweep" }, "Ccsweep", "not an absolute path"},
+		{"space in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/my runs" }, "Dir", "holds a space"},
+		{"percent in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/100%" }, "Dir", "holds a space, quote, backslash or %"},
+		{"bad name", func(j *sweep.SlurmJob) { j.Name = "a b" }, "Name", `grid name "a b": not a valid job name`},
+		{"no tasks", func(j *sweep.SlurmJob) { j.Tasks = 0 }, "Tasks", "task count 0: want at least 1"},
+		{"time with unit", func(j *sweep.SlurmJob) { j.Time = "2h" }, "Time", `time limit "2h": want minutes`},
+		{"time with letters", func(j *sweep.SlurmJob) { j.Time = "1-2:3:x" }, "Time", `time limit "1-2:3:x"`},
+		{"memory unit", func(j *sweep.SlurmJob) { j.Mem = "4GB" }, "Mem", `memory "4GB"`},
+		{"partition with space", func(j *sweep.SlurmJob) { j.Partition = "a b" }, "Partition", `partition "a b"`},
+		{"account with quote", func(j *sweep.SlurmJob) { j.Account = `x"` }, "Account", `account "x\""`},
+		{"negative cpus", func(j *sweep.SlurmJob) { j.CPUsPerTask = -1 }, "CPUsPerTask", "CPUs per task -1"},
+		{"negative throttle", func(j *sweep.SlurmJob) { j.Throttle = -1 }, "Throttle", "throttle -1"},
+		{"no arrays", func(j *sweep.SlurmJob) { j.MaxArraySize = 1 }, "MaxArraySize", "takes no job arrays"},
+		{"relative assets", func(j *sweep.SlurmJob) { j.Assets = "assets" }, "Assets", `assets directory "assets": not an absolute path`},
+		{"extra not an option", func(j *sweep.SlurmJob) { j.Extra = []string{"qos=long"} }, "Extra", `sbatch option "qos=long"`},
+		{"extra array", func(j *sweep.SlurmJob) { j.Extra = []string{"--array=1-3"} }, "Extra", "set the array themselves"},
+		{"extra short array", func(j *sweep.SlurmJob) { j.Extra = []string{"-a1-3"} }, "Extra", "set the array themselves"},
+		{"extra dependency", func(j *sweep.SlurmJob) { j.Extra = []string{"--dependency", "afterok:1"} }, "Extra", "depends on the array"},
+		{"extra line break", func(j *sweep.SlurmJob) { j.Extra = []string{"--qos=long\n#SBATCH --x"} }, "Extra", "line break"},
+		{"run flag line break", func(j *sweep.SlurmJob) { j.RunFlags = []string{"--x\ny"} }, "RunFlags", "control character"},
 	}
 	if err := exampleJob().Validate(); err != nil {
 		t.Fatalf("example job: %v", err)
@@ -236,11 +246,15 @@ func TestSlurmJobValidate(t *testing.T) {
 			j := exampleJob()
 			tt.edit(j)
 			err := j.Validate()
-			if err == nil || !errors.Is(err, sweep.ErrSlurmOption) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("got %v, want an ErrSlurmOption mentioning %q", err, tt.want)
+			var oe *sweep.OptionError
+			if !errors.As(err, &oe) || !errors.Is(err, sweep.ErrSlurmOption) || oe.Field != tt.field || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("got %v, want an *OptionError of %s mentioning %q", err, tt.field, tt.want)
 			}
 			if strings.Contains(err.Error(), "\n") {
 				t.Fatalf("error spans lines: %q", err)
+			}
+			if strings.HasPrefix(err.Error(), "-") {
+				t.Fatalf("error names a flag, not the option: %q", err)
 			}
 			if _, err := j.ArrayScript(); err == nil {
 				t.Fatal("ArrayScript of an invalid job: no error")
@@ -352,11 +366,15 @@ func TestMergeScript(t *testing.T) {
 		{"report fails", []string{"shard-2.db"}, `[ "$1" = report ] && exit 2; exit 0`, 0, []string{"merge R S2", "status D", "report R -o D/report.html"}},
 		{"merge fails", []string{"shard-1.db"}, `[ "$1" = merge ] && exit 1; exit 0`, 1, []string{"merge R S1"}},
 		{"no shards", nil, "", 1, []string{""}},
+		{"offline report", []string{"shard-1.db"}, "", 0, []string{"merge R S1", "status D", "report R -o D/report.html --assets /opt/my assets"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			j := &sweep.SlurmJob{Ccsweep: fakeTool(t, dir, "ccsweep", tt.fake), Dir: dir, Name: "g", Tasks: 2, MaxArraySize: 10}
+			if tt.name == "offline report" {
+				j.Assets = "/opt/my assets"
+			}
 			writeScripts(t, j)
 			os.MkdirAll(filepath.Join(dir, "shards"), 0o755)
 			for _, s := range tt.shards {

@@ -1,0 +1,231 @@
+package sweep
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/ccsweep/ccsweep/grids"
+)
+
+// SlurmSetup is a grid set up to run as Slurm jobs in an output directory
+// (see SlurmDir and SlurmJob): checked and rendered by NewSlurmSetup, written
+// by Write, and submitted, again and again until every point is done, by
+// Outstanding and Submit. It is not safe for concurrent use, and two
+// processes must not submit from one directory at once.
+type SlurmSetup struct {
+	Job  *SlurmJob
+	Grid *grids.Grid
+	// GridFile is the grid file Grid was read from, and GridText its text,
+	// which Write copies into the directory.
+	GridFile string
+	GridText []byte
+
+	manifest *SlurmManifest
+	scripts  map[string]string // by file name
+	arrays   []ArrayChunk      // the arrays of submit.sh: every shard
+}
+
+// NewSlurmSetup checks job (see SlurmJob.Validate), the shard count against
+// the grid (a *ShardCountError) and the output directory job.Dir, which must
+// be new, empty, or set up before for the same grid, model version and shard
+// count (a *DirError or *SetupError), and renders the scripts. It writes
+// nothing.
+func NewSlurmSetup(job *SlurmJob, g *grids.Grid, gridFile string, gridText []byte) (*SlurmSetup, error) {
+	if err := job.Validate(); err != nil {
+		return nil, err
+	}
+	if job.Tasks > g.Count() {
+		return nil, &ShardCountError{Grid: g.Name, Points: g.Count(), Shards: job.Tasks}
+	}
+	m, err := SlurmDir(job.Dir).check(g, gridFile, job.Tasks)
+	if err != nil {
+		return nil, err
+	}
+	s := &SlurmSetup{Job: job, Grid: g, GridFile: gridFile, GridText: gridText, manifest: m}
+	all := make([]int, job.Tasks)
+	for i := range all {
+		all[i] = i + 1
+	}
+	if s.arrays, err = SplitArray(all, job.MaxArraySize, job.Throttle); err != nil {
+		return nil, err
+	}
+	render := map[string]func() (string, error){
+		SlurmArrayScript: job.ArrayScript,
+		SlurmMergeScript: job.MergeScript,
+		SlurmSubmit:      func() (string, error) { return job.SubmitScript(s.arrays) },
+	}
+	s.scripts = map[string]string{}
+	for name, fn := range render {
+		if s.scripts[name], err = fn(); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Dir returns the output directory.
+func (s *SlurmSetup) Dir() SlurmDir { return SlurmDir(s.Job.Dir) }
+
+// Arrays returns the job arrays that submit.sh submits, every shard in
+// them: more than one when the shards outnumber the cluster's MaxArraySize.
+func (s *SlurmSetup) Arrays() []ArrayChunk { return s.arrays }
+
+// Script returns the text of the script name (SlurmArrayScript,
+// SlurmMergeScript or SlurmSubmit) as Write writes it.
+func (s *SlurmSetup) Script(name string) string { return s.scripts[name] }
+
+// Manifest returns the directory's manifest as Write writes it: the one
+// read from the directory, with the submissions made since.
+func (s *SlurmSetup) Manifest() *SlurmManifest { return s.manifest }
+
+// Write creates the output directory with its shards and logs folders and
+// writes the grid copy (unless GridFile is that copy), the scripts and the
+// manifest, each whole or not at all. It fails with a *DirError, or if the
+// copy does not read back as the same grid.
+func (s *SlurmSetup) Write() error {
+	d := s.Dir()
+	for _, dir := range []string{string(d), d.File(SlurmShardDir), d.File(SlurmLogDir)} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return &DirError{string(d), err}
+		}
+	}
+	dst := d.GridFile()
+	srcInfo, err1 := os.Stat(s.GridFile)
+	dstInfo, err2 := os.Stat(dst)
+	if err1 != nil || err2 != nil || !os.SameFile(srcInfo, dstInfo) {
+		if err := d.writeFile(dst, s.GridText, 0o644); err != nil {
+			return err
+		}
+	}
+	// The jobs must see the same grid: same text, same identity.
+	copied, err := grids.Load(dst)
+	if err != nil || GridID(copied) != GridID(s.Grid) {
+		return fmt.Errorf("the copy %s of %s does not read back as the same grid: %v", dst, s.GridFile, err)
+	}
+	for _, name := range []string{SlurmArrayScript, SlurmMergeScript, SlurmSubmit} {
+		if err := d.writeFile(d.File(name), []byte(s.scripts[name]), 0o755); err != nil {
+			return err
+		}
+	}
+	return d.writeManifest(s.manifest)
+}
+
+// Outstanding is what a submission must run.
+type Outstanding struct {
+	// Shards are the shards whose points are not all done in their shard
+	// database or the merged one, ascending.
+	Shards []int
+	// Points is how many points those shards miss.
+	Points int
+	// MergeOnly is set when every shard is done but the merged database
+	// lacks points that the shards hold: only the merge job need run.
+	MergeOnly bool
+}
+
+// Nothing reports whether there is nothing to submit: every point is done
+// and merged.
+func (o Outstanding) Nothing() bool { return len(o.Shards) == 0 && !o.MergeOnly }
+
+// QueuedError reports that jobs of the last submission to a directory are
+// still queued or running: they may yet finish the work, and a second merge
+// job could race the first.
+type QueuedError struct {
+	Dir  string
+	Jobs []string // the job IDs still queued or running
+}
+
+func (e *QueuedError) Error() string {
+	return fmt.Sprintf("jobs %s of the last submission to %s are still queued or running; wait for them to end (or scancel them), then submit again",
+		strings.Join(e.Jobs, ", "), e.Dir)
+}
+
+// Outstanding returns what a submission must run, from what the shard
+// databases and the merged one hold (see SlurmDir.State). A database that
+// cannot be read is an error, a *DirError. If there is anything to run and
+// the jobs of the last submission are still queued or running (asked of
+// sched), it fails with a *QueuedError.
+func (s *SlurmSetup) Outstanding(ctx context.Context, sched Scheduler) (Outstanding, error) {
+	var o Outstanding
+	plans, err := ShardPlans(s.Grid, s.Job.Tasks)
+	if err != nil {
+		return o, err
+	}
+	st, err := s.Dir().State(ctx, plans)
+	if err != nil {
+		return o, err
+	}
+	for _, sh := range st.Shards {
+		if sh.Err != nil {
+			return o, &DirError{s.Job.Dir, sh.Err}
+		}
+		if !sh.All.Complete() {
+			o.Shards = append(o.Shards, sh.Shard)
+			o.Points += sh.All.Points - sh.All.Done
+		}
+	}
+	o.MergeOnly = len(o.Shards) == 0 && !st.Complete()
+	if o.Nothing() {
+		return o, nil
+	}
+	if last := s.manifest.LastSubmission(); last != nil {
+		active, err := sched.Active(ctx, last.Jobs())
+		if err != nil {
+			return o, fmt.Errorf("ask for the jobs of the last submission: %w", err)
+		}
+		if len(active) > 0 {
+			return o, &QueuedError{Dir: s.Job.Dir, Jobs: active}
+		}
+	}
+	return o, nil
+}
+
+// Submitted is a submission made by Submit.
+type Submitted struct {
+	SlurmSubmission
+	// Arrays are the job arrays submitted, one per job ID of ArrayJobs.
+	Arrays []ArrayChunk
+}
+
+// Submit submits the shards of o as job arrays (none when o is MergeOnly),
+// split to fit MaxArraySize, and then the merge job, to run once they have
+// ended (or at once when there are none). It records the submission in the
+// manifest and writes it (so Write must have run). If a submission fails it
+// cancels the jobs it submitted and records nothing.
+func (s *SlurmSetup) Submit(ctx context.Context, sched Scheduler, o Outstanding) (*Submitted, error) {
+	arrays, err := SplitArray(o.Shards, s.Job.MaxArraySize, s.Job.Throttle)
+	if err != nil {
+		return nil, err
+	}
+	sub := &Submitted{SlurmSubmission: SlurmSubmission{Time: time.Now().UTC().Round(time.Second), Shards: o.Shards},
+		Arrays: arrays}
+	for _, c := range arrays {
+		id, err := sched.Submit(ctx, s.Job.Dir, s.Job.ArraySubmitArgs(c))
+		if err != nil {
+			return nil, s.cancel(sched, sub.ArrayJobs, err)
+		}
+		sub.ArrayJobs = append(sub.ArrayJobs, id)
+	}
+	if sub.MergeJob, err = sched.Submit(ctx, s.Job.Dir, s.Job.MergeSubmitArgs(sub.ArrayJobs)); err != nil {
+		return nil, s.cancel(sched, sub.ArrayJobs, err)
+	}
+	s.manifest.Submissions = append(s.manifest.Submissions, sub.SlurmSubmission)
+	if err := s.Dir().writeManifest(s.manifest); err != nil {
+		return sub, err
+	}
+	return sub, nil
+}
+
+// cancel cancels the jobs ids submitted before the submission failed with
+// err, and returns err, noting a failure to cancel.
+func (s *SlurmSetup) cancel(sched Scheduler, ids []string, err error) error {
+	if len(ids) == 0 {
+		return err
+	}
+	if cerr := sched.Cancel(context.Background(), ids); cerr != nil {
+		return fmt.Errorf("%w (and cancelling the jobs submitted before, %s, failed: %v)", err, strings.Join(ids, ", "), cerr)
+	}
+	return err
+}
