@@ -89,6 +89,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		for _, p := range ge.Problems {
 			fmt.Fprintln(stderr, "ccsweep: "+p.String())
 		}
+		if ge.More > 0 {
+			fmt.Fprintln(stderr, "ccsweep: "+ge.MoreLine())
+		}
 		return 2
 	}
 	fmt.Fprintln(stderr, "ccsweep: "+oneLine(err.Error()))

@@ -40,21 +40,41 @@ func (p Problem) String() string {
 	return fmt.Sprintf("%s:%d: %s: %s", p.File, p.Line, p.Key, p.Msg)
 }
 
-// Error reports every problem found in a grid file. Load and Parse return
-// it for any file they reject other than for I/O failures.
+// MaxProblems is the most problems an Error lists; the rest are counted in
+// Error.More, so that a file with a hundred thousand bad keys reads as a
+// screenful, not a flood.
+const MaxProblems = 20
+
+// Error reports the problems found in a grid file. Load and Parse return it
+// for any file they reject other than for I/O failures.
 type Error struct {
-	// Problems are sorted by line; there is at least one.
+	// Problems are the first MaxProblems problems sorted by line; there is at
+	// least one.
 	Problems []Problem
+	// More counts the problems found after those listed.
+	More int
 }
 
 // Error returns one line per problem, in the form of Problem.String, joined
-// by newlines.
+// by newlines, and a last line counting the problems not listed.
 func (e *Error) Error() string {
-	lines := make([]string, len(e.Problems))
+	lines := make([]string, len(e.Problems), len(e.Problems)+1)
 	for i, p := range e.Problems {
 		lines[i] = p.String()
 	}
+	if e.More > 0 {
+		lines = append(lines, e.MoreLine())
+	}
 	return strings.Join(lines, "\n")
+}
+
+// MoreLine says how many problems are not listed, e.g. "grid.toml: 99980
+// more problems not shown"; it is empty when More is 0.
+func (e *Error) MoreLine() string {
+	if e.More == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%s: %d more problems not shown", e.Problems[0].File, e.More)
 }
 
 // problems collects the problems of one file.
@@ -74,5 +94,8 @@ func (ps *problems) err() error {
 		return nil
 	}
 	slices.SortStableFunc(ps.list, func(a, b Problem) int { return a.Line - b.Line })
-	return &Error{Problems: slices.Compact(ps.list)}
+	list := slices.Compact(ps.list)
+	e := &Error{Problems: list[:min(len(list), MaxProblems)]}
+	e.More = len(list) - len(e.Problems)
+	return e
 }
