@@ -28,6 +28,9 @@ func serveCommand() *cli.Command {
 			if _, _, err := net.SplitHostPort(c.String("addr")); err != nil {
 				return usagef("--addr %s: %v", c.String("addr"), err)
 			}
+			if w := exposureWarning(c.String("addr")); w != "" {
+				fmt.Fprintln(c.App.ErrWriter, "ccsweep: warning: "+w)
+			}
 			assets, err := loadAssets(c.String("assets"))
 			if err != nil {
 				return err
@@ -47,4 +50,25 @@ func serveCommand() *cli.Command {
 			return nil
 		},
 	}
+}
+
+// exposureWarning returns a warning when addr (host:port) is not a loopback
+// address: the results then become visible to whoever can reach this
+// machine. It returns "" for loopback addresses and "localhost".
+func exposureWarning(addr string) string {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return ""
+	}
+	if host == "localhost" {
+		return ""
+	}
+	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+		return ""
+	}
+	where := host
+	if host == "" || (net.ParseIP(host) != nil && net.ParseIP(host).IsUnspecified()) {
+		where = "every network interface"
+	}
+	return fmt.Sprintf("--addr %s listens on %s: the results become visible to anyone on the network who can reach it", addr, where)
 }

@@ -3,7 +3,12 @@ package report
 import (
 	"fmt"
 	"math"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
@@ -120,5 +125,54 @@ func TestFlowStatsWindow(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestServerBoundsConcurrentRequests sends many requests at once to a
+// server whose handler blocks until released, and checks that at most
+// MaxConcurrentRequests are inside it at any time (each of those may hold a
+// database connection and its file handles) and that the rest are answered
+// once slots free up.
+func TestServerBoundsConcurrentRequests(t *testing.T) {
+	s := NewServer(nil, ServerOptions{})
+	var inside, peak atomic.Int32
+	release := make(chan struct{})
+	s.mux = http.NewServeMux()
+	s.mux.HandleFunc("GET /api/slow", func(w http.ResponseWriter, r *http.Request) {
+		n := inside.Add(1)
+		for p := peak.Load(); n > p && !peak.CompareAndSwap(p, n); p = peak.Load() {
+		}
+		<-release
+		inside.Add(-1)
+	})
+	const requests = 200
+	var wg sync.WaitGroup
+	codes := make(chan int, requests)
+	for range requests {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rec := httptest.NewRecorder()
+			s.ServeHTTP(rec, httptest.NewRequest("GET", "/api/slow", nil))
+			codes <- rec.Code
+		}()
+	}
+	for inside.Load() < MaxConcurrentRequests { // the first requests are in
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond) // give the others every chance to crowd in
+	if got := peak.Load(); got != MaxConcurrentRequests {
+		t.Errorf("%d requests inside at once, want %d", got, MaxConcurrentRequests)
+	}
+	close(release)
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		if c != http.StatusOK {
+			t.Fatalf("a request got %d", c)
+		}
+	}
+	if got := peak.Load(); got > MaxConcurrentRequests {
+		t.Errorf("peak %d requests inside, want at most %d", got, MaxConcurrentRequests)
 	}
 }

@@ -33,6 +33,11 @@ type Server struct {
 	db  *store.DB
 	opt ServerOptions
 	mux *http.ServeMux
+	// slots holds a token per request being answered: at most
+	// MaxConcurrentRequests read the database at once, so a flood of
+	// requests queues instead of opening a connection (and its file
+	// handles) each.
+	slots chan struct{}
 }
 
 // NewServer returns a Server for db, which the caller keeps open while the
@@ -41,7 +46,7 @@ func NewServer(db *store.DB, opt ServerOptions) *Server {
 	if opt.Assets == nil {
 		opt.Assets = CDNAssets()
 	}
-	s := &Server{db: db, opt: opt, mux: http.NewServeMux()}
+	s := &Server{db: db, opt: opt, mux: http.NewServeMux(), slots: make(chan struct{}, MaxConcurrentRequests)}
 	s.mux.HandleFunc("GET /{$}", s.handlePage)
 	s.mux.HandleFunc("GET /api/grids", s.handleGrids)
 	s.mux.HandleFunc("GET /api/view", s.handleView)
@@ -50,15 +55,29 @@ func NewServer(db *store.DB, opt ServerOptions) *Server {
 	return s
 }
 
+// MaxConcurrentRequests is how many requests a Server answers at once;
+// more wait their turn (or until their client gives up).
+const MaxConcurrentRequests = 8
+
 // ServeHTTP answers a request. Only GET is allowed, and query parameters
-// are checked: an unknown or repeated parameter or a value the grid does
-// not have gets 400 Bad Request.
+// are checked: a malformed query, an unknown or repeated parameter or a
+// value the grid does not have gets 400 Bad Request.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cache-Control", "no-store")
+	if _, err := url.ParseQuery(r.URL.RawQuery); err != nil {
+		http.Error(w, "malformed query: "+err.Error(), http.StatusBadRequest)
+		return
+	}
+	select {
+	case s.slots <- struct{}{}:
+		defer func() { <-s.slots }()
+	case <-r.Context().Done():
+		return // the client left while waiting
+	}
 	s.mux.ServeHTTP(w, r)
 }
 

@@ -53,6 +53,7 @@ func TestServerQueries(t *testing.T) {
 	}{
 		{"page", "/", 200, "ccsweep serve"},
 		{"page with query", "/?x=1", 400, `unknown query parameter "x"`},
+		{"malformed escape", "/api/view?grid=%zz", 400, `malformed query: invalid URL escape "%zz"`},
 		{"grids", "/api/grids", 200, `"name":"golden"`},
 		{"view", "/api/view?grid=golden-grid&metric=var&x=ccti_timer&y=marking_rate&at.threshold=15&at.cc=on", 200, `"id":"x-3d"`},
 		{"view lines", "/api/view?grid=lines-grid&metric=victim_gbps&x=message_size", 200, `"kind":"line"`},
