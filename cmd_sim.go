@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -20,7 +21,7 @@ func simCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "sim",
 		Usage:     "run one simulation and print its throughput series",
-		UsageText: "ccsweep sim --scenario NAME [--cc on|off] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE]",
+		UsageText: "ccsweep sim --scenario NAME [--cc on|off] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--quiet]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (required; see: ccsweep scenarios)"},
 			&cli.StringFlag{Name: "cc", Value: "off", Usage: "IB congestion control: on (the testbed's CC parameters) or off"},
@@ -30,6 +31,8 @@ func simCommand() *cli.Command {
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv (time_s,flow,throughput_gbps) or json (parameters, metrics, series)"},
 			&cli.StringFlag{Name: "out", Usage: "write to FILE instead of standard output"},
+			&cli.Float64Flag{Name: "max-events", Value: defaultMaxEvents, Usage: "refuse a run estimated to take more events than this (0: no limit); about 10 minutes of one core per 1e10"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar on a terminal"},
 		},
 		Description:  paramHelp(),
 		OnUsageError: commandUsageError,
@@ -109,7 +112,23 @@ func simAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	res, err := model.RunContext(c.Context, sc, cfg, c.Uint64("seed"))
+	if c.Float64("max-events") < 0 {
+		return usagef("--max-events %g: want 0 (no limit) or more", c.Float64("max-events"))
+	}
+	if _, err := sc.CheckWork(cfg, c.Float64("max-events")); err != nil {
+		var we *model.WorkError
+		if errors.As(err, &we) {
+			return usagef("%v (--max-events)", err)
+		}
+		return usagef("%v", err)
+	}
+	var progress func(now, end engine.Time)
+	if !c.Bool("quiet") && isTerminal(c.App.ErrWriter) {
+		bar := newSimProgress(c.App.ErrWriter)
+		defer bar.Finish()
+		progress = bar.Update
+	}
+	res, err := model.RunProgress(c.Context, sc, cfg, c.Uint64("seed"), progress)
 	if err != nil {
 		var pe *model.ParamError
 		if errors.As(err, &pe) {
@@ -126,6 +145,43 @@ func simAction(c *cli.Context) error {
 		}
 		return bw.Flush()
 	})
+}
+
+// defaultMaxEvents is the work sim and run accept without --max-events:
+// about ten minutes of one core at the simulator's 15-25 M events/s.
+const defaultMaxEvents = 1e10
+
+// simProgress shows, on a terminal, the simulated time reached against the
+// run's end, the rate (simulated seconds per wall second) and an ETA, once a
+// run has taken more than two seconds; it redraws one line twice a second
+// and clears it at the end.
+type simProgress struct {
+	w           io.Writer
+	start, last time.Time
+	shown       bool
+}
+
+func newSimProgress(w io.Writer) *simProgress { return &simProgress{w: w, start: time.Now()} }
+
+// Update is the model's progress callback.
+func (p *simProgress) Update(now, end engine.Time) {
+	t := time.Now()
+	el := t.Sub(p.start)
+	if el < 2*time.Second || t.Sub(p.last) < 500*time.Millisecond || now <= 0 {
+		return
+	}
+	p.last, p.shown = t, true
+	rate := now.Seconds() / el.Seconds()
+	eta := time.Duration(float64(end-now) / float64(now) * float64(el))
+	fmt.Fprintf(p.w, "\r\x1b[Ksimulated %v of %v (%.0f%%), %.3g s/s, ETA %v", now, end,
+		100*float64(now)/float64(end), rate, eta.Round(time.Second))
+}
+
+// Finish clears the line.
+func (p *simProgress) Finish() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\x1b[K")
+	}
 }
 
 // writeSeriesCSV writes the long-form series: time_s,flow,throughput_gbps,

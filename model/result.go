@@ -45,17 +45,32 @@ func Run(sc *Scenario, cfg Config, seed uint64) (*Result, error) {
 }
 
 // RunContext is Run that gives up, returning ctx's error, soon after ctx is
-// done (it looks every millisecond of simulated time).
+// done (it looks every 100 µs of simulated time).
 func RunContext(ctx context.Context, sc *Scenario, cfg Config, seed uint64) (*Result, error) {
+	return RunProgress(ctx, sc, cfg, seed, nil)
+}
+
+// progressStep is how much simulated time passes between looks at the
+// context and calls of a progress function. Where the run stops between
+// events does not change its result.
+const progressStep = 100 * engine.Microsecond
+
+// RunProgress is RunContext that also calls progress, if not nil, with the
+// simulated time reached and the run's end, every 100 µs of simulated time
+// and once at the end, from the calling goroutine.
+func RunProgress(ctx context.Context, sc *Scenario, cfg Config, seed uint64, progress func(now, end engine.Time)) (*Result, error) {
 	n, err := NewNetwork(sc, cfg, seed)
 	if err != nil {
 		return nil, err
 	}
 	for t := engine.Time(0); t < n.End(); {
-		t = min(t+engine.Millisecond, n.End())
+		t = min(t+progressStep, n.End())
 		n.RunUntil(t)
 		if err := ctx.Err(); err != nil {
 			return nil, err
+		}
+		if progress != nil {
+			progress(t, n.End())
 		}
 	}
 	if n.violations > 0 {

@@ -1,0 +1,136 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"sync"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// Work is what one run costs, estimated from its scenario and parameters
+// before it runs, so that a run that could not finish in reasonable time or
+// memory is refused instead of started.
+type Work struct {
+	// Packets bounds the data packets the run injects: every flow sending at
+	// its source's full rate (the lesser of host_io_gbps and the host link)
+	// from its start to the end, each message split into MTU packets.
+	Packets float64
+	// Events estimates the simulation events: eventsPerLink for each link a
+	// packet crosses plus one, and the sampling events. Measured on the
+	// testbed scenarios, a run takes 0.6 to 1 times this figure.
+	Events float64
+	// Samples is the number of throughput samples the run keeps: flows times
+	// sample intervals. They stay in memory for the whole run.
+	Samples int64
+}
+
+// eventsPerLink is the events a packet costs per link it crosses: its
+// arrival, the credit update it returns and a share of the output's and
+// the adapter's wake-ups. The testbed measures 7.3 to 7.7 events per packet
+// over paths of 2 and 3 links.
+const eventsPerLink = 2.5
+
+// MaxSamples is the most throughput samples (flows × sample intervals) a
+// run may keep: about 100 MB of series. A longer run needs a longer sample.
+const MaxSamples = 10_000_000
+
+// EstimateWork returns the work a run of sc with c implies.
+func (sc *Scenario) EstimateWork(c Config) (Work, error) {
+	hops, err := sc.pathLinks(&c)
+	if err != nil {
+		return Work{}, err
+	}
+	end := float64(sc.Phases) * c.Phase.Seconds()
+	w := Work{Samples: int64(len(sc.Flows)) * int64(math.Floor(end/c.Sample.Seconds()))}
+	packetsPerByte := math.Ceil(float64(c.MessageSize)/float64(c.MTU)) / float64(c.MessageSize)
+	rate := min(c.HostIOGbps, c.HostLinkGbps) * 1e9 / 8 // bytes/s
+	for i, f := range sc.Flows {
+		active := end - float64(f.StartPhase)*c.Phase.Seconds()
+		if active <= 0 {
+			continue
+		}
+		p := rate * active * packetsPerByte
+		w.Packets += p
+		w.Events += p * (eventsPerLink*float64(hops[i]) + 1)
+	}
+	w.Events += float64(w.Samples)
+	return w, nil
+}
+
+// CheckWork refuses a run whose series would exceed MaxSamples, or whose
+// estimated events exceed maxEvents (0: no limit), with an error that says
+// which parameter drives the cost.
+func (sc *Scenario) CheckWork(c Config, maxEvents float64) (Work, error) {
+	w, err := sc.EstimateWork(c)
+	if err != nil {
+		return w, err
+	}
+	if w.Samples > MaxSamples {
+		return w, &ParamError{Name: "sample", Value: c.Sample, Reason: fmt.Sprintf(
+			"%d flows sampled every %v for %v keep %d samples, more than the %d a run may keep; sample less often",
+			len(sc.Flows), c.Sample, c.Phase*engine.Time(sc.Phases), w.Samples, MaxSamples)}
+	}
+	if maxEvents > 0 && w.Events > maxEvents {
+		return w, &WorkError{Work: w, MaxEvents: maxEvents, PacketBytes: min(c.MTU, c.MessageSize)}
+	}
+	return w, nil
+}
+
+// WorkError is a run refused because its estimated events exceed a limit.
+type WorkError struct {
+	Work        Work
+	MaxEvents   float64
+	PacketBytes int // payload of a typical packet: min(mtu, message_size)
+}
+
+func (e *WorkError) Error() string {
+	return fmt.Sprintf("this run would take about %.2g events (%.2g packets of %d bytes), over the limit of %.2g: "+
+		"shorten the phase, send larger messages, or raise the limit", e.Work.Events, e.Work.Packets, e.PacketBytes, e.MaxEvents)
+}
+
+// pathLinks returns, for each of sc's flows, the number of links on a
+// shortest path from its source to its destination (cached per scenario:
+// the topology's shape does not depend on the parameters).
+func (sc *Scenario) pathLinks(c *Config) ([]int, error) {
+	if v, ok := pathLinksCache.Load(sc); ok {
+		return v.([]int), nil
+	}
+	t := sc.Build(c)
+	adj := make([][]NodeID, len(t.Nodes))
+	for _, l := range t.Links {
+		adj[l.A] = append(adj[l.A], l.B)
+		adj[l.B] = append(adj[l.B], l.A)
+	}
+	links := make([]int, len(sc.Flows))
+	for i, f := range sc.Flows {
+		src, dst := t.Lookup(f.Src), t.Lookup(f.Dst)
+		if src < 0 || dst < 0 {
+			return nil, fmt.Errorf("%w: flow %s: no host %s or %s", ErrBadScenario, f.Name, f.Src, f.Dst)
+		}
+		dist := make([]int, len(t.Nodes))
+		for j := range dist {
+			dist[j] = -1
+		}
+		dist[src] = 0
+		queue := []NodeID{src}
+		for len(queue) > 0 && dist[dst] < 0 {
+			u := queue[0]
+			queue = queue[1:]
+			for _, v := range adj[u] {
+				if dist[v] < 0 {
+					dist[v] = dist[u] + 1
+					queue = append(queue, v)
+				}
+			}
+		}
+		if dist[dst] < 0 {
+			return nil, fmt.Errorf("%w: flow %s: %s cannot reach %s", ErrBadScenario, f.Name, f.Src, f.Dst)
+		}
+		links[i] = dist[dst]
+	}
+	pathLinksCache.Store(sc, links)
+	return links, nil
+}
+
+var pathLinksCache sync.Map // *Scenario -> []int

@@ -1,0 +1,88 @@
+package model
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// TestEstimateWorkBoundsTheRealRun runs short testbed runs and checks that
+// the estimate is an upper bound on the packets sent and within a small
+// factor of the events run, over message sizes, MTUs and CC.
+func TestEstimateWorkBoundsTheRealRun(t *testing.T) {
+	cases := []struct {
+		name     string
+		scenario string
+		set      map[string]string
+	}{
+		{"s1 off", "testbed-s1", nil},
+		{"s1 on", "testbed-s1", map[string]string{"cc": "on"}},
+		{"s2 off", "testbed-s2", nil},
+		{"s1 mtu 256", "testbed-s1", map[string]string{"mtu": "256"}},
+		{"s1 on 512 B messages", "testbed-s1", map[string]string{"cc": "on", "message_size": "512"}},
+		{"s2 3000 B messages", "testbed-s2", map[string]string{"message_size": "3000"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			sc := LookupScenario(tc.scenario)
+			c := DefaultConfig()
+			c.Phase = 2 * engine.Millisecond
+			for k, v := range tc.set {
+				if err := c.Set(k, v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w, err := sc.EstimateWork(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, err := Run(sc, c, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := float64(res.Counters.Packets); p > w.Packets {
+				t.Errorf("sent %.0f packets, estimate bound %.0f", p, w.Packets)
+			}
+			ratio := float64(res.Events) / w.Events
+			t.Logf("events %d, estimate %.0f (ratio %.2f); packets %d of %.0f", res.Events, w.Events, ratio, res.Counters.Packets, w.Packets)
+			if ratio < 0.3 || ratio > 1.2 {
+				t.Errorf("events %d, estimate %.0f: ratio %.2f outside 0.3..1.2", res.Events, w.Events, ratio)
+			}
+			if want := int64(len(sc.Flows)) * int64(res.End/c.Sample); w.Samples != want {
+				t.Errorf("samples %d, want %d", w.Samples, want)
+			}
+		})
+	}
+}
+
+func TestCheckWorkRefuses(t *testing.T) {
+	sc := LookupScenario("testbed-s1")
+	t.Run("tiny messages", func(t *testing.T) {
+		c := DefaultConfig()
+		c.MessageSize = 1
+		_, err := sc.CheckWork(c, 1e10)
+		var we *WorkError
+		if !errors.As(err, &we) || we.PacketBytes != 1 || we.Work.Events < 1e10 {
+			t.Fatalf("err %v, want a WorkError over 1e10 events for 1-byte packets", err)
+		}
+		if _, err := sc.CheckWork(c, 0); err != nil {
+			t.Errorf("no limit: %v", err)
+		}
+	})
+	t.Run("defaults pass", func(t *testing.T) {
+		if w, err := sc.CheckWork(DefaultConfig(), 1e10); err != nil || w.Events > 1e9 {
+			t.Fatalf("defaults: %v (%.3g events)", err, w.Events)
+		}
+	})
+	t.Run("too many samples", func(t *testing.T) {
+		c := DefaultConfig()
+		c.Sample = engine.Microsecond // 5 s / 1 us x 5 flows = 25 M
+		_, err := sc.CheckWork(c, 0)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Name != "sample" || !strings.Contains(err.Error(), "25000000 samples") {
+			t.Fatalf("err %v, want a ParamError on sample counting 25000000 samples", err)
+		}
+	})
+}
