@@ -1,0 +1,150 @@
+package model
+
+import (
+	"math"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+type hcaState struct {
+	port    int32
+	node    NodeID
+	flows   []int32 // flows sourced here, in scenario order
+	rr      int
+	ioFree  engine.Time // the send DMA can start the next packet then
+	wakeAt  engine.Time
+	ctrl    fifo        // control packets (CNPs) to send ahead of data
+	dmaFree engine.Time // the receive DMA is free from then
+	arrived []delivery  // payload moved or being moved to host memory, in DMA order
+}
+
+// delivery is a packet's payload reaching host memory at a known time.
+type delivery struct {
+	at    engine.Time
+	flow  int32
+	bytes int32
+}
+
+// receive hands data packet k, whose header has just reached HCA h, to the
+// receive DMA, which moves payloads to host memory one at a time at the I/O
+// bandwidth and cannot finish a packet before its tail has arrived. The DMA
+// schedule is known at once: the buffer frees (and its credits start back)
+// when the move ends, and the payload counts as delivered from then on.
+func (n *Network) receive(h, k int32) {
+	hc := &n.hcas[h]
+	pk := &n.pkts[k]
+	end := max(n.sim.Now(), hc.dmaFree) + txTime(pk.payload, n.ioMbps)
+	end = max(end, pk.tailAt)
+	hc.dmaFree = end
+	n.freeBufferAt(hc.port, pk.vl, pk.credits, end)
+	hc.arrived = append(hc.arrived, delivery{at: end, flow: pk.flow, bytes: pk.payload})
+	n.freePacket(k)
+}
+
+// settleDeliveries counts as delivered every payload whose DMA has ended by
+// now, and forgets them.
+func (n *Network) settleDeliveries() {
+	now := n.sim.Now()
+	for h := range n.hcas {
+		hc := &n.hcas[h]
+		i := 0
+		for ; i < len(hc.arrived) && hc.arrived[i].at <= now; i++ {
+			d := hc.arrived[i]
+			n.flows[d.flow].delivered += int64(d.bytes)
+		}
+		hc.arrived = hc.arrived[:copy(hc.arrived, hc.arrived[i:])]
+	}
+}
+
+// wake makes HCA h try to send again at t, unless a try is due by then.
+func (n *Network) wake(h int32, t engine.Time) {
+	hc := &n.hcas[h]
+	if hc.wakeAt > n.sim.Now() && hc.wakeAt <= t {
+		return
+	}
+	hc.wakeAt = t
+	n.sim.At(t, evWake, uint32(h))
+}
+
+// tryHCA lets HCA h start its next packet: control packets first, then its
+// active flows take turns round-robin, each as soon as its injection delay
+// has passed and the port holds credits for its next packet. The send DMA
+// paces injection at the I/O bandwidth. After sending, it wakes itself when
+// it can next send; a credit update or a new CNP wakes it earlier.
+func (n *Network) tryHCA(h int32) {
+	hc := &n.hcas[h]
+	pt := &n.ports[hc.port]
+	now := n.sim.Now()
+	if hc.ctrl.len() > 0 {
+		if now < pt.linkFree {
+			n.wake(h, pt.linkFree)
+			return
+		}
+		k := hc.ctrl.peek()
+		if n.pkts[k].credits <= pt.lane[n.pkts[k].vl].credits {
+			hc.ctrl.pop()
+			n.transmit(hc.port, k, -1)
+			n.wake(h, n.nextSend(hc, pt))
+		}
+		return
+	}
+	if next := n.nextSend(hc, pt); next > now {
+		if next != math.MaxInt64 {
+			n.wake(h, next)
+		}
+		return
+	}
+	nf := len(hc.flows)
+	for j := 0; j < nf; j++ {
+		idx := hc.rr + j
+		if idx >= nf {
+			idx -= nf
+		}
+		fi := hc.flows[idx]
+		f := &n.flows[fi]
+		if !f.active || f.readyAt > now {
+			continue
+		}
+		payload := int32(min(n.cfg.MTU, f.msgLeft))
+		wire := payload + int32(n.cfg.HeaderBytes)
+		c := int32(credits(int(wire)))
+		if c > pt.lane[f.vl].credits {
+			continue // a credit update will try again
+		}
+		k := n.newPacket()
+		n.pkts[k] = packet{flow: fi, src: h, dst: f.dst, payload: payload, wire: wire, credits: c, vl: f.vl, kind: kindData}
+		f.msgLeft -= int(payload)
+		if f.msgLeft == 0 {
+			f.msgLeft = n.cfg.MessageSize
+		}
+		f.sent += int64(payload)
+		n.counters.Packets++
+		hc.rr = idx + 1
+		if hc.rr == nf {
+			hc.rr = 0
+		}
+		hc.ioFree = now + txTime(payload, n.ioMbps)
+		// The injection-rate delay adds to the packet's own time on the
+		// link or through the send DMA, whichever is longer.
+		f.readyAt = now + max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps)) + n.ird(f)
+		n.transmit(hc.port, k, -1)
+		n.wake(h, n.nextSend(hc, pt))
+		return
+	}
+}
+
+// nextSend returns the earliest time HCA hc could inject data: when its link
+// and send DMA are free and a flow's injection delay has passed
+// (math.MaxInt64 when no flow is active).
+func (n *Network) nextSend(hc *hcaState, pt *port) engine.Time {
+	ready := engine.Time(math.MaxInt64)
+	for _, fi := range hc.flows {
+		if f := &n.flows[fi]; f.active {
+			ready = min(ready, f.readyAt)
+		}
+	}
+	if ready == math.MaxInt64 {
+		return ready
+	}
+	return max(pt.linkFree, hc.ioFree, ready)
+}

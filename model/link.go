@@ -1,0 +1,106 @@
+package model
+
+import (
+	"math"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+func mbps(gbps float64) int64 { return int64(math.Round(gbps * 1000)) }
+
+// txTime is the time bytes take at rateMbps, rounded up to a picosecond.
+func txTime(bytes int32, rateMbps int64) engine.Time {
+	return engine.Time((int64(bytes)*8_000_000 + rateMbps - 1) / rateMbps)
+}
+
+// transmit starts packet k on port p's output. from is the input port whose
+// buffer k leaves (-1 when an HCA injects it). The packet's header reaches
+// the peer after the propagation delay; at a switch it is routed at once and
+// becomes ready to forward after the switch latency, but never so early that
+// its tail would not be in when the next link has sent the rest of it.
+func (n *Network) transmit(p, k, from int32) {
+	pt := &n.ports[p]
+	pk := &n.pkts[k]
+	vl := pk.vl
+	if n.cc.on && !pt.host {
+		n.settleLeave(p)
+		n.markFECN(p, from, pk)
+	}
+	pt.lane[vl].credits -= pk.credits
+	if pt.lane[vl].credits < 0 {
+		n.violations++
+	}
+	peer := &n.ports[pt.peer]
+	peer.lane[vl].bufUsed += pk.credits
+	now := n.sim.Now()
+	tx := txTime(pk.wire, pt.rateMbps)
+	end := now + tx
+	pt.linkFree = end
+	if !pt.host {
+		// The input buffer frees as the tail leaves: its credit update and
+		// the VoQ fill change are due at end. The output itself needs an
+		// event then only if packets wait for it; one arriving later wakes
+		// it (HCAs schedule their own next try).
+		n.freeBufferAt(from, vl, pk.credits, end)
+		if n.cc.on {
+			pt.leave = voqLeave{in: from, vl: vl, c: pk.credits, at: end, set: true}
+		}
+		if pt.queued > 0 {
+			n.sim.At(end, evTxDone, uint32(p))
+			pt.wakeSet = true
+		}
+	}
+	header := now + pt.prop
+	pk.inPort = pt.peer
+	pk.tailAt = header + tx
+	if peer.host {
+		n.sim.At(header, evArrive, uint32(k))
+		return
+	}
+	out := n.sws[peer.owner].lft[pk.dst]
+	pk.outPort = out
+	ready := header + n.cfg.SwitchLatency
+	if t := pk.tailAt - txTime(pk.wire, n.ports[out].rateMbps); t > ready {
+		ready = t
+	}
+	n.sim.At(ready, evArrive, uint32(k))
+}
+
+// freeBuffer releases c credits of VL vl at input port q now; see
+// freeBufferAt.
+func (n *Network) freeBuffer(q int32, vl uint8, c int32) { n.freeBufferAt(q, vl, c, n.sim.Now()) }
+
+// freeBufferAt releases c credits of VL vl at input port q as of time at
+// (counted as returning from now on); the credit update reaches the upstream
+// port after the flow-control delay and the link's propagation delay.
+func (n *Network) freeBufferAt(q int32, vl uint8, c int32, at engine.Time) {
+	in := &n.ports[q]
+	in.lane[vl].bufUsed -= c
+	in.lane[vl].returning += c
+	n.sim.At(at+n.cfg.FCDelay+in.prop, evCredit, packCredit(in.peer, vl, c))
+}
+
+// packCredit packs a credit update for port p: 20 bits of port, 4 of VL and
+// 8 of credits (an MTU-4096 packet takes 69 credits).
+func packCredit(p int32, vl uint8, c int32) uint32 {
+	return uint32(p)<<12 | uint32(vl)<<8 | uint32(c)
+}
+
+func (n *Network) credit(arg uint32) {
+	p, vl, c := int32(arg>>12), uint8(arg>>8&15), int32(arg&255)
+	pt := &n.ports[p]
+	pt.lane[vl].credits += c
+	n.ports[pt.peer].lane[vl].returning -= c
+	if pt.lane[vl].credits > n.ports[pt.peer].bufCap {
+		n.violations++
+	}
+	n.tryOutput(p)
+}
+
+func (n *Network) tryOutput(p int32) {
+	if n.ports[p].host {
+		n.tryHCA(n.ports[p].owner)
+	} else {
+		n.trySwitch(p)
+	}
+}

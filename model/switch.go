@@ -1,0 +1,122 @@
+package model
+
+import "math/bits"
+
+type switchState struct {
+	firstPort int32
+	nPorts    int32
+	voq       []fifo  // [in][vl][out]
+	fill      []int32 // credits per VoQ, kept when CC is on
+	lft       []int32 // destination HCA -> output port (global)
+}
+
+// voqIndex returns the VoQ of input in, VL vl, output out (switch-local ports).
+func (n *Network) voqIndex(sw *switchState, in, vl, out int32) int32 {
+	return (in*int32(n.nVL)+vl)*sw.nPorts + out
+}
+
+// txDone wakes switch output p when its link frees with packets waiting.
+func (n *Network) txDone(p int32) {
+	n.ports[p].wakeSet = false
+	n.trySwitch(p)
+}
+
+// trySwitch lets switch output port o start its next packet. The VL
+// arbitration table's entries take turns, each sending up to its weight in
+// bytes (a packet started within the weight may finish beyond it) before the
+// next entry with a packet ready; within a VL the input ports take turns
+// round-robin, and an input whose VoQ head needs more credits than o holds is
+// passed over.
+func (n *Network) trySwitch(o int32) {
+	pt := &n.ports[o]
+	if pt.queued == 0 {
+		return
+	}
+	if now := n.sim.Now(); now < pt.linkFree {
+		if !pt.wakeSet {
+			n.sim.At(pt.linkFree, evTxDone, uint32(o))
+			pt.wakeSet = true
+		}
+		return
+	}
+	sw := &n.sws[pt.owner]
+	table := n.vlArb
+	if len(table) == 1 { // one data VL: nothing to arbitrate
+		if pt.lane[0].waiting > 0 {
+			if in := n.nextInput(sw, pt, 0); in >= 0 {
+				n.transmit(o, n.takeVoQ(sw, pt, in, 0), sw.firstPort+in)
+			}
+		}
+		return
+	}
+	for j := 0; j < len(table); j++ {
+		idx := (int(pt.arbIdx) + j) % len(table)
+		vl := table[idx].vl
+		if pt.lane[vl].waiting == 0 {
+			continue
+		}
+		in := n.nextInput(sw, pt, vl)
+		if in < 0 {
+			continue
+		}
+		k := n.takeVoQ(sw, pt, in, vl)
+		if idx != int(pt.arbIdx) || pt.arbLeft <= 0 {
+			pt.arbIdx, pt.arbLeft = int32(idx), table[idx].weight
+		}
+		if pt.arbLeft -= n.pkts[k].wire; pt.arbLeft <= 0 {
+			next := (idx + 1) % len(table)
+			pt.arbIdx, pt.arbLeft = int32(next), table[next].weight
+		}
+		n.transmit(o, k, sw.firstPort+in)
+		return
+	}
+}
+
+// takeVoQ removes the head of VoQ (in, vl) of output pt and moves pt's
+// round-robin pointer past in.
+func (n *Network) takeVoQ(sw *switchState, pt *port, in, vl int32) int32 {
+	q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
+	k := q.pop()
+	if q.n == 0 {
+		pt.lane[vl].ready &^= 1 << uint(in)
+	}
+	pt.lane[vl].waiting--
+	pt.queued--
+	if pt.lane[vl].rrIn = in + 1; pt.lane[vl].rrIn == sw.nPorts {
+		pt.lane[vl].rrIn = 0
+	}
+	return k
+}
+
+// nextInput returns the input port that output pt serves next on VL vl:
+// round-robin from pt's pointer among inputs whose VoQ head fits in pt's
+// credits, or -1.
+func (n *Network) nextInput(sw *switchState, pt *port, vl int32) int32 {
+	cr := pt.lane[vl].credits
+	start := pt.lane[vl].rrIn
+	nIn := sw.nPorts
+	if nIn <= 64 {
+		// Rotate the ready mask so that the pointer's bit comes first.
+		m := bits.RotateLeft64(pt.lane[vl].ready, -int(start))
+		for m != 0 {
+			tz := int32(bits.TrailingZeros64(m))
+			m &^= 1 << uint(tz)
+			in := (start + tz) & 63
+			if n.pkts[sw.voq[n.voqIndex(sw, in, vl, pt.local)].peek()].credits <= cr {
+				return in
+			}
+		}
+		return -1
+	}
+	for i := int32(0); i < nIn; i++ {
+		in := start + i
+		if in >= nIn {
+			in -= nIn
+		}
+		q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
+		if q.n > 0 && n.pkts[q.peek()].credits <= cr {
+			return in
+		}
+	}
+	return -1
+}
