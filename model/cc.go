@@ -8,9 +8,35 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 )
 
-// ccState is the congestion-control state of a run (SPEC §2).
+// fillMode is how a switch output's buffer fill is measured against the
+// marking threshold (fill_mode).
+type fillMode uint8
+
+const (
+	fillPort    fillMode = iota // the sum of the VoQs heading to the port
+	fillVoQ                     // the VoQ of the packet being sent
+	fillPortAvg                 // the sum divided by the inputs contributing
+)
+
+var fillModes = map[string]fillMode{"port": fillPort, "voq": fillVoQ, "port_avg": fillPortAvg}
+
+// ccLevel is what a CCTI belongs to (cc_level).
+type ccLevel uint8
+
+const (
+	levelQP ccLevel = iota // each flow (queue pair) has its own CCTI
+	levelSL                // the flows of an HCA port-SL share one
+)
+
+var ccLevels = map[string]ccLevel{"qp": levelQP, "sl": levelSL}
+
+// ccState is the congestion-control state of a run (SPEC §2). Its modes
+// are parsed from the Config's words once, when the run is built.
 type ccState struct {
 	on           bool
+	fill         fillMode
+	random       bool  // marking_mode random: mark with probability 1/(rate+1), else by counter
+	level        ccLevel
 	perVoQ       bool  // the fill mode needs each VoQ's fill (voq, port_avg)
 	mtuCredits   int32 // a port with fewer credits left than this is a victim
 	cnpWire      int32
@@ -37,6 +63,11 @@ func cctEntry(i, den int) engine.Time {
 	return engine.Time(int64(7*engine.Microsecond) * int64(i) * int64(i) / (int64(den) * int64(den)))
 }
 
+// initCC sets up IB CC for the run when it is enabled: the typed modes, each
+// switch port's marking threshold in credits, the CCT, one CCTI slot per flow
+// (cc_level qp) or per HCA port-SL (sl), and one CCTI timer per HCA port-SL,
+// started at time 0 and free-running from then on. With CC off it leaves
+// n.cc zero, and no CC code runs per packet.
 func (n *Network) initCC() {
 	c := n.cfg.CC
 	if !c.Enabled {
@@ -44,7 +75,10 @@ func (n *Network) initCC() {
 	}
 	cc := &n.cc
 	cc.on = true
-	cc.perVoQ = c.FillMode != "port"
+	cc.fill = fillModes[c.FillMode] // the words are checked by Validate
+	cc.random = c.MarkingMode == "random"
+	cc.level = ccLevels[c.Level]
+	cc.perVoQ = cc.fill != fillPort
 	if c.Threshold > 0 {
 		// 1-15 map uniformly onto 15/16 .. 1/16 of the full scale of the
 		// fill measure: one input buffer for a VoQ or the per-input average,
@@ -58,7 +92,7 @@ func (n *Network) initCC() {
 				}
 			}
 			scale := int32(n.cfg.SwitchBufferCredits)
-			if c.FillMode == "port" {
+			if cc.fill == fillPort {
 				scale *= max(1, inputs-1)
 			}
 			for p := sw.firstPort; p < sw.firstPort+sw.nPorts; p++ {
@@ -73,14 +107,14 @@ func (n *Network) initCC() {
 	for i := range cc.cct {
 		cc.cct[i] = cctEntry(i, c.CCTDenominator)
 	}
-	cc.window = engine.Time(n.scenario.Phases-1) * n.cfg.Phase
+	cc.window, _ = n.scenario.Window(&n.cfg)
 	slotOf := map[[2]int32]int32{} // (HCA, SL) -> slot, for SL level
 	timerOf := map[[2]int32]int{}  // (HCA, SL) -> timer
 	for i := range n.flows {
 		f := &n.flows[i]
 		key := [2]int32{f.src, int32(f.spec.SL)}
 		slot, shared := slotOf[key]
-		if c.Level == "qp" || !shared {
+		if cc.level == levelQP || !shared {
 			slot = int32(len(cc.ccti))
 			cc.ccti = append(cc.ccti, int32(c.CCTIMin))
 			cc.cctiSince = append(cc.cctiSince, 0)
@@ -95,7 +129,7 @@ func (n *Network) initCC() {
 			cc.timers = append(cc.timers, cctiTimer{})
 			n.sim.At(c.CCTITimer, evCCTITimer, uint32(t))
 		}
-		if c.Level == "qp" || !shared {
+		if cc.level == levelQP || !shared {
 			cc.timers[t].slots = append(cc.timers[t].slots, slot)
 		}
 	}
@@ -112,9 +146,6 @@ func (n *Network) setCCTI(slot int32, v int32) {
 	cc.ccti[slot] = v
 }
 
-// victimMasked reports whether switch output port p marks as a victim too.
-func (n *Network) victimMasked(p int32) bool { return n.ports[p].victimMask }
-
 // markFECN decides, as switch output port p starts packet pk taken from input
 // port from, whether to set its FECN bit. The port-VL is congested when the
 // buffer fill (per fill_mode) has reached the threshold and the port is the
@@ -129,13 +160,13 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 	}
 	vl := pk.vl
 	var fill int32
-	switch n.cfg.CC.FillMode {
-	case "voq":
+	switch cc.fill {
+	case fillVoQ:
 		sw := &n.sws[pt.owner]
-		fill = sw.fill[n.voqIndex(sw, n.ports[from].local, int32(vl), pt.local)]
-	case "port":
+		fill = sw.fill[n.voqIndex(sw, n.ports[from].local, vl, pt.local)]
+	case fillPort:
 		fill = pt.lane[vl].voqFill
-	default: // port_avg
+	case fillPortAvg:
 		fill = pt.lane[vl].voqFill / max(1, pt.lane[vl].fillInputs)
 	}
 	if fill < pt.markThreshold {
@@ -145,7 +176,7 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 		return // a victim without victim mask
 	}
 	rate := int32(n.cfg.CC.MarkingRate)
-	if n.cfg.CC.MarkingMode == "random" {
+	if cc.random {
 		if rate > 0 && n.rng.Int32N(rate+1) != 0 {
 			return
 		}
@@ -165,7 +196,7 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 // from a packet's arrival to the end of its transmission, and, when the fill
 // mode needs them, the fill of each VoQ and the number of inputs whose VoQ
 // is not empty.
-func (n *Network) enterVoQ(in, out int32, vl uint8, c int32) {
+func (n *Network) enterVoQ(in, out int32, vl VL, c int32) {
 	if !n.cc.on {
 		return
 	}
@@ -176,21 +207,21 @@ func (n *Network) enterVoQ(in, out int32, vl uint8, c int32) {
 		return
 	}
 	sw := &n.sws[pt.owner]
-	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
+	i := n.voqIndex(sw, n.ports[in].local, vl, pt.local)
 	if sw.fill[i] == 0 {
 		pt.lane[vl].fillInputs++
 	}
 	sw.fill[i] += c
 }
 
-func (n *Network) leaveVoQ(in, out int32, vl uint8, c int32) {
+func (n *Network) leaveVoQ(in, out int32, vl VL, c int32) {
 	pt := &n.ports[out]
 	pt.lane[vl].voqFill -= c
 	if !n.cc.perVoQ {
 		return
 	}
 	sw := &n.sws[pt.owner]
-	i := n.voqIndex(sw, n.ports[in].local, int32(vl), pt.local)
+	i := n.voqIndex(sw, n.ports[in].local, vl, pt.local)
 	sw.fill[i] -= c
 	if sw.fill[i] == 0 {
 		pt.lane[vl].fillInputs--

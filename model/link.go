@@ -68,12 +68,12 @@ func (n *Network) transmit(p, k, from int32) {
 
 // freeBuffer releases c credits of VL vl at input port q now; see
 // freeBufferAt.
-func (n *Network) freeBuffer(q int32, vl uint8, c int32) { n.freeBufferAt(q, vl, c, n.sim.Now()) }
+func (n *Network) freeBuffer(q int32, vl VL, c int32) { n.freeBufferAt(q, vl, c, n.sim.Now()) }
 
 // freeBufferAt releases c credits of VL vl at input port q as of time at
 // (counted as returning from now on); the credit update reaches the upstream
 // port after the flow-control delay and the link's propagation delay.
-func (n *Network) freeBufferAt(q int32, vl uint8, c int32, at engine.Time) {
+func (n *Network) freeBufferAt(q int32, vl VL, c int32, at engine.Time) {
 	in := &n.ports[q]
 	in.lane[vl].bufUsed -= c
 	in.lane[vl].returning += c
@@ -82,12 +82,12 @@ func (n *Network) freeBufferAt(q int32, vl uint8, c int32, at engine.Time) {
 
 // packCredit packs a credit update for port p: 20 bits of port, 4 of VL and
 // 8 of credits (an MTU-4096 packet takes 69 credits).
-func packCredit(p int32, vl uint8, c int32) uint32 {
+func packCredit(p int32, vl VL, c int32) uint32 {
 	return uint32(p)<<12 | uint32(vl)<<8 | uint32(c)
 }
 
 func (n *Network) credit(arg uint32) {
-	p, vl, c := int32(arg>>12), uint8(arg>>8&15), int32(arg&255)
+	p, vl, c := int32(arg>>12), VL(arg>>8&15), int32(arg&255)
 	pt := &n.ports[p]
 	pt.lane[vl].credits += c
 	n.ports[pt.peer].lane[vl].returning -= c

@@ -11,6 +11,10 @@ import (
 // maxVLs bounds the data virtual lanes (IB has VL0-VL14 for data).
 const maxVLs = 15
 
+// VL is a data virtual lane, 0..maxVLs-1. A flow's packets travel on
+// VL = SL mod vls (no SL-to-VL tables are modelled).
+type VL uint8
+
 // Event kinds of a Network.
 const (
 	evArrive    uint32 = iota // Arg packet: ready at a switch's VoQ, or its header at an HCA
@@ -77,7 +81,7 @@ type lane struct {
 // voqLeave is a VoQ fill change due when a packet has left the switch.
 type voqLeave struct {
 	in  int32
-	vl  uint8
+	vl  VL
 	c   int32
 	at  engine.Time
 	set bool
@@ -90,7 +94,7 @@ type packet struct {
 	payload int32
 	wire    int32
 	credits int32
-	vl      uint8
+	vl      VL
 	kind    uint8
 	fecn    bool
 	becn    bool
@@ -102,7 +106,7 @@ type packet struct {
 type flowState struct {
 	spec      FlowSpec
 	src, dst  int32 // HCAs
-	vl        uint8
+	vl        VL
 	start     engine.Time
 	active    bool
 	msgLeft   int
@@ -176,7 +180,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		}
 		f := flowState{
 			spec: fs, src: n.ports[n.nodePort(src)].owner, dst: n.ports[n.nodePort(dst)].owner,
-			vl:    uint8(fs.SL % cfg.VLs),
+			vl:    VL(fs.SL % cfg.VLs),
 			start: engine.Time(fs.StartPhase) * cfg.Phase,
 		}
 		n.flows = append(n.flows, f)
@@ -335,7 +339,7 @@ func (n *Network) arrive(k int32) {
 	}
 	sw := &n.sws[in.owner]
 	out := &n.ports[pk.outPort]
-	sw.voq[n.voqIndex(sw, in.local, int32(pk.vl), out.local)].push(k)
+	sw.voq[n.voqIndex(sw, in.local, pk.vl, out.local)].push(k)
 	out.lane[pk.vl].waiting++
 	out.queued++
 	if in.local < 64 {

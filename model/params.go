@@ -507,7 +507,7 @@ func vlArbValue(s string) (string, error) {
 
 // arbEntry is one entry of a VL arbitration table.
 type arbEntry struct {
-	vl     int32
+	vl     VL
 	weight int32 // bytes the VL may send before the next entry's turn
 }
 
@@ -517,7 +517,7 @@ func parseVLArb(s string, vls int) ([]arbEntry, error) {
 	var table []arbEntry
 	if s == "" {
 		for v := 0; v < vls; v++ {
-			table = append(table, arbEntry{vl: int32(v), weight: 255 * 64})
+			table = append(table, arbEntry{vl: VL(v), weight: 255 * 64})
 		}
 		return table, nil
 	}
@@ -528,7 +528,7 @@ func parseVLArb(s string, vls int) ([]arbEntry, error) {
 		if !ok || err1 != nil || err2 != nil || vl < 0 || vl >= vls || w < 1 || w > 255 {
 			return nil, fmt.Errorf("entry %q: want VL:WEIGHT with VL below %d and weight 1-255", item, vls)
 		}
-		table = append(table, arbEntry{vl: int32(vl), weight: int32(w) * 64})
+		table = append(table, arbEntry{vl: VL(vl), weight: int32(w) * 64})
 	}
 	return table, nil
 }

@@ -11,8 +11,8 @@ type switchState struct {
 }
 
 // voqIndex returns the VoQ of input in, VL vl, output out (switch-local ports).
-func (n *Network) voqIndex(sw *switchState, in, vl, out int32) int32 {
-	return (in*int32(n.nVL)+vl)*sw.nPorts + out
+func (n *Network) voqIndex(sw *switchState, in int32, vl VL, out int32) int32 {
+	return (in*int32(n.nVL)+int32(vl))*sw.nPorts + out
 }
 
 // txDone wakes switch output p when its link frees with packets waiting.
@@ -74,7 +74,7 @@ func (n *Network) trySwitch(o int32) {
 
 // takeVoQ removes the head of VoQ (in, vl) of output pt and moves pt's
 // round-robin pointer past in.
-func (n *Network) takeVoQ(sw *switchState, pt *port, in, vl int32) int32 {
+func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 	q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
 	k := q.pop()
 	if q.n == 0 {
@@ -91,7 +91,7 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in, vl int32) int32 {
 // nextInput returns the input port that output pt serves next on VL vl:
 // round-robin from pt's pointer among inputs whose VoQ head fits in pt's
 // credits, or -1.
-func (n *Network) nextInput(sw *switchState, pt *port, vl int32) int32 {
+func (n *Network) nextInput(sw *switchState, pt *port, vl VL) int32 {
 	cr := pt.lane[vl].credits
 	start := pt.lane[vl].rrIn
 	nIn := sw.nPorts
