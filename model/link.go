@@ -47,7 +47,9 @@ func (n *Network) transmit(p, k, from int32) {
 		}
 		if pt.queued > 0 {
 			n.sim.At(end, evTxDone, uint32(p))
-			pt.wakeSet = true
+			pt.txWakeAt = end
+		} else {
+			pt.txWakeAt = 0 // a wake still pending is stale now
 		}
 	}
 	header := now + pt.prop

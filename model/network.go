@@ -46,7 +46,7 @@ type port struct {
 
 	// Output side.
 	linkFree engine.Time  // the output's link is free from then
-	wakeSet  bool         // a switch output's evTxDone is due at linkFree
+	txWakeAt engine.Time  // a switch output's one live evTxDone is due then; 0: none (see txDone)
 	queued   int32        // packets in VoQs heading here, all VLs
 	leave    voqLeave     // CC: the VoQ fill the packet on the link gives up when it has left
 	arbIdx   int32        // current entry of the VL arbitration table

@@ -16,8 +16,23 @@ func (n *Network) voqIndex(sw *switchState, in int32, vl VL, out int32) int32 {
 }
 
 // txDone wakes switch output p when its link frees with packets waiting.
+//
+// The wake-up protocol: an output has at most one live evTxDone, due at
+// txWakeAt (0 when none). transmit schedules one at the end of every
+// transmission while packets wait, and trySwitch schedules one at linkFree
+// when it finds the link busy and none is due then. Any other evTxDone that
+// fires is stale (the link was taken, or the wait was re-planned, after it
+// was scheduled) and does nothing: without this rule stale wakes would
+// re-schedule themselves and pile up on a congested output, hundreds per
+// packet with small packets. Every change that can let an output send (an
+// arrival, a credit update) calls trySwitch itself, so a stale wake never has
+// work of its own.
 func (n *Network) txDone(p int32) {
-	n.ports[p].wakeSet = false
+	pt := &n.ports[p]
+	if pt.txWakeAt != n.sim.Now() {
+		return // stale
+	}
+	pt.txWakeAt = 0
 	n.trySwitch(p)
 }
 
@@ -33,9 +48,9 @@ func (n *Network) trySwitch(o int32) {
 		return
 	}
 	if now := n.sim.Now(); now < pt.linkFree {
-		if !pt.wakeSet {
+		if pt.txWakeAt != pt.linkFree {
 			n.sim.At(pt.linkFree, evTxDone, uint32(o))
-			pt.wakeSet = true
+			pt.txWakeAt = pt.linkFree
 		}
 		return
 	}
