@@ -3,9 +3,9 @@ package store_test
 import (
 	"bytes"
 	"context"
-	"math/rand/v2"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
