@@ -2,8 +2,6 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"io/fs"
 
 	"github.com/urfave/cli/v2"
 
@@ -27,7 +25,7 @@ func exportCommand() *cli.Command {
 			if format != "csv" && format != "json" {
 				return usagef("--format: want csv or json, not %q", format)
 			}
-			db, err := openReadOnly(c.Args().First())
+			db, err := store.OpenReadOnly(c.Args().First())
 			if err != nil {
 				return err
 			}
@@ -44,20 +42,4 @@ func exportCommand() *cli.Command {
 			return w.Flush()
 		},
 	}
-}
-
-// openReadOnly opens an existing results database without writing to it; a
-// missing or foreign file is a usage error.
-func openReadOnly(path string) (*store.DB, error) {
-	db, err := store.OpenReadOnly(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, usagef("%s: no such database", path)
-		}
-		if errors.Is(err, store.ErrNotDatabase) || errors.Is(err, store.ErrSchemaTooNew) {
-			return nil, usagef("%s: %v", path, err)
-		}
-		return nil, err
-	}
-	return db, nil
 }

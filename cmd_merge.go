@@ -53,10 +53,7 @@ func mergeAction(c *cli.Context) error {
 	}
 	if err := store.Merge(c.Context, dst, srcs, c.Bool("force")); err != nil {
 		if errors.Is(err, store.ErrMismatch) {
-			return usageError{errors.New(strings.Replace(err.Error(), "use force", "use --force", 1))}
-		}
-		if errors.Is(err, store.ErrNotDatabase) || errors.Is(err, store.ErrSchemaTooNew) {
-			return usageError{err}
+			return reworded{strings.Replace(err.Error(), "use force", "use --force", 1), err}
 		}
 		return err
 	}
@@ -73,6 +70,16 @@ func mergeAction(c *cli.Context) error {
 		len(srcs), plural(len(srcs)), dst, done, failed)
 	return nil
 }
+
+// reworded is err with a message that speaks of flags rather than of the
+// API's parameters.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e reworded) Error() string { return e.msg }
+func (e reworded) Unwrap() error { return e.err }
 
 func plural(n int) string {
 	if n == 1 {

@@ -251,7 +251,11 @@ func (d *DB) copyFrom(ctx context.Context, path string) error {
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, fileURI(path)+"?mode=ro"); err != nil {
+	params, quiet := readParams(path)
+	if quiet {
+		defer removeEmptyWAL(path)
+	}
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, fileURI(path)+"?mode=ro"+params); err != nil {
 		return err
 	}
 	defer conn.ExecContext(context.Background(), `DETACH DATABASE src`)

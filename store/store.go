@@ -197,11 +197,8 @@ func OpenReadOnly(path string) (*DB, error) {
 	case fi.Mode().IsRegular() && fi.Size() == 0:
 		return nil, fmt.Errorf("open %s: %w: the file is empty", path, ErrNotDatabase)
 	}
-	quiet := !exists(path+"-wal") && !exists(path+"-shm")
-	if quiet && !(writable(path) && writable(filepath.Dir(path))) {
-		return openDSN(path, dsn(path, true)+"&immutable=1", true)
-	}
-	d, err := openDSN(path, dsn(path, true), true)
+	params, quiet := readParams(path)
+	d, err := openDSN(path, dsn(path, true)+params, true)
 	if err != nil {
 		if quiet {
 			removeEmptyWAL(path)
@@ -210,6 +207,18 @@ func OpenReadOnly(path string) (*DB, error) {
 	}
 	d.removeWAL = quiet
 	return d, nil
+}
+
+// readParams returns the URI parameters that read the database at path
+// without writing beside it ("&immutable=1" when no process has it open and
+// this one cannot create its -wal and -shm), and whether no process had it
+// open, in which case the reader must call removeEmptyWAL when done.
+func readParams(path string) (params string, quiet bool) {
+	quiet = !exists(path+"-wal") && !exists(path+"-shm")
+	if quiet && !(writable(path) && writable(filepath.Dir(path))) {
+		return "&immutable=1", false
+	}
+	return "", quiet
 }
 
 // exists reports whether a file exists at path.
