@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -211,4 +213,37 @@ func TestMergeRefusesDstInUse(t *testing.T) {
 		t.Errorf("dst holds %d done points after a refused merge, want 1", done)
 	}
 	checkNoMergeLeftovers(t, dir, "")
+}
+
+func TestMergeRemovesLeftoversOfKilledMerges(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "a.db"), filepath.Join(dir, "out.db")
+	shard(t, src, doneResult("p1", testGrid.ID))
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := exec.Command(os.Args[0], "-test.run=^$")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID := strconv.Itoa(dead.Process.Pid)
+	for _, name := range []string{
+		"out.db.merge-" + host + "-" + deadPID, // left by a merge killed mid-way
+		"out.db.merge-" + host + "-" + deadPID + "-wal",
+		"out.db.merge-" + host + "-1",            // a live process's merge (PID 1)
+		"out.db.merge-other.host-" + deadPID,     // another host's: its PIDs mean nothing here
+		"other.db.merge-" + host + "-" + deadPID, // another database's
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte("partial"))
+	}
+	if err := store.Merge(t.Context(), dst, []string{src}, false); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a.db", "other.db.merge-" + host + "-" + deadPID, "out.db",
+		"out.db.merge-" + host + "-1", "out.db.merge-other.host-" + deadPID}
+	slices.Sort(want)
+	if got := dirNames(t, dir); !slices.Equal(got, want) {
+		t.Errorf("after the merge the directory holds %v, want %v", got, want)
+	}
 }

@@ -154,9 +154,7 @@ func removeStub(path string) {
 		// Another process made it a database meanwhile.
 		return
 	}
-	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-		os.Remove(path + suffix)
-	}
+	removeFiles(path)
 }
 
 // Exists reports whether path holds something to read as a database: false
