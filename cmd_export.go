@@ -6,12 +6,13 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
-		Usage:     "print every finished point of a results database: parameters, seed, metrics",
+		Usage:     "print every finished point of a results database: grid, scenario, parameters, seed, metrics",
 		UsageText: "ccsweep export DB [--format csv|json]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv or json"},
@@ -31,10 +32,11 @@ func exportCommand() *cli.Command {
 			}
 			defer db.Close()
 			w := bufio.NewWriter(c.App.Writer)
+			opt := store.ExportOptions{Effective: sweep.EffectiveParams}
 			if format == "csv" {
-				err = db.ExportCSV(c.Context, w)
+				err = db.ExportCSV(c.Context, w, opt)
 			} else {
-				err = db.ExportJSON(c.Context, w)
+				err = db.ExportJSON(c.Context, w, opt)
 			}
 			if err != nil {
 				return err

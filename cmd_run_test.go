@@ -209,7 +209,7 @@ func TestRunThenExportCSV(t *testing.T) {
 	if code != 0 || len(lines) != 7 {
 		t.Fatalf("export: %d lines\n%s", len(lines), csv)
 	}
-	want := "cc,ccti_timer,marking_rate,phase,sample,seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti"
+	want := "grid,grid_id,scenario,cc,ccti_timer,marking_rate,phase,sample,seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti"
 	if lines[0] != want {
 		t.Fatalf("header %q\nwant   %q", lines[0], want)
 	}
@@ -412,5 +412,41 @@ func TestRunReportWithAssetsFromTheEnvironment(t *testing.T) {
 				t.Errorf("the report does not inline the assets (%v)", err)
 			}
 		})
+	}
+}
+
+func TestExportKeepsGridsApartAndFillsDefaults(t *testing.T) {
+	small := strings.Replace(killGrid, `{from = "50us", to = "600us", step = "50us"}`, `["1ms", "200us"]`, 1)
+	small = strings.Replace(small, "marking_rate = [0, 1, 4]", "marking_rate = [0]", 1)
+	a := writeGrid(t, small)
+	b := writeGrid(t, strings.Replace(small, `name     = "kill"`, "name = \"eight\"\nthreshold = 8", 1))
+	db := filepath.Join(t.TempDir(), "both.db")
+	for _, grid := range []string{a, b} {
+		if out, stderr, code := ccsweep(t, grid, "--db", db, "--quiet", "--no-report"); code != 0 {
+			t.Fatalf("run %s: exit %d\n%s%s", grid, code, out, stderr)
+		}
+	}
+	csv, stderr, code := ccsweep(t, "export", db)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
+		f := strings.Split(line, ",")
+		// grid, scenario, ccti_timer, threshold
+		rows = append(rows, strings.Join([]string{f[0], f[2], f[4], f[8]}, " "))
+	}
+	slices.Sort(rows)
+	want := []string{
+		"eight testbed-s1 1ms 8", "eight testbed-s1 200us 8",
+		"kill testbed-s1 1ms 15", "kill testbed-s1 200us 15",
+	}
+	if !slices.Equal(rows, want) {
+		t.Errorf("export rows (grid scenario ccti_timer threshold):\n%v\nwant\n%v\n%s", rows, want, csv)
+	}
+	// Within a grid, 200us comes before 1ms.
+	if i, j := strings.Index(csv, "kill,"), strings.Index(csv, ",1ms,"); i < 0 || !strings.Contains(csv[i:], ",200us,") ||
+		strings.Index(csv[i:], ",200us,") > strings.Index(csv[i:], ",1ms,") || j < 0 {
+		t.Errorf("durations out of order:\n%s", csv)
 	}
 }

@@ -61,7 +61,7 @@ func snapshot(t *testing.T, path string) (results []store.Result, runs []store.R
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := d.ExportCSV(t.Context(), &buf); err != nil {
+	if err := d.ExportCSV(t.Context(), &buf, store.ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	integrityCheck(t, d)

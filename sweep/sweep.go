@@ -486,6 +486,30 @@ func catchPanic[T any](f func() (T, error)) (res T, err error) {
 	return f()
 }
 
+// EffectiveParams returns the value every model parameter had when a point
+// with these parameters ran in scenario, by name: its own value or the
+// model's default, in canonical text. It returns nil for a model version
+// other than this build's, whose defaults it does not know, or parameters
+// this model rejects. It suits store.ExportOptions.Effective.
+func EffectiveParams(scenario, modelVersion string, params []store.Param) map[string]string {
+	if modelVersion != model.Version {
+		return nil
+	}
+	pt := grids.Point{Scenario: scenario, Params: make([]grids.Param, len(params))}
+	for i, p := range params {
+		pt.Params[i] = grids.Param{Name: p.Name, Value: p.Value}
+	}
+	cfg, err := pt.Config()
+	if err != nil {
+		return nil
+	}
+	values := make(map[string]string)
+	for _, name := range model.ParamNames() {
+		values[name] = cfg.Canonical(name)
+	}
+	return values
+}
+
 // describe spells a point for messages: its parameters and seed.
 func describe(pt grids.Point) string {
 	s := pt.Scenario

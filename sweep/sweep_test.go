@@ -73,7 +73,7 @@ func runGrid(t *testing.T, g *grids.Grid, db *store.DB, opt sweep.Options) sweep
 func export(t *testing.T, db *store.DB) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := db.ExportCSV(context.Background(), &b); err != nil {
+	if err := db.ExportCSV(context.Background(), &b, store.ExportOptions{Effective: sweep.EffectiveParams}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
