@@ -115,15 +115,20 @@ func TestMerge(t *testing.T) {
 	d.Close()
 
 	// Merging again, or merging dst into itself, changes nothing.
-	for _, srcs := range [][]string{{a, b}, {b, a, dst}} {
-		if err := store.Merge(t.Context(), dst, srcs, false); err != nil {
-			t.Fatal(err)
-		}
-		checkNoMergeLeftovers(t, dir, "all.db")
-		_, runs2, export2 := snapshot(t, dst)
-		if len(runs2) != len(runs) || !bytes.Equal(export2, export) {
-			t.Errorf("merging %v again changed dst: %d runs, export\n%s\nwas\n%s", srcs, len(runs2), export2, export)
-		}
+	for _, tc := range []struct {
+		name string
+		srcs []string
+	}{{"again", []string{a, b}}, {"into itself", []string{b, a, dst}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := store.Merge(t.Context(), dst, tc.srcs, false); err != nil {
+				t.Fatal(err)
+			}
+			checkNoMergeLeftovers(t, dir, "all.db")
+			_, runs2, export2 := snapshot(t, dst)
+			if len(runs2) != len(runs) || !bytes.Equal(export2, export) {
+				t.Errorf("merging %v again changed dst: %d runs, export\n%s\nwas\n%s", tc.srcs, len(runs2), export2, export)
+			}
+		})
 	}
 }
 
