@@ -40,7 +40,7 @@ func mergeAction(c *cli.Context) error {
 		case errors.Is(err, fs.ErrNotExist):
 			return usagef("%s: no such database", src)
 		case err != nil:
-			return usagef("%s: %v", src, err)
+			return usagef("%s: %w", src, pathless(err))
 		case !fi.Mode().IsRegular():
 			return usagef("%s: not a database file", src)
 		}
@@ -69,6 +69,16 @@ func mergeAction(c *cli.Context) error {
 	fmt.Fprintf(c.App.Writer, "merged %d database%s into %s: %d points done, %d failed\n",
 		len(srcs), plural(len(srcs)), dst, done, failed)
 	return nil
+}
+
+// pathless drops the operation and path of an *fs.PathError, which the
+// message already names.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // reworded is err with a message that speaks of flags rather than of the

@@ -11,6 +11,14 @@ func writable(path string) bool {
 	return syscall.Access(path, 2 /* W_OK */) == nil
 }
 
+// onReadOnlyFS returns " (read-only file system)" if path is on one, else "".
+func onReadOnlyFS(path string) string {
+	if syscall.Access(path, 2) == syscall.EROFS {
+		return " (read-only file system)"
+	}
+	return ""
+}
+
 // diskFull reports whether the file system holding dir has (almost) no
 // space left for an unprivileged write: less than 64 KiB.
 func diskFull(dir string) bool {

@@ -119,7 +119,7 @@ func checkWritable(path string) error {
 	case err == nil && !fi.Mode().IsRegular():
 		return fmt.Errorf("%w: it is not a regular file", ErrUnwritable)
 	case err == nil && !writable(path):
-		return fmt.Errorf("%w: the file is read-only", ErrUnwritable)
+		return fmt.Errorf("%w: the file is read-only%s", ErrUnwritable, onReadOnlyFS(path))
 	case err != nil && !errors.Is(err, fs.ErrNotExist):
 		return fmt.Errorf("%w: %w", ErrUnwritable, unwrapPathError(err))
 	}
@@ -133,7 +133,7 @@ func checkWritable(path string) error {
 	case !di.IsDir():
 		return fmt.Errorf("%w: %s is not a directory", ErrUnwritable, dir)
 	case !writable(dir):
-		return fmt.Errorf("%w: directory %s is read-only", ErrUnwritable, dir)
+		return fmt.Errorf("%w: directory %s is read-only%s", ErrUnwritable, dir, onReadOnlyFS(dir))
 	}
 	return nil
 }
