@@ -12,7 +12,9 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/store/atomicfile"
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
 // version and commit are set at link time (-ldflags "-X main.version=...");
@@ -36,7 +38,8 @@ func buildCommit() string {
 	return "unknown"
 }
 
-// usageError is bad usage or bad input: exit status 2.
+// usageError is bad usage or bad input: exit status 2. It wraps its cause,
+// so errors.Is and errors.As see through it (usagef keeps a %w operand).
 type usageError struct{ err error }
 
 func (e usageError) Error() string { return e.err.Error() }
@@ -70,8 +73,18 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	}
 }
 
+// Exit statuses of ccsweep.
+const (
+	exitFailed     = 1 // a run failed
+	exitUsage      = 2 // bad usage or bad input
+	exitIncomplete = 3 // a sweep stopped with points not yet run; running it again finishes them
+)
+
 // run executes ccsweep with args and returns the process exit status: 0 on
-// success, 2 for bad usage or input, 1 when a run fails.
+// success, exitUsage for bad usage or input (a usage error, a bad grid or
+// parameter, a file that is not a usable database), exitIncomplete when a
+// sweep stopped with points undone and nothing else went wrong, exitFailed
+// otherwise. This is the one place errors become exit statuses.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
 	err := app.RunContext(ctx, normalizeArgs(app, args))
@@ -79,10 +92,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if stoppedBySignal(ctx, err) {
-		return 1 // the process's caller says which signal (signalStatus)
+		return exitFailed // the process's caller says which signal (signalStatus)
 	}
-	var ue usageError
-	var pe *model.ParamError
 	var ge *grids.Error
 	if errors.As(err, &ge) {
 		// One line per problem, each naming file, line and key.
@@ -92,13 +103,26 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		if ge.More > 0 {
 			fmt.Fprintln(stderr, "ccsweep: "+ge.MoreLine())
 		}
-		return 2
+		return exitUsage
 	}
 	fmt.Fprintln(stderr, "ccsweep: "+oneLine(err.Error()))
-	if errors.As(err, &ue) || errors.As(err, &pe) || errors.Is(err, model.ErrUnknownParam) {
-		return 2
+	return exitStatus(err)
+}
+
+// exitStatus maps an error other than a grid's problems to an exit status.
+func exitStatus(err error) int {
+	var ue usageError
+	var pe *model.ParamError
+	switch {
+	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, model.ErrUnknownParam),
+		errors.Is(err, store.ErrNotDatabase), errors.Is(err, store.ErrSchemaTooNew),
+		errors.Is(err, store.ErrMismatch), errors.Is(err, store.ErrNoDatabase),
+		errors.Is(err, store.ErrUnwritable):
+		return exitUsage
+	case errors.Is(err, sweep.ErrIncomplete):
+		return exitIncomplete
 	}
-	return 1
+	return exitFailed
 }
 
 // commandUsageError turns a flag-parsing error into a one-line usage error

@@ -2,18 +2,17 @@ package main
 
 import (
 	"bufio"
-	"errors"
-	"io/fs"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
 func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
-		Usage:     "print every finished point of a results database: parameters, seed, metrics",
+		Usage:     "print every finished point of a results database: grid, scenario, parameters, seed, metrics",
 		UsageText: "ccsweep export DB [--format csv|json]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv or json"},
@@ -27,16 +26,17 @@ func exportCommand() *cli.Command {
 			if format != "csv" && format != "json" {
 				return usagef("--format: want csv or json, not %q", format)
 			}
-			db, err := openReadOnly(c.Args().First())
+			db, err := store.OpenReadOnly(c.Args().First())
 			if err != nil {
 				return err
 			}
 			defer db.Close()
 			w := bufio.NewWriter(c.App.Writer)
+			opt := store.ExportOptions{Effective: sweep.EffectiveParams}
 			if format == "csv" {
-				err = db.ExportCSV(c.Context, w)
+				err = db.ExportCSV(c.Context, w, opt)
 			} else {
-				err = db.ExportJSON(c.Context, w)
+				err = db.ExportJSON(c.Context, w, opt)
 			}
 			if err != nil {
 				return err
@@ -44,20 +44,4 @@ func exportCommand() *cli.Command {
 			return w.Flush()
 		},
 	}
-}
-
-// openReadOnly opens an existing results database without writing to it; a
-// missing or foreign file is a usage error.
-func openReadOnly(path string) (*store.DB, error) {
-	db, err := store.OpenReadOnly(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, usagef("%s: no such database", path)
-		}
-		if errors.Is(err, store.ErrNotDatabase) || errors.Is(err, store.ErrSchemaTooNew) {
-			return nil, usagef("%s: %v", path, err)
-		}
-		return nil, err
-	}
-	return db, nil
 }

@@ -40,7 +40,7 @@ func mergeAction(c *cli.Context) error {
 		case errors.Is(err, fs.ErrNotExist):
 			return usagef("%s: no such database", src)
 		case err != nil:
-			return usagef("%s: %v", src, err)
+			return usagef("%s: %w", src, pathless(err))
 		case !fi.Mode().IsRegular():
 			return usagef("%s: not a database file", src)
 		}
@@ -53,10 +53,7 @@ func mergeAction(c *cli.Context) error {
 	}
 	if err := store.Merge(c.Context, dst, srcs, c.Bool("force")); err != nil {
 		if errors.Is(err, store.ErrMismatch) {
-			return usageError{errors.New(strings.Replace(err.Error(), "use force", "use --force", 1))}
-		}
-		if errors.Is(err, store.ErrNotDatabase) || errors.Is(err, store.ErrSchemaTooNew) {
-			return usageError{err}
+			return reworded{strings.Replace(err.Error(), "use force", "use --force", 1), err}
 		}
 		return err
 	}
@@ -73,6 +70,26 @@ func mergeAction(c *cli.Context) error {
 		len(srcs), plural(len(srcs)), dst, done, failed)
 	return nil
 }
+
+// pathless drops the operation and path of an *fs.PathError, which the
+// message already names.
+func pathless(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// reworded is err with a message that speaks of flags rather than of the
+// API's parameters.
+type reworded struct {
+	msg string
+	err error
+}
+
+func (e reworded) Error() string { return e.msg }
+func (e reworded) Unwrap() error { return e.err }
 
 func plural(n int) string {
 	if n == 1 {

@@ -66,23 +66,30 @@ func TestMergedShardsExportLikeOneRun(t *testing.T) {
 		t.Fatalf("merge: exit %d\n%s%s", code, out, stderr)
 	}
 	for _, format := range []string{"csv", "json"} {
-		if got, want := export(t, merged, format), export(t, one, format); got != want {
-			t.Fatalf("%s export of the merged shards differs from one run's:\n%s\nwant\n%s", format, got, want)
-		}
+		t.Run(format, func(t *testing.T) {
+			if got, want := export(t, merged, format), export(t, one, format); got != want {
+				t.Fatalf("%s export of the merged shards differs from one run's:\n%s\nwant\n%s", format, got, want)
+			}
+		})
 	}
 	checkDatabase(t, merged, 12)
 
 	// Merging again, or adding the single run's copies of the same points,
 	// changes nothing.
 	before := export(t, merged, "json")
-	for _, srcs := range [][]string{shards, {one}, {merged, shards[0]}} {
-		if _, stderr, code := ccsweep(t, append([]string{"merge", merged}, srcs...)...); code != 0 {
-			t.Fatalf("merge %v again: exit %d: %s", srcs, code, stderr)
-		}
-		if got := export(t, merged, "json"); got != before {
-			t.Fatalf("merging %v again changed the export", srcs)
-		}
-		checkDatabase(t, merged, 12)
+	for _, tc := range []struct {
+		name string
+		srcs []string
+	}{{"the shards", shards}, {"the single run", []string{one}}, {"itself and a shard", []string{merged, shards[0]}}} {
+		t.Run("again "+tc.name, func(t *testing.T) {
+			if _, stderr, code := ccsweep(t, append([]string{"merge", merged}, tc.srcs...)...); code != 0 {
+				t.Fatalf("merge %v again: exit %d: %s", tc.srcs, code, stderr)
+			}
+			if got := export(t, merged, "json"); got != before {
+				t.Fatalf("merging %v again changed the export", tc.srcs)
+			}
+			checkDatabase(t, merged, 12)
+		})
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/report"
+	"github.com/ccsweep/ccsweep/store"
 )
 
 func reportCommand() *cli.Command {
@@ -49,7 +50,8 @@ func reportCommand() *cli.Command {
 }
 
 func assetsFlag() cli.Flag {
-	return &cli.StringFlag{Name: "assets", Usage: "folder with echarts.min.js and echarts-gl.min.js to inline (default: load them from a CDN)"}
+	return &cli.StringFlag{Name: "assets", EnvVars: []string{"CCSWEEP_ASSETS"},
+		Usage: "folder with echarts.min.js and echarts-gl.min.js to inline (default: load them from a CDN)"}
 }
 
 // defaultReportPath is the database's path with .html for its extension.
@@ -73,7 +75,7 @@ func loadAssets(dir string) (*report.Assets, error) {
 // writeReport writes the report of the database at dbPath to out (- for
 // stdout), whole or not at all.
 func writeReport(c *cli.Context, dbPath, out string, assets *report.Assets) error {
-	db, err := openReadOnly(dbPath)
+	db, err := store.OpenReadOnly(dbPath)
 	if err != nil {
 		return err
 	}

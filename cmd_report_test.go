@@ -71,10 +71,12 @@ func TestReportBadInputExitsTwo(t *testing.T) {
 		{"serve", notDB, "--addr", "nonsense"},
 		{"serve", notDB, "--assets", dir},
 	} {
-		_, stderr, code := ccsweep(t, args...)
-		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
-			t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, stderr)
-		}
+		t.Run(strings.Join(args, " "), func(t *testing.T) {
+			_, stderr, code := ccsweep(t, args...)
+			if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") > 0 {
+				t.Errorf("%v: exit %d, stderr %q; want 2 and one line", args, code, stderr)
+			}
+		})
 	}
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 1 {

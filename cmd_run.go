@@ -26,7 +26,12 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run every point of a grid file, keeping results in a SQLite database",
-		UsageText: "ccsweep run GRID.toml [--db FILE] [-j N] [--shard I/N] [--report FILE | --no-report] [--fail-fast] [--dry-run] [--quiet]\n   ccsweep GRID.toml [...]",
+		UsageText: "ccsweep run GRID.toml [--db FILE] [-j N] [--shard I/N] [--report FILE | --no-report] [--assets DIR] [--fail-fast] [--dry-run] [--quiet]\n   ccsweep GRID.toml [...]",
+		Description: "Runs the points the database does not hold as done. Several runs may share one database: each point\n" +
+			"is claimed by one of them, and a run waits for the points others hold, taking them over if their\n" +
+			"process died (at once on this host, when the lease expires elsewhere).\n\n" +
+			"Exit status: 0 every point is done; 1 a point failed or the run failed (e.g. a full disk);\n" +
+			"2 bad usage or input; 3 the run stopped with points not yet run (e.g. interrupted): run it again to finish them.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "db", Usage: "results database (default: the grid's name with .db, next to the grid file)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulations at once"},
@@ -36,6 +41,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress, only the summary"},
 			&cli.StringFlag{Name: "report", Usage: "HTML report written after the run (default: the database's name with .html)"},
 			&cli.BoolFlag{Name: "no-report", Usage: "write no report"},
+			assetsFlag(),
 		},
 		OnUsageError: commandUsageError,
 		Action:       runAction,
@@ -53,19 +59,6 @@ func loadGrid(path string) (*grids.Grid, error) {
 		return nil, usagef("%v", err)
 	}
 	return g, nil
-}
-
-// openDB opens (creating if needed) a results database; a file that is not
-// one is a usage error.
-func openDB(path string) (*store.DB, error) {
-	db, err := store.Open(path)
-	if err != nil {
-		if errors.Is(err, store.ErrNotDatabase) || errors.Is(err, store.ErrSchemaTooNew) {
-			return nil, usagef("%s: %v", path, err)
-		}
-		return nil, fmt.Errorf("open %s: %w", path, err)
-	}
-	return db, nil
 }
 
 func runAction(c *cli.Context) error {
@@ -95,7 +88,13 @@ func runAction(c *cli.Context) error {
 	if c.Bool("dry-run") {
 		return dryRun(c.Context, out, plan, dbPath, c.Int("jobs"))
 	}
-	db, err := openDB(dbPath)
+	var assets *report.Assets
+	if !c.Bool("no-report") {
+		if assets, err = loadAssets(c.String("assets")); err != nil {
+			return err
+		}
+	}
+	db, err := store.Open(dbPath)
 	if err != nil {
 		return err
 	}
@@ -106,8 +105,12 @@ func runAction(c *cli.Context) error {
 		opt.Progress = newProgress(c.App.ErrWriter)
 	}
 	sum, err := sweep.Run(c.Context, plan, db, opt)
-	fmt.Fprintf(out, "%s: %d points (shard %s): %d already done, %d ran (%d failed), %d claimed by another process; wall %s, %d workers busy %.0f%%; results in %s\n",
-		g.Name, sum.Points, shard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Claimed,
+	undone := ""
+	if sum.Undone > 0 {
+		undone = fmt.Sprintf(", %d undone", sum.Undone)
+	}
+	fmt.Fprintf(out, "%s: %d points (shard %s): %d already done, %d ran (%d failed), %d done by another process%s; wall %s, %d workers busy %.0f%%; results in %s\n",
+		g.Name, sum.Points, shard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Elsewhere, undone,
 		sum.Wall.Round(time.Millisecond), sum.Workers, 100*sum.Efficiency(), dbPath)
 	if !c.Bool("no-report") {
 		reportPath := c.String("report")
@@ -118,7 +121,7 @@ func runAction(c *cli.Context) error {
 		// takes a moment.
 		ctx := context.WithoutCancel(c.Context)
 		rerr := writeOutput(reportPath, out, func(w io.Writer) error {
-			return report.Write(ctx, w, db, report.Options{Version: version})
+			return report.Write(ctx, w, db, report.Options{Assets: assets, Version: version})
 		})
 		switch {
 		case rerr != nil && err == nil:
@@ -129,16 +132,18 @@ func runAction(c *cli.Context) error {
 			fmt.Fprintf(out, "report: %s\n", reportPath)
 		}
 	}
-	if errors.Is(err, sweep.ErrInterrupted) {
-		return fmt.Errorf("interrupted: finished points are kept in %s; run the same command again to finish the rest", dbPath)
-	}
-	if err != nil {
-		return err
-	}
-	if sum.Failed > 0 {
+	switch {
+	case errors.Is(err, sweep.ErrInterrupted) && errors.Is(err, sweep.ErrIncomplete):
+		return fmt.Errorf("interrupted, %w (%d of %d): finished points are kept in %s; run the same command again to finish the rest",
+			sweep.ErrIncomplete, sum.Undone, sum.Points, dbPath)
+	case errors.Is(err, sweep.ErrInterrupted):
+		return fmt.Errorf("interrupted: finished points are kept in %s", dbPath)
+	case sum.Failed > 0 && (err == nil || errors.Is(err, sweep.ErrIncomplete)):
 		return fmt.Errorf("%d of %d points failed (see ccsweep export %s, or rerun to retry them)", sum.Failed, sum.Ran, dbPath)
+	case errors.Is(err, sweep.ErrIncomplete):
+		return fmt.Errorf("%w (%d of %d): run the same command again to finish them", sweep.ErrIncomplete, sum.Undone, sum.Points)
 	}
-	return nil
+	return err
 }
 
 // dryRun prints what a run would do, reading the database if it exists and
@@ -148,10 +153,14 @@ func dryRun(ctx context.Context, w io.Writer, plan *sweep.Plan, dbPath string, j
 	for i := range missing {
 		missing[i] = i
 	}
-	if _, err := os.Stat(dbPath); err == nil {
+	exists, err := store.Exists(dbPath)
+	if err != nil {
+		return err
+	}
+	if exists {
 		db, err := store.OpenReadOnly(dbPath)
 		if err != nil {
-			return usagef("%s: %v", dbPath, err)
+			return err
 		}
 		missing, err = plan.Missing(ctx, db)
 		db.Close()

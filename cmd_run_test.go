@@ -3,10 +3,14 @@ package main
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,6 +20,7 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
 const killGrid = `
@@ -204,7 +209,7 @@ func TestRunThenExportCSV(t *testing.T) {
 	if code != 0 || len(lines) != 7 {
 		t.Fatalf("export: %d lines\n%s", len(lines), csv)
 	}
-	want := "cc,ccti_timer,marking_rate,phase,sample,seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti"
+	want := "grid,grid_id,scenario,cc,ccti_timer,marking_rate,phase,sample,seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti"
 	if lines[0] != want {
 		t.Fatalf("header %q\nwant   %q", lines[0], want)
 	}
@@ -215,5 +220,233 @@ func TestRunThenExportCSV(t *testing.T) {
 	dry, _, code := ccsweep(t, grid, "--dry-run")
 	if code != 0 || !strings.Contains(dry, "6 already done") || !strings.Contains(dry, "0 to run") {
 		t.Fatalf("dry run: %s", dry)
+	}
+}
+
+// finishedResults runs a small grid and returns the directory holding
+// its database, tiny.db (3 points), with nothing else in it.
+func finishedResults(t *testing.T) string {
+	t.Helper()
+	grid := writeGrid(t, strings.Replace(killGrid, `{from = "50us", to = "600us", step = "50us"}`, `["100us"]`, 1))
+	dir := t.TempDir()
+	db := filepath.Join(dir, "tiny.db")
+	if out, stderr, code := ccsweep(t, grid, "--db", db, "-j", "2", "--quiet", "--no-report"); code != 0 {
+		t.Fatalf("run: exit %d\n%s%s", code, out, stderr)
+	}
+	os.Remove(grid)
+	return dir
+}
+
+// roView returns a read-only bind mount of dir; without the privilege to
+// mount it skips, unless CI=true.
+func roView(t *testing.T, dir string) string {
+	t.Helper()
+	mnt := t.TempDir()
+	for _, args := range [][]string{{"--bind", dir, mnt}, {"-o", "remount,bind,ro", mnt}} {
+		if out, err := exec.Command("mount", args...).CombinedOutput(); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("mount: %v %s", err, out)
+			}
+			t.Skipf("cannot mount here: %v %s", err, out)
+		}
+		t.Cleanup(func() { exec.Command("umount", mnt).Run() })
+	}
+	return mnt
+}
+
+// snapshot returns the names and contents of the files in dir.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := make(map[string]string)
+	for _, e := range entries {
+		b, _ := os.ReadFile(filepath.Join(dir, e.Name()))
+		files[e.Name()] = string(b)
+	}
+	return files
+}
+
+func TestDatabasesThatCannotBeWritten(t *testing.T) {
+	grid := writeGrid(t, killGrid)
+	for _, tc := range []struct {
+		name string
+		// setup returns the command line and the directory that must be
+		// left as it was.
+		setup  func(t *testing.T) (args []string, dir string)
+		code   int
+		stderr string // the one line of stderr, in part
+		stdout string // in part
+	}{
+		{"export from a read-only mount", func(t *testing.T) ([]string, string) {
+			dir := finishedResults(t)
+			return []string{"export", filepath.Join(roView(t, dir), "tiny.db")}, dir
+		}, 0, "", "victim_gbps"},
+		{"export of a directory", func(t *testing.T) ([]string, string) {
+			dir := t.TempDir()
+			return []string{"export", dir}, dir
+		}, 2, "it is a directory", ""},
+		{"report from a read-only mount to stdout", func(t *testing.T) ([]string, string) {
+			dir := finishedResults(t)
+			return []string{"report", filepath.Join(roView(t, dir), "tiny.db"), "-o", "-"}, dir
+		}, 0, "", "<html"},
+		{"status from a read-only mount", func(t *testing.T) ([]string, string) {
+			dir := finishedResults(t)
+			return []string{"status", filepath.Join(roView(t, dir), "tiny.db")}, dir
+		}, 0, "", "3 points done"},
+		{"dry run from a read-only mount", func(t *testing.T) ([]string, string) {
+			dir := finishedResults(t)
+			return []string{"run", grid, "--dry-run", "--db", filepath.Join(roView(t, dir), "tiny.db")}, dir
+		}, 0, "", "3 already done"},
+		{"dry run on an empty file", func(t *testing.T) ([]string, string) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, "empty.db"), nil, 0o644)
+			return []string{"run", grid, "--dry-run", "--db", filepath.Join(dir, "empty.db")}, dir
+		}, 0, "", "0 already done"},
+		{"merge of an input on a read-only mount", func(t *testing.T) ([]string, string) {
+			dir := finishedResults(t)
+			return []string{"merge", filepath.Join(t.TempDir(), "out.db"), filepath.Join(roView(t, dir), "tiny.db")}, dir
+		}, 0, "", "3 points done"},
+		{"run into a database on a read-only mount", func(t *testing.T) ([]string, string) {
+			dir := finishedResults(t)
+			return []string{"run", grid, "--quiet", "--db", filepath.Join(roView(t, dir), "tiny.db")}, dir
+		}, 2, "is read-only", ""},
+		{"run into a directory", func(t *testing.T) ([]string, string) {
+			dir := t.TempDir()
+			return []string{"run", grid, "--quiet", "--db", dir}, dir
+		}, 2, "it is a directory", ""},
+		{"run into a missing directory", func(t *testing.T) ([]string, string) {
+			dir := t.TempDir()
+			return []string{"run", grid, "--quiet", "--db", filepath.Join(dir, "none", "x.db")}, dir
+		}, 2, "does not exist", ""},
+		{"run on a full disk", func(t *testing.T) ([]string, string) {
+			dir := t.TempDir()
+			if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", dir).CombinedOutput(); err != nil {
+				if os.Getenv("CI") == "true" {
+					t.Fatalf("mount: %v %s", err, out)
+				}
+				t.Skipf("cannot mount here: %v %s", err, out)
+			}
+			t.Cleanup(func() { exec.Command("umount", dir).Run() })
+			f, _ := os.Create(filepath.Join(dir, "filler"))
+			for _, err := f.Write(make([]byte, 4096)); err == nil; _, err = f.Write(make([]byte, 4096)) {
+			}
+			f.Close()
+			return []string{"run", grid, "--quiet", "--db", filepath.Join(dir, "x.db")}, dir
+		}, 1, "no space left on device: ", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			args, dir := tc.setup(t)
+			before := snapshot(t, dir)
+			out, stderr, code := ccsweep(t, args...)
+			if code != tc.code || !strings.Contains(stderr, tc.stderr) || strings.Count(stderr, "\n") > 1 ||
+				!strings.Contains(out, tc.stdout) {
+				t.Errorf("exit %d, want %d\nstderr %q, want one line with %q\nstdout %.200q, want %q", code, tc.code, stderr, tc.stderr, out, tc.stdout)
+			}
+			for _, bad := range []string{"(14)", "(1544)", "(4874)", "(13)"} {
+				if strings.Contains(stderr, bad) {
+					t.Errorf("stderr carries an SQLite code: %q", stderr)
+				}
+			}
+			if fields := strings.Fields(stderr); len(fields) > 2 && strings.Count(stderr, fields[1]) > 1 && strings.HasPrefix(fields[1], "/") {
+				t.Errorf("stderr names the file twice: %q", stderr)
+			}
+			if after := snapshot(t, dir); !maps.Equal(before, after) {
+				t.Errorf("%s changed: %v before, %v after", dir, slices.Sorted(maps.Keys(before)), slices.Sorted(maps.Keys(after)))
+			}
+		})
+	}
+}
+
+func TestExitStatus(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		err  error
+		want int
+	}{
+		{"usage", usagef("bad"), 2},
+		{"store sentinel through usagef", usagef("x: %w", store.ErrSchemaTooNew), 2},
+		{"not a database", fmt.Errorf("open x: %w", store.ErrNotDatabase), 2},
+		{"no such database", fmt.Errorf("x: %w", store.ErrNoDatabase), 2},
+		{"unwritable", fmt.Errorf("open x: %w", store.ErrUnwritable), 2},
+		{"mismatch", fmt.Errorf("merge: %w", store.ErrMismatch), 2},
+		{"points undone", fmt.Errorf("%w (3 of 8)", sweep.ErrIncomplete), 3},
+		{"disk full", fmt.Errorf("save: %w", store.ErrNoSpace), 1},
+		{"a failed run", errors.New("2 of 8 points failed"), 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := exitStatus(tc.err); got != tc.want {
+				t.Errorf("exitStatus(%v) = %d, want %d", tc.err, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRunReportWithAssetsFromTheEnvironment(t *testing.T) {
+	assets := t.TempDir()
+	os.WriteFile(filepath.Join(assets, "echarts.min.js"), []byte(`/*inlined*/ version="5.6.0"`), 0o644)
+	os.WriteFile(filepath.Join(assets, "echarts-gl.min.js"), []byte(`/*gl*/ "echarts-gl"`), 0o644)
+	grid := writeGrid(t, strings.Replace(killGrid, `{from = "50us", to = "600us", step = "50us"}`, `["100us"]`, 1))
+	for _, tc := range []struct {
+		name string
+		args []string
+		env  bool
+	}{
+		{"run --assets", []string{grid, "--quiet", "--assets", assets}, false},
+		{"run with CCSWEEP_ASSETS", []string{grid, "--quiet"}, true},
+		{"report with CCSWEEP_ASSETS", []string{"report", filepath.Join(filepath.Dir(grid), "kill.db")}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.env {
+				t.Setenv("CCSWEEP_ASSETS", assets)
+			}
+			html := filepath.Join(filepath.Dir(grid), "kill.html")
+			os.Remove(html)
+			if out, stderr, code := ccsweep(t, tc.args...); code != 0 {
+				t.Fatalf("exit %d\n%s%s", code, out, stderr)
+			}
+			b, err := os.ReadFile(html)
+			if err != nil || !strings.Contains(string(b), "/*inlined*/") || strings.Contains(string(b), `src="https://cdn.jsdelivr.net`) {
+				t.Errorf("the report does not inline the assets (%v)", err)
+			}
+		})
+	}
+}
+
+func TestExportKeepsGridsApartAndFillsDefaults(t *testing.T) {
+	small := strings.Replace(killGrid, `{from = "50us", to = "600us", step = "50us"}`, `["1ms", "200us"]`, 1)
+	small = strings.Replace(small, "marking_rate = [0, 1, 4]", "marking_rate = [0]", 1)
+	a := writeGrid(t, small)
+	b := writeGrid(t, strings.Replace(small, `name     = "kill"`, "name = \"eight\"\nthreshold = 8", 1))
+	db := filepath.Join(t.TempDir(), "both.db")
+	for _, grid := range []string{a, b} {
+		if out, stderr, code := ccsweep(t, grid, "--db", db, "--quiet", "--no-report"); code != 0 {
+			t.Fatalf("run %s: exit %d\n%s%s", grid, code, out, stderr)
+		}
+	}
+	csv, stderr, code := ccsweep(t, "export", db)
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	var rows []string
+	for _, line := range strings.Split(strings.TrimSpace(csv), "\n")[1:] {
+		f := strings.Split(line, ",")
+		// grid, scenario, ccti_timer, threshold
+		rows = append(rows, strings.Join([]string{f[0], f[2], f[4], f[8]}, " "))
+	}
+	slices.Sort(rows)
+	want := []string{
+		"eight testbed-s1 1ms 8", "eight testbed-s1 200us 8",
+		"kill testbed-s1 1ms 15", "kill testbed-s1 200us 15",
+	}
+	if !slices.Equal(rows, want) {
+		t.Errorf("export rows (grid scenario ccti_timer threshold):\n%v\nwant\n%v\n%s", rows, want, csv)
+	}
+	// Within a grid, 200us comes before 1ms.
+	if i, j := strings.Index(csv, "kill,"), strings.Index(csv, ",1ms,"); i < 0 || !strings.Contains(csv[i:], ",200us,") ||
+		strings.Index(csv[i:], ",200us,") > strings.Index(csv[i:], ",1ms,") || j < 0 {
+		t.Errorf("durations out of order:\n%s", csv)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/report"
+	"github.com/ccsweep/ccsweep/store"
 )
 
 func serveCommand() *cli.Command {
@@ -35,7 +36,7 @@ func serveCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			db, err := openReadOnly(c.Args().First())
+			db, err := store.OpenReadOnly(c.Args().First())
 			if err != nil {
 				return err
 			}

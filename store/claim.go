@@ -27,16 +27,16 @@ func (d *DB) Claim(ctx context.Context, ids []string, owner string, ttl time.Dur
 	}
 	list, err := json.Marshal(ids)
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, fmt.Errorf("claim: %w", d.classify(err))
 	}
 	host, now := hostname(), time.Now()
 	tx, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, fmt.Errorf("claim: %w", d.classify(err))
 	}
 	defer tx.Rollback()
 	if err := dropStaleClaims(ctx, tx, host, now); err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, fmt.Errorf("claim: %w", d.classify(err))
 	}
 	// Repeated IDs in the list would make the upsert renew and report an ID
 	// twice; DISTINCT avoids both.
@@ -49,23 +49,23 @@ func (d *DB) Claim(ctx context.Context, ids []string, owner string, ttl time.Dur
 		RETURNING point_id`,
 		owner, host, os.Getpid(), dbTime(now.Add(ttl)), string(list))
 	if err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, fmt.Errorf("claim: %w", d.classify(err))
 	}
 	got := make(map[string]bool)
 	for rows.Next() {
 		var id string
 		if err := rows.Scan(&id); err != nil {
 			rows.Close()
-			return nil, fmt.Errorf("claim: %w", err)
+			return nil, fmt.Errorf("claim: %w", d.classify(err))
 		}
 		got[id] = true
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, fmt.Errorf("claim: %w", d.classify(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return nil, fmt.Errorf("claim: %w", err)
+		return nil, fmt.Errorf("claim: %w", d.classify(err))
 	}
 	claimed := make([]string, 0, len(got))
 	for _, id := range ids {
@@ -115,14 +115,14 @@ func dropStaleClaims(ctx context.Context, tx *sql.Tx, host string, now time.Time
 func (d *DB) Release(ctx context.Context, owner string) error {
 	tx, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("release claims of %s: %w", owner, err)
+		return fmt.Errorf("release claims of %s: %w", owner, d.classify(err))
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE owner = ?`, owner); err != nil {
-		return fmt.Errorf("release claims of %s: %w", owner, err)
+		return fmt.Errorf("release claims of %s: %w", owner, d.classify(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("release claims of %s: %w", owner, err)
+		return fmt.Errorf("release claims of %s: %w", owner, d.classify(err))
 	}
 	return nil
 }

@@ -11,7 +11,8 @@
 // PRAGMA application_id marks the file as a ccsweep database.
 //
 // Results reach the file through a Writer, a single goroutine that commits
-// them in batches, one transaction per batch. Queries and exports read
+// them in transactions; Writer.Save returns once a result is committed, and
+// results saved at once share a transaction. Queries and exports read
 // finished points back; Merge combines the databases of sharded runs.
 //
 // The package takes plain values and imports no other ccsweep package.

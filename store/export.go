@@ -13,27 +13,43 @@ import (
 	"strconv"
 )
 
-// ExportCSV writes one CSV row per done point: first the parameter columns,
-// the union of the points' parameter names sorted by name (a point without a
-// parameter has an empty cell), then seed, then the metrics by the names
-// MetricNames returns (NULL gives an empty cell). Parameter values are written
-// in their stored canonical text, metrics in the shortest form that reads back
-// as the same float64. Rows are ordered by grid ID, then parameter values
-// column by column (2 before 10 and 50us before 150us; see compareValues),
-// then seed, then point ID, so the output depends only on the stored data.
-func (d *DB) ExportCSV(ctx context.Context, w io.Writer) error {
-	rows, params, err := d.exportRows(ctx)
+// ExportOptions control an export.
+type ExportOptions struct {
+	// Effective, if set, returns the value every parameter had when a point
+	// ran (its own, or the model's default for one it does not set), by
+	// name, given the point's scenario, model version and parameters; nil
+	// if it cannot tell (a model version it does not know). It fills the
+	// cells of parameters a point does not set. Without it those cells are
+	// empty.
+	Effective func(scenario, modelVersion string, params []Param) map[string]string
+}
+
+// exportColumns are the first columns of an export: the grid's name and ID,
+// and the scenario.
+var exportColumns = []string{"grid", "grid_id", "scenario"}
+
+// ExportCSV writes one CSV row per done point: first its grid's name and ID
+// and its scenario (columns grid, grid_id, scenario), then the parameter
+// columns, the union of the points' parameter names sorted by name, then
+// seed, then the metrics by the names MetricNames returns (NULL gives an
+// empty cell). A point's own parameter values are written in their stored
+// canonical text, the others as opt.Effective gives them (empty without it);
+// metrics in the shortest form that reads back as the same float64. Rows are
+// ordered by grid ID, then parameter values column by column (2 before 10,
+// 50us before 150us before 1ms; see compareValues), then seed, then point
+// ID, so the output depends only on the stored data.
+func (d *DB) ExportCSV(ctx context.Context, w io.Writer, opt ExportOptions) error {
+	rows, params, err := d.exportRows(ctx, opt)
 	if err != nil {
 		return fmt.Errorf("export csv: %w", err)
 	}
 	cw := csv.NewWriter(w)
-	cw.Write(slices.Concat(params, []string{"seed"}, metricNames))
-	record := make([]string, 0, len(params)+1+len(metricNames))
+	cw.Write(slices.Concat(exportColumns, params, []string{"seed"}, metricNames))
+	record := make([]string, 0, len(exportColumns)+len(params)+1+len(metricNames))
 	for _, r := range rows {
-		record = record[:0]
+		record = append(record[:0], r.gridName, r.Point.GridID, r.Point.Scenario)
 		for _, name := range params {
-			v, _ := param(r.Point.Params, name)
-			record = append(record, v)
+			record = append(record, r.value(name))
 		}
 		record = append(record, strconv.FormatUint(r.Point.Seed, 10))
 		for _, name := range metricNames {
@@ -54,12 +70,13 @@ func (d *DB) ExportCSV(ctx context.Context, w io.Writer) error {
 }
 
 // ExportJSON writes the rows of ExportCSV as a JSON array of objects, one per
-// done point, with the same keys in the same order. A parameter value that is
-// a JSON number (15, 0.5, 1e-3) is written as a number, any other (150us, qp)
-// as a string; a point without a parameter omits its key. seed is a number,
+// done point, with the same keys in the same order. grid, grid_id and
+// scenario are strings. A parameter value that is a JSON number (15, 0.5,
+// 1e-3) is written as a number, any other (150us, qp) as a string; a
+// parameter whose cell ExportCSV leaves empty is left out. seed is a number,
 // a metric a number or null.
-func (d *DB) ExportJSON(ctx context.Context, w io.Writer) error {
-	rows, _, err := d.exportRows(ctx)
+func (d *DB) ExportJSON(ctx context.Context, w io.Writer, opt ExportOptions) error {
+	rows, params, err := d.exportRows(ctx, opt)
 	if err != nil {
 		return fmt.Errorf("export json: %w", err)
 	}
@@ -71,12 +88,20 @@ func (d *DB) ExportJSON(ctx context.Context, w io.Writer) error {
 			bw.WriteString(",")
 		}
 		line = append(line[:0], "\n  {"...)
-		for _, p := range r.Point.Params { // sorted by name
-			line = appendKey(line, p.Name)
-			if jsonNumber.MatchString(p.Value) {
-				line = append(line, p.Value...)
+		for i, v := range []string{r.gridName, r.Point.GridID, r.Point.Scenario} {
+			line = appendString(appendKey(line, exportColumns[i]), v)
+			line = append(line, ", "...)
+		}
+		for _, name := range params {
+			v := r.value(name)
+			if v == "" {
+				continue
+			}
+			line = appendKey(line, name)
+			if jsonNumber.MatchString(v) {
+				line = append(line, v...)
 			} else {
-				line = appendString(line, p.Value)
+				line = appendString(line, v)
 			}
 			line = append(line, ", "...)
 		}
@@ -116,17 +141,48 @@ func appendString(b []byte, s string) []byte {
 	return append(b, q...)
 }
 
+// exportRow is a done point as exported.
+type exportRow struct {
+	Result
+	gridName  string
+	effective map[string]string // from ExportOptions.Effective; may be nil
+}
+
+// value returns the cell of parameter name: the point's own value, else its
+// effective one, else "".
+func (r *exportRow) value(name string) string {
+	if v, ok := param(r.Point.Params, name); ok {
+		return v
+	}
+	return r.effective[name]
+}
+
 // exportRows returns the done points in export order and the sorted union of
 // their parameter names.
-func (d *DB) exportRows(ctx context.Context) ([]Result, []string, error) {
-	rows, err := d.Results(ctx, Filter{Status: StatusDone})
+func (d *DB) exportRows(ctx context.Context, opt ExportOptions) ([]exportRow, []string, error) {
+	rs, err := d.Results(ctx, Filter{Status: StatusDone})
 	if err != nil {
 		return nil, nil, err
 	}
-	params := paramNames(rows)
+	grids, err := d.Grids(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make(map[string]string, len(grids))
+	for _, g := range grids {
+		names[g.ID] = g.Name
+	}
+	params := paramNames(rs)
 	for _, name := range params {
-		if name == "seed" || slices.Contains(metricNames, name) {
-			return nil, nil, fmt.Errorf("parameter %q has the name of a seed or metric column", name)
+		if name == "seed" || slices.Contains(metricNames, name) || slices.Contains(exportColumns, name) {
+			return nil, nil, fmt.Errorf("parameter %q has the name of a grid, seed or metric column", name)
+		}
+	}
+	rows := make([]exportRow, len(rs))
+	for i, r := range rs {
+		rows[i] = exportRow{Result: r, gridName: names[r.Point.GridID]}
+		if opt.Effective != nil {
+			rows[i].effective = opt.Effective(r.Point.Scenario, r.ModelVersion, r.Point.Params)
 		}
 	}
 	return rows, params, nil
@@ -180,9 +236,10 @@ func sortResults(rs []Result, params []string) {
 }
 
 // compareValues orders parameter values: missing first, then by the text
-// after a leading number (none for a plain number), then by that number
-// (values without one first), then by their text. So 2 sorts before 10, and
-// 50us before 150us; the order is total, whatever the mix of values.
+// after a leading number (none for a plain number; every duration unit counts
+// as "s"), then by that number (a duration's in seconds; values without one
+// first), then by their text. So 2 sorts before 10, and 50us before 150us
+// before 1ms; the order is total, whatever the mix of values.
 func compareValues(a string, hasA bool, b string, hasB bool) int {
 	if hasA != hasB {
 		if hasA {
@@ -209,8 +266,12 @@ func compareValues(a string, hasA bool, b string, hasB bool) int {
 
 var leadingNumber = regexp.MustCompile(`^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?`)
 
-// splitNumber splits v into a leading decimal number and the rest: "150us"
-// gives 150 and "us", "qp" gives no number and "qp".
+// durationUnits are the units of duration values, in seconds.
+var durationUnits = map[string]float64{"s": 1, "ms": 1e-3, "us": 1e-6, "µs": 1e-6, "ns": 1e-9, "ps": 1e-12}
+
+// splitNumber splits v into a leading decimal number and the rest: "qp"
+// gives no number and "qp", "15" gives 15 and "", and a duration its value in
+// seconds and "s" ("150us" gives 0.00015 and "s").
 func splitNumber(v string) (num float64, ok bool, rest string) {
 	prefix := leadingNumber.FindString(v)
 	if prefix == "" {
@@ -220,5 +281,9 @@ func splitNumber(v string) (num float64, ok bool, rest string) {
 	if err != nil {
 		return 0, false, v
 	}
-	return num, true, v[len(prefix):]
+	rest = v[len(prefix):]
+	if scale, ok := durationUnits[rest]; ok {
+		return num * scale, true, "s"
+	}
+	return num, true, rest
 }

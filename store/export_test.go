@@ -59,6 +59,16 @@ func exportDB(t *testing.T) *store.DB {
 	return d
 }
 
+// exportOptions fill in the defaults of a model "m1" and know no other.
+var exportOptions = store.ExportOptions{
+	Effective: func(scenario, modelVersion string, params []store.Param) map[string]string {
+		if modelVersion != "m1" {
+			return nil
+		}
+		return map[string]string{"cc_level": "qp", "ccti_timer": "150us", "marking_rate": "1", "threshold": "15"}
+	},
+}
+
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "export", name)
@@ -82,11 +92,11 @@ func checkGolden(t *testing.T, name string, got []byte) {
 func TestExportCSV(t *testing.T) {
 	d := exportDB(t)
 	var buf bytes.Buffer
-	if err := d.ExportCSV(t.Context(), &buf); err != nil {
+	if err := d.ExportCSV(t.Context(), &buf, exportOptions); err != nil {
 		t.Fatal(err)
 	}
 	header, _, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
-	const want = "cc_level,ccti_timer,marking_rate,threshold,seed," +
+	const want = "grid,grid_id,scenario,cc_level,ccti_timer,marking_rate,threshold,seed," +
 		"victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti"
 	if string(header) != want {
 		t.Errorf("header = %s, want %s", header, want)
@@ -97,7 +107,7 @@ func TestExportCSV(t *testing.T) {
 func TestExportJSON(t *testing.T) {
 	d := exportDB(t)
 	var buf bytes.Buffer
-	if err := d.ExportJSON(t.Context(), &buf); err != nil {
+	if err := d.ExportJSON(t.Context(), &buf, exportOptions); err != nil {
 		t.Fatal(err)
 	}
 	var rows []map[string]any
@@ -113,13 +123,13 @@ func TestExportJSON(t *testing.T) {
 func TestExportEmpty(t *testing.T) {
 	d, _ := newDB(t)
 	var csv, js bytes.Buffer
-	if err := d.ExportCSV(t.Context(), &csv); err != nil {
+	if err := d.ExportCSV(t.Context(), &csv, exportOptions); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.ExportJSON(t.Context(), &js); err != nil {
+	if err := d.ExportJSON(t.Context(), &js, exportOptions); err != nil {
 		t.Fatal(err)
 	}
-	const header = "seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti\n"
+	const header = "grid,grid_id,scenario,seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti\n"
 	if csv.String() != header || js.String() != "[]\n" {
 		t.Errorf("empty exports = %q and %q, want %q and %q", csv.String(), js.String(), header, "[]\n")
 	}

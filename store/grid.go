@@ -27,7 +27,7 @@ func (d *DB) SaveGrid(ctx context.Context, g GridRecord) error {
 	}
 	tx, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("save grid %s: %w", g.ID, err)
+		return fmt.Errorf("save grid %s: %w", g.ID, d.classify(err))
 	}
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, `
@@ -36,13 +36,13 @@ func (d *DB) SaveGrid(ctx context.Context, g GridRecord) error {
 		ON CONFLICT (id) DO NOTHING`,
 		g.ID, g.Name, g.Scenario, g.ModelVersion, g.Canonical, dbTime(time.Now()))
 	if err != nil {
-		return fmt.Errorf("save grid %s: %w", g.ID, err)
+		return fmt.Errorf("save grid %s: %w", g.ID, d.classify(err))
 	}
 	var stored GridRecord
 	err = tx.QueryRowContext(ctx, `SELECT name, scenario, model_version, canonical FROM grids WHERE id = ?`, g.ID).
 		Scan(&stored.Name, &stored.Scenario, &stored.ModelVersion, &stored.Canonical)
 	if err != nil {
-		return fmt.Errorf("save grid %s: %w", g.ID, err)
+		return fmt.Errorf("save grid %s: %w", g.ID, d.classify(err))
 	}
 	if stored.Name != g.Name || stored.Scenario != g.Scenario || stored.ModelVersion != g.ModelVersion || stored.Canonical != g.Canonical {
 		return fmt.Errorf("save grid %s: %w: a different grid is stored under this ID", g.ID, ErrMismatch)

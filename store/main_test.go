@@ -29,6 +29,8 @@ func TestMain(m *testing.M) {
 		helperClaim()
 	case "hold":
 		helperHold()
+	case "read":
+		helperRead()
 	default:
 		fmt.Fprintf(os.Stderr, "unknown %s=%q\n", helperEnv, os.Getenv(helperEnv))
 		os.Exit(2)

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -22,8 +23,10 @@ import (
 // Unless force is set, Merge refuses with an error wrapping ErrMismatch when
 // the inputs hold more than one grid or more than one model version.
 //
-// Merge is atomic: it builds the result in a temporary file next to dst and
-// renames it over dst, so on any error dst is left as it was. dst must not be
+// Merge is atomic: it builds the result in a temporary file next to dst
+// (dst.merge-HOST-PID) and renames it over dst, so on any error dst is left
+// as it was. The temporary files of merges into dst that were killed mid-way
+// on this host are removed first. dst must not be
 // in use while Merge runs, and Merge fails if it finds it open; the sources
 // may be, as they are only read.
 func Merge(ctx context.Context, dst string, srcs []string, force bool) error {
@@ -130,17 +133,17 @@ func (d *DB) identity(ctx context.Context, grids, models map[string]bool) error 
 // mergeInto copies the inputs into a new database next to dst and renames it
 // over dst.
 func mergeInto(ctx context.Context, dst string, inputs []string, mode fs.FileMode) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(dst), filepath.Base(dst)+".merge-*")
+	removeStaleMerges(dst)
+	tmp := mergeTemp(dst, hostname(), os.Getpid())
+	removeFiles(tmp) // a leftover of a dead process that had this PID
+	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
 	}
-	tmp := f.Name()
 	f.Close()
 	defer func() {
 		if err != nil {
-			for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
-				os.Remove(tmp + suffix)
-			}
+			removeFiles(tmp)
 		}
 	}()
 	out, err := Open(tmp)
@@ -169,6 +172,53 @@ func mergeInto(ctx context.Context, dst string, inputs []string, mode fs.FileMod
 		return err
 	}
 	return syncDir(filepath.Dir(dst))
+}
+
+// mergeTemp is the file a merge into dst by process pid of host builds
+// before renaming it over dst: "DST.merge-HOST-PID".
+func mergeTemp(dst, host string, pid int) string {
+	return fmt.Sprintf("%s.merge-%s-%d", dst, host, pid)
+}
+
+// removeStaleMerges removes what merges into dst killed mid-way left behind:
+// the temporary files of processes of this host that are gone. Those of
+// other hosts (on a shared file system) are left alone.
+func removeStaleMerges(dst string) {
+	matches, _ := filepath.Glob(globEscape(dst) + ".merge-*")
+	prefix := dst + ".merge-" + hostname() + "-"
+	for _, m := range matches {
+		rest, ok := strings.CutPrefix(m, prefix)
+		if !ok {
+			continue
+		}
+		for _, suffix := range []string{"-wal", "-shm", "-journal"} {
+			rest = strings.TrimSuffix(rest, suffix)
+		}
+		pid, err := strconv.Atoi(rest)
+		if err == nil && pid != os.Getpid() && !processAlive(pid) {
+			removeFiles(m)
+		}
+	}
+}
+
+// globEscape escapes the characters filepath.Match treats specially.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteRune('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// removeFiles removes the database at path and the files SQLite keeps
+// beside it.
+func removeFiles(path string) {
+	for _, suffix := range []string{"", "-wal", "-shm", "-journal"} {
+		os.Remove(path + suffix)
+	}
 }
 
 // closeWAL makes sure that no -wal or -shm file of the database at path
@@ -251,7 +301,11 @@ func (d *DB) copyFrom(ctx context.Context, path string) error {
 		return err
 	}
 	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, fileURI(path)+"?mode=ro"); err != nil {
+	params, quiet := readParams(path)
+	if quiet {
+		defer removeEmptyWAL(path)
+	}
+	if _, err := conn.ExecContext(ctx, `ATTACH DATABASE ? AS src`, fileURI(path)+"?mode=ro"+params); err != nil {
 		return err
 	}
 	defer conn.ExecContext(context.Background(), `DETACH DATABASE src`)

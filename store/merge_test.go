@@ -5,8 +5,10 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,7 +61,7 @@ func snapshot(t *testing.T, path string) (results []store.Result, runs []store.R
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := d.ExportCSV(t.Context(), &buf); err != nil {
+	if err := d.ExportCSV(t.Context(), &buf, store.ExportOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	integrityCheck(t, d)
@@ -113,15 +115,20 @@ func TestMerge(t *testing.T) {
 	d.Close()
 
 	// Merging again, or merging dst into itself, changes nothing.
-	for _, srcs := range [][]string{{a, b}, {b, a, dst}} {
-		if err := store.Merge(t.Context(), dst, srcs, false); err != nil {
-			t.Fatal(err)
-		}
-		checkNoMergeLeftovers(t, dir, "all.db")
-		_, runs2, export2 := snapshot(t, dst)
-		if len(runs2) != len(runs) || !bytes.Equal(export2, export) {
-			t.Errorf("merging %v again changed dst: %d runs, export\n%s\nwas\n%s", srcs, len(runs2), export2, export)
-		}
+	for _, tc := range []struct {
+		name string
+		srcs []string
+	}{{"again", []string{a, b}}, {"into itself", []string{b, a, dst}}} {
+		t.Run(tc.name, func(t *testing.T) {
+			if err := store.Merge(t.Context(), dst, tc.srcs, false); err != nil {
+				t.Fatal(err)
+			}
+			checkNoMergeLeftovers(t, dir, "all.db")
+			_, runs2, export2 := snapshot(t, dst)
+			if len(runs2) != len(runs) || !bytes.Equal(export2, export) {
+				t.Errorf("merging %v again changed dst: %d runs, export\n%s\nwas\n%s", tc.srcs, len(runs2), export2, export)
+			}
+		})
 	}
 }
 
@@ -211,4 +218,37 @@ func TestMergeRefusesDstInUse(t *testing.T) {
 		t.Errorf("dst holds %d done points after a refused merge, want 1", done)
 	}
 	checkNoMergeLeftovers(t, dir, "")
+}
+
+func TestMergeRemovesLeftoversOfKilledMerges(t *testing.T) {
+	dir := t.TempDir()
+	src, dst := filepath.Join(dir, "a.db"), filepath.Join(dir, "out.db")
+	shard(t, src, doneResult("p1", testGrid.ID))
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := exec.Command(os.Args[0], "-test.run=^$")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	deadPID := strconv.Itoa(dead.Process.Pid)
+	for _, name := range []string{
+		"out.db.merge-" + host + "-" + deadPID, // left by a merge killed mid-way
+		"out.db.merge-" + host + "-" + deadPID + "-wal",
+		"out.db.merge-" + host + "-1",            // a live process's merge (PID 1)
+		"out.db.merge-other.host-" + deadPID,     // another host's: its PIDs mean nothing here
+		"other.db.merge-" + host + "-" + deadPID, // another database's
+	} {
+		writeFile(t, filepath.Join(dir, name), []byte("partial"))
+	}
+	if err := store.Merge(t.Context(), dst, []string{src}, false); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a.db", "other.db.merge-" + host + "-" + deadPID, "out.db",
+		"out.db.merge-" + host + "-1", "out.db.merge-other.host-" + deadPID}
+	slices.Sort(want)
+	if got := dirNames(t, dir); !slices.Equal(got, want) {
+		t.Errorf("after the merge the directory holds %v, want %v", got, want)
+	}
 }

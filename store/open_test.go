@@ -42,14 +42,22 @@ func TestOpenCreatesSchema(t *testing.T) {
 	}
 
 	// Opening again, read-write and read-only, finds the schema current.
-	for _, open := range []func(string) (*store.DB, error){store.Open, store.OpenReadOnly} {
-		d2, err := open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d2.Close()
+	for _, o := range opens {
+		t.Run(o.name, func(t *testing.T) {
+			d2, err := o.open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d2.Close()
+		})
 	}
 }
+
+// opens are the two ways to open a database.
+var opens = []struct {
+	name string
+	open func(string) (*store.DB, error)
+}{{"Open", store.Open}, {"OpenReadOnly", store.OpenReadOnly}}
 
 func TestPragmas(t *testing.T) {
 	d, _ := newDB(t)
@@ -64,21 +72,23 @@ func TestPragmas(t *testing.T) {
 		defer c.Close()
 		conns = append(conns, c)
 	}
-	for i, c := range conns {
-		for _, p := range []struct{ name, want string }{
-			{"journal_mode", "wal"},
-			{"busy_timeout", "5000"},
-			{"foreign_keys", "1"},
-			{"synchronous", "1"},
-		} {
-			var got string
-			if err := c.QueryRowContext(t.Context(), "PRAGMA "+p.name).Scan(&got); err != nil {
-				t.Fatal(err)
+	for _, p := range []struct{ name, want string }{
+		{"journal_mode", "wal"},
+		{"busy_timeout", "5000"},
+		{"foreign_keys", "1"},
+		{"synchronous", "1"},
+	} {
+		t.Run(p.name, func(t *testing.T) {
+			for i, c := range conns {
+				var got string
+				if err := c.QueryRowContext(t.Context(), "PRAGMA "+p.name).Scan(&got); err != nil {
+					t.Fatal(err)
+				}
+				if got != p.want {
+					t.Errorf("connection %d: %s = %s, want %s", i, p.name, got, p.want)
+				}
 			}
-			if got != p.want {
-				t.Errorf("connection %d: %s = %s, want %s", i, p.name, got, p.want)
-			}
-		}
+		})
 	}
 }
 
@@ -129,14 +139,14 @@ func TestOpenNotDatabase(t *testing.T) {
 			path := filepath.Join(dir, "x.db")
 			tc.make(t, path)
 			before := readFile(t, path)
-			for _, open := range []func(string) (*store.DB, error){store.Open, store.OpenReadOnly} {
-				d, err := open(path)
+			for _, o := range opens {
+				d, err := o.open(path)
 				if err == nil {
 					d.Close()
-					t.Fatal("open succeeded")
+					t.Fatalf("%s succeeded", o.name)
 				}
 				if !errors.Is(err, store.ErrNotDatabase) {
-					t.Errorf("error %q does not wrap ErrNotDatabase", err)
+					t.Errorf("%s: error %q does not wrap ErrNotDatabase", o.name, err)
 				}
 			}
 			if !bytes.Equal(readFile(t, path), before) {
@@ -155,15 +165,17 @@ func TestOpenNewerSchema(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.Close()
-	for _, open := range []func(string) (*store.DB, error){store.Open, store.OpenReadOnly} {
-		d, err := open(path)
-		if err == nil {
-			d.Close()
-			t.Fatal("open succeeded")
-		}
-		if !errors.Is(err, store.ErrSchemaTooNew) {
-			t.Errorf("error %q does not wrap ErrSchemaTooNew", err)
-		}
+	for _, o := range opens {
+		t.Run(o.name, func(t *testing.T) {
+			d, err := o.open(path)
+			if err == nil {
+				d.Close()
+				t.Fatal("open succeeded")
+			}
+			if !errors.Is(err, store.ErrSchemaTooNew) {
+				t.Errorf("error %q does not wrap ErrSchemaTooNew", err)
+			}
+		})
 	}
 }
 

@@ -121,7 +121,7 @@ func (r *Result) validate() error {
 func (d *DB) SaveResults(ctx context.Context, rs []Result) error {
 	for i := range rs {
 		if err := rs[i].validate(); err != nil {
-			return fmt.Errorf("save results: %w", err)
+			return fmt.Errorf("save results: %w", d.classify(err))
 		}
 	}
 	// Compress before taking the write lock.
@@ -133,16 +133,16 @@ func (d *DB) SaveResults(ctx context.Context, rs []Result) error {
 	}
 	tx, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("save results: %w", err)
+		return fmt.Errorf("save results: %w", d.classify(err))
 	}
 	defer tx.Rollback()
 	for i := range rs {
 		if err := saveResult(ctx, tx, &rs[i], blobs[i]); err != nil {
-			return fmt.Errorf("save result %s: %w", rs[i].Point.ID, err)
+			return fmt.Errorf("save result %s: %w", rs[i].Point.ID, d.classify(err))
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("save results: %w", err)
+		return fmt.Errorf("save results: %w", d.classify(err))
 	}
 	return nil
 }

@@ -42,11 +42,11 @@ func (d *DB) BeginRun(ctx context.Context, r Run) (int64, error) {
 	}
 	args, err := json.Marshal(r.Args)
 	if err != nil {
-		return 0, fmt.Errorf("begin run: %w", err)
+		return 0, fmt.Errorf("begin run: %w", d.classify(err))
 	}
 	tx, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, fmt.Errorf("begin run: %w", err)
+		return 0, fmt.Errorf("begin run: %w", d.classify(err))
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `
@@ -54,14 +54,14 @@ func (d *DB) BeginRun(ctx context.Context, r Run) (int64, error) {
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		rand.Text(), r.Version, r.Commit, r.ModelVersion, r.Host, r.PID, string(args), r.Workers, dbTime(r.Started))
 	if err != nil {
-		return 0, fmt.Errorf("begin run: %w", err)
+		return 0, fmt.Errorf("begin run: %w", d.classify(err))
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return 0, fmt.Errorf("begin run: %w", err)
+		return 0, fmt.Errorf("begin run: %w", d.classify(err))
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("begin run: %w", err)
+		return 0, fmt.Errorf("begin run: %w", d.classify(err))
 	}
 	return id, nil
 }
@@ -70,22 +70,22 @@ func (d *DB) BeginRun(ctx context.Context, r Run) (int64, error) {
 func (d *DB) EndRun(ctx context.Context, id int64, finished time.Time) error {
 	tx, err := d.sql.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("end run %d: %w", id, err)
+		return fmt.Errorf("end run %d: %w", id, d.classify(err))
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, `UPDATE runs SET finished = ? WHERE id = ?`, dbTime(finished), id)
 	if err != nil {
-		return fmt.Errorf("end run %d: %w", id, err)
+		return fmt.Errorf("end run %d: %w", id, d.classify(err))
 	}
 	n, err := res.RowsAffected()
 	if err != nil {
-		return fmt.Errorf("end run %d: %w", id, err)
+		return fmt.Errorf("end run %d: %w", id, d.classify(err))
 	}
 	if n == 0 {
 		return fmt.Errorf("end run %d: no such run", id)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("end run %d: %w", id, err)
+		return fmt.Errorf("end run %d: %w", id, d.classify(err))
 	}
 	return nil
 }

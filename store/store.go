@@ -11,7 +11,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"modernc.org/sqlite"
@@ -30,16 +32,33 @@ var (
 	ErrMismatch = errors.New("grid or model version mismatch")
 	// ErrClosed reports a Writer used after Close.
 	ErrClosed = errors.New("writer closed")
+	// ErrNoDatabase reports a database file that does not exist where one
+	// is read; it wraps fs.ErrNotExist.
+	ErrNoDatabase error = notExistError("no such database")
+	// ErrUnwritable reports a database that cannot be created or written:
+	// its path is a directory, its directory is missing or read-only, or the
+	// file itself is read-only.
+	ErrUnwritable = errors.New("cannot write the database")
+	// ErrNoSpace reports a write that failed because the file system of the
+	// database is full. Nothing of the failed transaction is stored.
+	ErrNoSpace = errors.New("no space left on device")
 )
+
+// notExistError is an error that is fs.ErrNotExist for errors.Is.
+type notExistError string
+
+func (e notExistError) Error() string        { return string(e) }
+func (e notExistError) Is(target error) bool { return target == fs.ErrNotExist }
 
 // DB is an open ccsweep results database. Its methods are safe for concurrent
 // use by multiple goroutines, and several processes may open the same file at
 // once: SQLite's WAL locking serialises their writes, and Claim keeps them from
 // running the same point twice.
 type DB struct {
-	sql      *sql.DB
-	path     string
-	readOnly bool
+	sql       *sql.DB
+	path      string
+	readOnly  bool
+	removeWAL bool // Close removes the -wal and -shm files this read-only handle made
 }
 
 // busyTimeoutMS is how long a statement waits for another connection's lock
@@ -66,28 +85,162 @@ var (
 // Open opens the database at path for reading and writing, creating the file
 // and its schema if it does not exist and migrating an older schema to the
 // current one. It fails with an error wrapping ErrNotDatabase if the file is
-// not a ccsweep database (the file is left untouched), and with one wrapping
-// ErrSchemaTooNew if a newer ccsweep wrote it.
+// not a ccsweep database (the file is left untouched), with one wrapping
+// ErrSchemaTooNew if a newer ccsweep wrote it, with one wrapping
+// ErrUnwritable if path is a directory or its directory is missing or
+// read-only, and with one wrapping ErrNoSpace if the file system is full. A
+// file Open created is removed again when opening fails, so no empty stub
+// remains.
 //
 // Durability: the database runs in WAL mode with synchronous=NORMAL, so a
 // committed transaction survives the process being killed; a power loss or OS
 // crash may lose the last transactions, never the file's integrity.
 func Open(path string) (*DB, error) {
-	return openDSN(path, dsn(path, false), false)
+	if err := checkWritable(path); err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	_, statErr := os.Stat(path)
+	created := errors.Is(statErr, fs.ErrNotExist)
+	d, err := openDSN(path, dsn(path, false), false)
+	if err != nil && created {
+		removeStub(path)
+	}
+	return d, err
+}
+
+// checkWritable fails with an error wrapping ErrUnwritable, saying why,
+// unless this process can create or write the database at path and the
+// files SQLite keeps beside it.
+func checkWritable(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && fi.IsDir():
+		return fmt.Errorf("%w: it is a directory", ErrUnwritable)
+	case err == nil && !fi.Mode().IsRegular():
+		return fmt.Errorf("%w: it is not a regular file", ErrUnwritable)
+	case err == nil && !writable(path):
+		return fmt.Errorf("%w: the file is read-only%s", ErrUnwritable, onReadOnlyFS(path))
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %w", ErrUnwritable, unwrapPathError(err))
+	}
+	dir := filepath.Dir(path)
+	di, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: directory %s does not exist", ErrUnwritable, dir)
+	case err != nil:
+		return fmt.Errorf("%w: directory %s: %w", ErrUnwritable, dir, unwrapPathError(err))
+	case !di.IsDir():
+		return fmt.Errorf("%w: %s is not a directory", ErrUnwritable, dir)
+	case !writable(dir):
+		return fmt.Errorf("%w: directory %s is read-only%s", ErrUnwritable, dir, onReadOnlyFS(dir))
+	}
+	return nil
+}
+
+// unwrapPathError drops the operation and path of an *fs.PathError, which
+// the caller's message already names.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// removeStub removes what a failed Open left of a file it created.
+func removeStub(path string) {
+	if fi, err := os.Stat(path); err == nil && fi.Size() > 0 {
+		// Another process made it a database meanwhile.
+		return
+	}
+	removeFiles(path)
+}
+
+// Exists reports whether path holds something to read as a database: false
+// for a missing or empty (0-byte) file, which Open makes a new database.
+func Exists(path string) (bool, error) {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+	}
+	return !fi.Mode().IsRegular() || fi.Size() > 0, nil
 }
 
 // OpenReadOnly opens an existing database at path for reading only, as the
-// report server does: it never creates the file and never writes to it. (To
-// read a WAL database SQLite may create its -shm and -wal files, and a
-// read-only connection leaves them behind; the next read-write one removes
-// them.) It sees results committed by writers in other processes meanwhile.
-// It fails if the file is missing, is not a ccsweep database, or has a schema
-// other than the current one.
+// report server and the exports do: it never creates the database, never
+// writes to it and leaves no -wal or -shm file behind where there was none,
+// so results can be read from a read-only file system or a directory of
+// another user. It sees results committed by writers in other processes
+// meanwhile, except in one case: a database no process has open (no -wal or
+// -shm beside it) whose file or directory this process cannot write is read
+// as immutable, as SQLite cannot read it otherwise, and a sweep that starts
+// writing it later is not seen. It fails with an error wrapping
+// ErrNoDatabase if the file is missing, ErrNotDatabase if it is not a
+// ccsweep database (an empty file or a directory among them), or
+// ErrSchemaTooNew if a newer ccsweep wrote it, and if its schema is older
+// than the current one.
 func OpenReadOnly(path string) (*DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("%s: %w", path, ErrNoDatabase)
+	case err != nil:
+		return nil, fmt.Errorf("open %s: %w", path, unwrapPathError(err))
+	case fi.IsDir():
+		return nil, fmt.Errorf("open %s: %w: it is a directory", path, ErrNotDatabase)
+	case fi.Mode().IsRegular() && fi.Size() == 0:
+		return nil, fmt.Errorf("open %s: %w: the file is empty", path, ErrNotDatabase)
 	}
-	return openDSN(path, dsn(path, true), true)
+	params, quiet := readParams(path)
+	d, err := openDSN(path, dsn(path, true)+params, true)
+	if err != nil {
+		if quiet {
+			removeEmptyWAL(path)
+		}
+		return nil, err
+	}
+	d.removeWAL = quiet
+	return d, nil
+}
+
+// readParams returns the URI parameters that read the database at path
+// without writing beside it ("&immutable=1" when no process has it open and
+// this one cannot create its -wal and -shm), and whether no process had it
+// open, in which case the reader must call removeEmptyWAL when done.
+func readParams(path string) (params string, quiet bool) {
+	quiet = !exists(path+"-wal") && !exists(path+"-shm")
+	if quiet && !(writable(path) && writable(filepath.Dir(path))) {
+		return "&immutable=1", false
+	}
+	return "", quiet
+}
+
+// exists reports whether a file exists at path.
+func exists(path string) bool {
+	_, err := os.Lstat(path)
+	return err == nil
+}
+
+// removeEmptyWAL removes the -wal and -shm files a read-only connection made
+// for a database no process had open. It opens the database read-write and
+// closes it again: SQLite's last connection to close deletes both, unless
+// another process has opened the database meanwhile, and a WAL that holds
+// frames (another process's commits) is left alone.
+func removeEmptyWAL(path string) {
+	if fi, err := os.Stat(path + "-wal"); err != nil || fi.Size() > 0 {
+		return
+	}
+	db, err := sql.Open("sqlite", fileURI(path)+"?mode=rw&_pragma=busy_timeout(100)")
+	if err != nil {
+		return
+	}
+	var v int
+	db.QueryRow("PRAGMA user_version").Scan(&v)
+	db.Close()
 }
 
 // dsn returns the modernc.org/sqlite data source name for the file at path.
@@ -121,7 +274,7 @@ func fileURI(path string) string {
 func openDSN(path, dsn string, readOnly bool) (*DB, error) {
 	ctx := context.Background()
 	if err := checkHeader(path); err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, fmt.Errorf("open %s: %w", path, unwrapPathError(err))
 	}
 	sqldb, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -130,7 +283,7 @@ func openDSN(path, dsn string, readOnly bool) (*DB, error) {
 	d := &DB{sql: sqldb, path: path, readOnly: readOnly}
 	if err := d.init(ctx); err != nil {
 		sqldb.Close()
-		return nil, fmt.Errorf("open %s: %w", path, classify(err))
+		return nil, d.openError(err)
 	}
 	return d, nil
 }
@@ -210,23 +363,74 @@ func checkPragmas(ctx context.Context, db *sql.DB, want []pragma) error {
 	return nil
 }
 
+// openError is err, from opening the database, classified and naming the
+// file once.
+func (d *DB) openError(err error) error {
+	err = d.classify(err)
+	if errors.Is(err, ErrNoSpace) {
+		return err // names the file already
+	}
+	return fmt.Errorf("open %s: %w", d.path, err)
+}
+
 // classify wraps SQLite's "not a database" and "corrupt" errors in
-// ErrNotDatabase.
-func classify(err error) error {
+// ErrNotDatabase, a full disk in ErrNoSpace (naming the file), and failures
+// to create or write the file in ErrUnwritable; it drops SQLite's numeric
+// result codes from the message, which tell a user nothing.
+func (d *DB) classify(err error) error {
 	var e *sqlite.Error
-	if errors.As(err, &e) {
-		switch e.Code() & 0xff {
-		case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
-			return fmt.Errorf("%w: %w", ErrNotDatabase, err)
+	if !errors.As(err, &e) {
+		if errors.Is(err, syscall.ENOSPC) {
+			return fmt.Errorf("%w: %s", ErrNoSpace, d.path)
+		}
+		return err
+	}
+	plain := sqliteError{err}
+	switch e.Code() & 0xff {
+	case sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT:
+		return fmt.Errorf("%w: %w", ErrNotDatabase, plain)
+	case sqlite3.SQLITE_FULL:
+		return fmt.Errorf("%w: %s", ErrNoSpace, d.path)
+	case sqlite3.SQLITE_IOERR:
+		if diskFull(filepath.Dir(d.path)) {
+			return fmt.Errorf("%w: %s", ErrNoSpace, d.path)
+		}
+	case sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_READONLY:
+		if !d.readOnly {
+			return fmt.Errorf("%w: %w", ErrUnwritable, plain)
+		}
+		if exists(d.path+"-wal") && !exists(d.path+"-shm") {
+			return fmt.Errorf("%w: %s-wal holds results not yet copied into it, and %s-shm, which SQLite needs to read them, cannot be created here; "+
+				"open it read-write once (ccsweep merge) where it can be written", ErrUnwritable, d.path, d.path)
 		}
 	}
-	return err
+	return plain
 }
+
+// sqliteError is an SQLite error whose message leaves out the numeric
+// result code ("disk I/O error" rather than "disk I/O error (4874)").
+type sqliteError struct{ err error }
+
+func (e sqliteError) Error() string {
+	msg := e.err.Error()
+	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
+		if _, err := strconv.Atoi(msg[i+2 : len(msg)-1]); err == nil {
+			return msg[:i]
+		}
+	}
+	return msg
+}
+
+func (e sqliteError) Unwrap() error { return e.err }
 
 // Close closes the database. It does not close Writers made by NewWriter:
 // close them first.
 func (d *DB) Close() error {
-	return d.sql.Close()
+	err := d.sql.Close()
+	if d.removeWAL {
+		removeEmptyWAL(d.path)
+	}
+	return err
 }
 
 // Path returns the file name the database was opened with.

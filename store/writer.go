@@ -68,6 +68,16 @@ func (w *Writer) Write(r Result) error {
 	return w.send(writeRequest{result: r})
 }
 
+// Save stores r and returns once it is committed, or with the error that
+// stopped the Writer: Write, then Flush. Results that several goroutines
+// save at once share one commit.
+func (w *Writer) Save(r Result) error {
+	if err := w.Write(r); err != nil {
+		return err
+	}
+	return w.Flush()
+}
+
 // Flush commits every result written so far and returns once they are
 // durable, or with the error that stopped the Writer.
 func (w *Writer) Flush() error {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
 )
 
 // Shard is slice Index (1-based) of Count slices of a grid's points. The
@@ -73,11 +74,21 @@ func ParseShardFlag(s string) (Shard, error) {
 
 // dealShards returns the 0-based shard of every point, dealt as
 // Shard.Select does: by descending cost, each to the shard with the least
-// load so far, ties to the lowest shard.
+// load so far, ties to the lowest shard. A point listed again (the same ID,
+// from another sub-grid) goes to the shard of its first listing and adds no
+// load, so it runs once.
 func dealShards(pts []grids.Point, n int) []int {
-	idx := make([]int, len(pts))
-	for i := range idx {
-		idx[i] = i
+	first := make(map[string]int, len(pts))
+	var idx []int
+	again := make(map[int]int) // index of a repeat -> index of its first listing
+	for i, p := range pts {
+		id := p.ID(model.Version)
+		if f, ok := first[id]; ok {
+			again[i] = f
+			continue
+		}
+		first[id] = i
+		idx = append(idx, i)
 	}
 	sortByCost(pts, idx)
 	h := make(loadHeap, n)
@@ -90,6 +101,9 @@ func dealShards(pts []grids.Point, n int) []int {
 		out[i] = h[0].shard
 		h[0].load += max(SimulatedTime(pts[i]), 1)
 		heap.Fix(&h, 0)
+	}
+	for i, f := range again {
+		out[i] = out[f]
 	}
 	return out
 }

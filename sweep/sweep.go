@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 	"time"
@@ -51,13 +52,16 @@ type Progress interface {
 	Finish()
 }
 
-// Summary says what a sweep did.
+// Summary says what a sweep did. Every point of the plan is counted once,
+// however many sub-grids list it, and only results that reached the database
+// count as run.
 type Summary struct {
-	Points      int           // points of the grid (of the shard)
+	Points      int           // distinct points of the grid (of the shard)
 	AlreadyDone int           // found done in the database
-	Claimed     int           // claimed by another process at the time
-	Ran         int           // simulated by this sweep
+	Elsewhere   int           // done meanwhile by other processes sharing the database
+	Ran         int           // simulated by this sweep and stored
 	Failed      int           // of Ran, how many failed
+	Undone      int           // at the end neither done nor failed here: interrupted, or never stored
 	Wall        time.Duration // from start to end
 	Busy        time.Duration // sum of the simulations' wall times
 	Workers     int
@@ -71,9 +75,15 @@ func (s Summary) Efficiency() float64 {
 	return s.Busy.Seconds() / (s.Wall.Seconds() * float64(s.Workers))
 }
 
-// ErrInterrupted is returned when the sweep's context ended before every
-// point ran; what finished is kept.
-var ErrInterrupted = errors.New("sweep interrupted")
+var (
+	// ErrInterrupted is returned when the sweep's context ended before every
+	// point ran; what finished is kept.
+	ErrInterrupted = errors.New("sweep interrupted")
+	// ErrIncomplete is wrapped by Run's error when the sweep stopped with
+	// points that have no result, which running it again finishes
+	// (Summary.Undone says how many).
+	ErrIncomplete = errors.New("points remain undone")
+)
 
 // DefaultLease is how long a sweep's claim on a point lasts unless renewed;
 // a sweep renews the claims of its unfinished points every third of it, so a
@@ -96,45 +106,69 @@ type Plan struct {
 	IDs    []string
 }
 
-// NewPlan expands g, keeping the points of shard.
+// NewPlan expands g, keeping the points of shard. A point that several
+// sub-grids list is kept once, where it first appears.
 func NewPlan(g *grids.Grid, shard Shard) (*Plan, error) {
 	if err := shard.validate(); err != nil {
 		return nil, err
 	}
-	pts := shard.Select(g.Points())
-	p := &Plan{Grid: g, GridID: GridID(g), Points: pts, IDs: make([]string, len(pts))}
-	for i, pt := range pts {
-		p.IDs[i] = pt.ID(model.Version)
+	p := &Plan{Grid: g, GridID: GridID(g)}
+	seen := make(map[string]bool)
+	for _, pt := range shard.Select(g.Points()) {
+		id := pt.ID(model.Version)
+		if !seen[id] {
+			seen[id] = true
+			p.Points, p.IDs = append(p.Points, pt), append(p.IDs, id)
+		}
 	}
 	return p, nil
 }
 
 // Missing returns the indices of the plan's points the database does not
-// hold as done.
+// hold as done, each point once (the first index of an ID listed twice).
 func (p *Plan) Missing(ctx context.Context, db *store.DB) ([]int, error) {
 	done, err := db.Done(ctx, p.IDs)
 	if err != nil {
 		return nil, err
 	}
 	var idx []int
+	seen := make(map[string]bool)
 	for i, id := range p.IDs {
-		if !done[id] {
+		if !done[id] && !seen[id] {
+			seen[id] = true
 			idx = append(idx, i)
 		}
 	}
 	return idx, nil
 }
 
-// Run simulates every point of plan that db does not hold as done. It
-// returns ErrInterrupted (with what was done counted in the Summary) if ctx
-// ends first.
+// distinct returns how many distinct IDs ids holds.
+func distinct(ids []string) int {
+	seen := make(map[string]bool, len(ids))
+	for _, id := range ids {
+		seen[id] = true
+	}
+	return len(seen)
+}
+
+// Run simulates every point of plan that db does not hold as done. Points
+// that other processes sharing db have claimed are waited for: when their
+// owner finishes them they count as done elsewhere, and when it is gone (a
+// dead process on this host, an expired lease from another) this sweep takes
+// them over, so Run returns only once every point is done or has failed here.
+// Each result is committed before the sweep counts it, so a sweep killed
+// loses at most the points in flight.
+//
+// It returns ErrInterrupted if ctx ends first, and an error wrapping
+// ErrIncomplete whenever points remain undone (with what was done counted in
+// the Summary).
 func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, error) {
 	start := time.Now()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	sum := Summary{Points: len(plan.Points), Workers: workers}
+	sum := Summary{Points: distinct(plan.IDs), Workers: workers}
 	lease := opt.Lease
 	if lease <= 0 {
 		lease = DefaultLease
@@ -148,7 +182,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 	if err != nil {
 		return sum, err
 	}
-	sum.AlreadyDone = len(plan.Points) - len(missing)
+	sum.AlreadyDone = sum.Points - len(missing)
 	runID, err := db.BeginRun(ctx, store.Run{Version: opt.Version, Commit: opt.Commit, ModelVersion: model.Version,
 		Args: opt.Args, Workers: workers})
 	if err != nil {
@@ -160,7 +194,8 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 		opt.Progress.Start(len(missing))
 	}
 
-	var mu sync.Mutex // guards sum and Progress
+	var mu sync.Mutex // guards sum, failedHere and Progress
+	failedHere := make(map[string]bool)
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	eg, egCtx := errgroup.WithContext(runCtx)
@@ -170,7 +205,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 		defer close(jobs)
 		return dispatch(egCtx, plan, db, missing, owner, 2*workers, jobs, leases, func(n int) {
 			mu.Lock()
-			sum.Claimed += n
+			sum.Elsewhere += n
 			mu.Unlock()
 		})
 	})
@@ -186,7 +221,9 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 				if r == nil { // interrupted
 					continue
 				}
-				if err := writer.Write(*r); err != nil {
+				// Save returns once the result is committed (several
+				// workers' results share a commit).
+				if err := writer.Save(*r); err != nil {
 					return err
 				}
 				failed := r.Status == store.StatusFailed
@@ -195,6 +232,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 				sum.Busy += time.Duration(r.WallSeconds * float64(time.Second))
 				if failed {
 					sum.Failed++
+					failedHere[r.Point.ID] = true
 				}
 				if opt.Progress != nil {
 					opt.Progress.Done(plan.Points[i], failed)
@@ -215,55 +253,120 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 	bg := context.WithoutCancel(ctx)
 	relErr := db.Release(bg, owner)
 	endErr := db.EndRun(bg, runID, time.Now())
+	left, leftErr := plan.Missing(bg, db)
+	for _, i := range left {
+		if !failedHere[plan.IDs[i]] {
+			sum.Undone++
+		}
+	}
 	if opt.Progress != nil {
 		opt.Progress.Finish()
 	}
 	sum.Wall = time.Since(start)
-	if err := errors.Join(closeErr, relErr, endErr); err != nil {
+	if runErr == nil {
+		runErr = closeErr // the error a failed commit returned to a worker
+	}
+	if err := errors.Join(runErr, relErr, endErr, leftErr); err != nil {
 		return sum, err
 	}
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil && sum.Undone > 0:
+		return sum, fmt.Errorf("%w: %w (%d of %d)", ErrInterrupted, ErrIncomplete, sum.Undone, sum.Points)
+	case ctx.Err() != nil:
 		return sum, ErrInterrupted
+	case sum.Undone > 0:
+		return sum, fmt.Errorf("%w (%d of %d)", ErrIncomplete, sum.Undone, sum.Points)
 	}
-	return sum, runErr
+	return sum, nil
 }
 
 // dispatch claims the missing points a batch at a time and hands the
-// claimed ones to the workers, in plan order.
+// claimed ones to the workers, in plan order. The points other processes
+// hold it waits for, polling every pollEvery: those done meanwhile are
+// reported to elsewhere, those whose claims lapsed (their owner died) it
+// claims and hands out.
 func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owner string, batch int,
-	jobs chan<- int, leases *leases, skipped func(int)) error {
-	for len(missing) > 0 {
-		n := min(batch, len(missing))
-		ids := make([]string, n)
-		for k, i := range missing[:n] {
+	jobs chan<- int, leases *leases, elsewhere func(int)) error {
+	var waiting []int
+	// take claims the points at idx, hands out those it got and returns
+	// the others.
+	take := func(idx []int) ([]int, error) {
+		ids := make([]string, len(idx))
+		for k, i := range idx {
 			ids[k] = plan.IDs[i]
 		}
 		claimed, err := db.Claim(ctx, ids, owner, leases.ttl)
 		if err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
+			return nil, err
 		}
 		got := make(map[string]bool, len(claimed))
 		for _, id := range claimed {
 			got[id] = true
 		}
 		leases.add(claimed)
-		skipped(n - len(claimed))
-		for _, i := range missing[:n] {
+		var others []int
+		for _, i := range idx {
 			if !got[plan.IDs[i]] {
+				others = append(others, i)
 				continue
 			}
 			select {
 			case jobs <- i:
 			case <-ctx.Done():
-				return nil
+				return nil, ctx.Err()
 			}
 		}
+		return others, nil
+	}
+	for len(missing) > 0 {
+		n := min(batch, len(missing))
+		others, err := take(missing[:n])
+		if err != nil {
+			return quietIfDone(ctx, err)
+		}
+		waiting = append(waiting, others...)
 		missing = missing[n:]
 	}
+	poll := time.NewTicker(min(leases.ttl/3, pollEvery))
+	defer poll.Stop()
+	for len(waiting) > 0 {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-poll.C:
+		}
+		ids := make([]string, len(waiting))
+		for k, i := range waiting {
+			ids[k] = plan.IDs[i]
+		}
+		done, err := db.Done(ctx, ids)
+		if err != nil {
+			return quietIfDone(ctx, err)
+		}
+		open := waiting[:0]
+		for _, i := range waiting {
+			if !done[plan.IDs[i]] {
+				open = append(open, i)
+			}
+		}
+		elsewhere(len(waiting) - len(open))
+		if waiting, err = take(open); err != nil {
+			return quietIfDone(ctx, err)
+		}
+	}
 	return nil
+}
+
+// pollEvery is how often a sweep looks at the points other processes hold.
+const pollEvery = time.Second
+
+// quietIfDone returns nil if ctx has ended (the error is its consequence),
+// else err.
+func quietIfDone(ctx context.Context, err error) error {
+	if ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // leases are the claimed points not yet written, whose claims a sweep renews.
@@ -355,23 +458,56 @@ func simulate(ctx context.Context, plan *Plan, i int, runID int64) *store.Result
 	return r
 }
 
-// runPoint simulates one point, turning a panic into an error so that one
-// bad point cannot take the sweep down.
-func runPoint(ctx context.Context, pt grids.Point) (res *model.Result, err error) {
+// runPoint simulates one point, turning a panic into an error (with the
+// stack, so that the stored error says where) so that one bad point cannot
+// take the sweep down.
+func runPoint(ctx context.Context, pt grids.Point) (*model.Result, error) {
+	return catchPanic(func() (*model.Result, error) {
+		sc := model.LookupScenario(pt.Scenario)
+		if sc == nil {
+			return nil, fmt.Errorf("unknown scenario %q", pt.Scenario)
+		}
+		cfg, err := pt.Config()
+		if err != nil {
+			return nil, err
+		}
+		return model.RunContext(ctx, sc, cfg, pt.Seed)
+	})
+}
+
+// catchPanic returns what f returns, or an error holding the value and
+// stack of a panic in f.
+func catchPanic[T any](f func() (T, error)) (res T, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = fmt.Errorf("simulation panicked: %v", p)
+			err = fmt.Errorf("simulation panicked: %v\n%s", p, debug.Stack())
 		}
 	}()
-	sc := model.LookupScenario(pt.Scenario)
-	if sc == nil {
-		return nil, fmt.Errorf("unknown scenario %q", pt.Scenario)
+	return f()
+}
+
+// EffectiveParams returns the value every model parameter had when a point
+// with these parameters ran in scenario, by name: its own value or the
+// model's default, in canonical text. It returns nil for a model version
+// other than this build's, whose defaults it does not know, or parameters
+// this model rejects. It suits store.ExportOptions.Effective.
+func EffectiveParams(scenario, modelVersion string, params []store.Param) map[string]string {
+	if modelVersion != model.Version {
+		return nil
+	}
+	pt := grids.Point{Scenario: scenario, Params: make([]grids.Param, len(params))}
+	for i, p := range params {
+		pt.Params[i] = grids.Param{Name: p.Name, Value: p.Value}
 	}
 	cfg, err := pt.Config()
 	if err != nil {
-		return nil, err
+		return nil
 	}
-	return model.RunContext(ctx, sc, cfg, pt.Seed)
+	values := make(map[string]string)
+	for _, name := range model.ParamNames() {
+		values[name] = cfg.Canonical(name)
+	}
+	return values
 }
 
 // describe spells a point for messages: its parameters and seed.

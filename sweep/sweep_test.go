@@ -1,10 +1,17 @@
 package sweep_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
+	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,7 +73,7 @@ func runGrid(t *testing.T, g *grids.Grid, db *store.DB, opt sweep.Options) sweep
 func export(t *testing.T, db *store.DB) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := db.ExportCSV(context.Background(), &b); err != nil {
+	if err := db.ExportCSV(context.Background(), &b, store.ExportOptions{Effective: sweep.EffectiveParams}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -154,12 +161,12 @@ func TestInterruptKeepsWhatFinished(t *testing.T) {
 	plan, _ := sweep.NewPlan(g, sweep.Shard{})
 	ctx, cancel := context.WithCancel(context.Background())
 	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Progress: &cancelAfter{n: 3, cancel: cancel}})
-	if err != sweep.ErrInterrupted {
-		t.Fatalf("err %v, want ErrInterrupted", err)
+	if !errors.Is(err, sweep.ErrInterrupted) || !errors.Is(err, sweep.ErrIncomplete) {
+		t.Fatalf("err %v, want ErrInterrupted and ErrIncomplete", err)
 	}
 	done, _, _ := db.Counts(context.Background(), "")
-	if done != sum.Ran || done < 3 || done >= 8 {
-		t.Fatalf("interrupted after 3: %d done in the database, %d reported", done, sum.Ran)
+	if done != sum.Ran || done < 3 || done >= 8 || sum.Undone != 8-done {
+		t.Fatalf("interrupted after 3: %d done in the database, %d reported, %d undone", done, sum.Ran, sum.Undone)
 	}
 	rest := runGrid(t, g, db, sweep.Options{Workers: 2})
 	if rest.Ran != 8-done {
@@ -203,19 +210,23 @@ ccti_timer = {from = "50us", to = "500us", step = "50us"}
 		t.Errorf("shard loads %v are unbalanced", loads)
 	}
 	for _, bad := range []string{"0/4", "5/4", "x", "1/0", "2"} {
-		if _, err := sweep.ParseShard(bad); err == nil {
-			t.Errorf("ParseShard(%q) accepted", bad)
-		}
+		t.Run("ParseShard "+bad, func(t *testing.T) {
+			if _, err := sweep.ParseShard(bad); err == nil {
+				t.Errorf("ParseShard(%q) accepted", bad)
+			}
+		})
 	}
 }
 
 // claimer tries, while the sweep runs, to claim every point for another
 // owner through a second handle on the same file.
 type claimer struct {
-	db   *store.DB
-	ids  []string
-	got  []string
-	done int
+	db    *store.DB
+	ids   []string
+	got   []string
+	err   error
+	tried bool
+	done  int
 }
 
 func (c *claimer) Start(int) {}
@@ -223,8 +234,12 @@ func (c *claimer) Done(grids.Point, bool) {
 	c.done++
 	if c.done == 1 {
 		time.Sleep(400 * time.Millisecond) // several leases long
-		got, _ := c.db.Claim(context.Background(), c.ids, "intruder", time.Hour)
-		c.got = append(c.got, got...)
+		c.got, c.err = c.db.Claim(context.Background(), c.ids, "intruder", time.Hour)
+		c.tried = true
+		// Let go, or the sweep would wait for the intruder's points.
+		if err := c.db.Release(context.Background(), "intruder"); c.err == nil {
+			c.err = err
+		}
 	}
 }
 func (c *claimer) Finish() {}
@@ -249,11 +264,175 @@ func TestLeasesOfUnfinishedPointsAreRenewed(t *testing.T) {
 	if _, err := sweep.Run(context.Background(), plan, db, sweep.Options{Workers: 1, Lease: 120 * time.Millisecond, Progress: c}); err != nil {
 		t.Fatal(err)
 	}
-	for _, id := range c.got {
-		for i, pid := range plan.IDs {
-			if pid == id && i < 2 {
-				t.Errorf("point %d was claimed by another owner while this sweep held it", i)
+	if !c.tried || c.err != nil {
+		t.Fatalf("the intruder's claim did not run (tried %v) or failed: %v", c.tried, c.err)
+	}
+	// With one worker and batches of two, the sweep held points 1 and 2
+	// (point 0 had just finished) and none of the later ones: the intruder
+	// gets exactly those.
+	if want := plan.IDs[2*1:]; !slices.Equal(c.got, want) {
+		t.Errorf("the intruder got %d points %v, want the %d the sweep had not claimed %v", len(c.got), c.got, len(want), want)
+	}
+}
+
+// helperEnv makes this test binary, run with -test.run=TestHelperProcess, a
+// second process on a shared database instead of running tests.
+const helperEnv = "SWEEP_TEST_HELPER"
+
+// startHelper starts this test binary as a helper of the given kind on the
+// database at path and returns its first line of output.
+func startHelper(t *testing.T, kind, path string, env ...string) (*exec.Cmd, string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHelperProcess$")
+	cmd.Env = append(append(os.Environ(), helperEnv+"="+kind, "SWEEP_TEST_DB="+path), env...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			cmd.Process.Kill()
+			cmd.Wait()
+		}
+	})
+	sc := bufio.NewScanner(out)
+	sc.Scan()
+	return cmd, sc.Text()
+}
+
+// TestHelperProcess is not a test: it is the helper process of startHelper.
+//   - hold: claims the first SWEEP_TEST_N points of smallGrid, says
+//     "claimed N" and waits to be killed;
+//   - die: runs smallGrid with one worker and kills itself with SIGKILL as
+//     soon as SWEEP_TEST_N points have finished.
+func TestHelperProcess(t *testing.T) {
+	kind := os.Getenv(helperEnv)
+	if kind == "" {
+		t.Skip("only a helper process")
+	}
+	n, _ := strconv.Atoi(os.Getenv("SWEEP_TEST_N"))
+	db, err := store.Open(os.Getenv("SWEEP_TEST_DB"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := sweep.NewPlan(parse(t, smallGrid), sweep.Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	switch kind {
+	case "hold":
+		got, err := db.Claim(context.Background(), plan.IDs[:n], "peer", time.Hour)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.Stdout.WriteString("claimed " + strconv.Itoa(len(got)) + "\n")
+		select {}
+	case "die":
+		os.Stdout.WriteString("running\n")
+		sweep.Run(context.Background(), plan, db, sweep.Options{Workers: 1, Progress: &killAfter{n: n}})
+		t.Fatal("the sweep ended before it was killed")
+	}
+}
+
+// killAfter kills its own process with SIGKILL when n points have finished.
+type killAfter struct{ n int }
+
+func (k *killAfter) Start(int) {}
+func (k *killAfter) Done(grids.Point, bool) {
+	if k.n--; k.n == 0 {
+		syscall.Kill(os.Getpid(), syscall.SIGKILL)
+		select {}
+	}
+}
+func (k *killAfter) Finish() {}
+
+func TestKilledRightAfterPointsFinishKeepsThem(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "kill.db")
+	cmd, _ := startHelper(t, "die", path, "SWEEP_TEST_N=3")
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		t.Fatalf("helper ended with %v, want killed by SIGKILL", err)
+	}
+	db := openExisting(t, path)
+	if done, _, _ := db.Counts(context.Background(), ""); done != 3 {
+		t.Fatalf("%d points stored, want the 3 that finished before the kill", done)
+	}
+}
+
+func openExisting(t *testing.T, path string) *store.DB {
+	t.Helper()
+	db, err := store.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+func TestPointsOfAKilledPeerAreTakenOver(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "peer.db")
+	db := openExisting(t, path)
+	peer, said := startHelper(t, "hold", path, "SWEEP_TEST_N=3")
+	if said != "claimed 3" {
+		t.Fatalf("peer said %q, want claimed 3", said)
+	}
+	// Reaped at once: a zombie would still count as alive.
+	time.AfterFunc(300*time.Millisecond, func() { peer.Process.Kill(); peer.Wait() })
+	plan, _ := sweep.NewPlan(parse(t, smallGrid), sweep.Shard{})
+	sum, err := sweep.Run(context.Background(), plan, db, sweep.Options{Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Ran != 8 || sum.Undone != 0 || sum.Elsewhere != 0 {
+		t.Errorf("ran %d, %d undone, %d done elsewhere; want all 8 run here after the peer died", sum.Ran, sum.Undone, sum.Elsewhere)
+	}
+	if done, _, _ := db.Counts(context.Background(), ""); done != 8 {
+		t.Errorf("%d points done, want 8", done)
+	}
+}
+
+func TestAPointListedTwiceRunsOnce(t *testing.T) {
+	// Both sub-grids hold marking_rate 4 with ccti_timer 300us.
+	g := parse(t, `
+name     = "twice"
+scenario = "testbed-s1"
+cc       = "on"
+phase    = "4ms"
+sample   = "1ms"
+ccti_timer = "300us"
+
+[[grid]]
+[grid.sweep]
+marking_rate = [0, 4]
+
+[[grid]]
+[grid.sweep]
+marking_rate = [4, 8]
+`)
+	if n := len(g.Points()); n != 4 {
+		t.Fatalf("the grid lists %d points, want 4 (one of them twice)", n)
+	}
+	db := openDB(t, "twice.db")
+	sum := runGrid(t, g, db, sweep.Options{Workers: 2})
+	if sum.Points != 3 || sum.Ran != 3 || sum.Elsewhere != 0 || sum.Undone != 0 {
+		t.Errorf("summary %+v: want 3 points, 3 ran, none elsewhere or undone", sum)
+	}
+	for n := 1; n <= 3; n++ {
+		var total int
+		for i := 1; i <= n; i++ {
+			plan, err := sweep.NewPlan(g, sweep.Shard{Index: i, Count: n})
+			if err != nil {
+				t.Fatal(err)
 			}
+			total += len(plan.IDs)
+		}
+		if total != 3 {
+			t.Errorf("%d shards hold %d points between them, want 3", n, total)
 		}
 	}
 }
