@@ -35,7 +35,7 @@ var ccLevels = map[string]ccLevel{"qp": levelQP, "sl": levelSL}
 type ccState struct {
 	on           bool
 	fill         fillMode
-	random       bool  // marking_mode random: mark with probability 1/(rate+1), else by counter
+	random       bool // marking_mode random: mark with probability 1/(rate+1), else by counter
 	level        ccLevel
 	perVoQ       bool  // the fill mode needs each VoQ's fill (voq, port_avg)
 	mtuCredits   int32 // a port with fewer credits left than this is a victim
