@@ -170,10 +170,7 @@ func statusDB(c *cli.Context, path string) error {
 	}
 	db, err := store.OpenReadOnly(path)
 	if err != nil {
-		if errors.Is(err, store.ErrNotDatabase) || errors.Is(err, store.ErrSchemaTooNew) {
-			return usagef("%s: %v", path, err)
-		}
-		return err
+		return err // run maps store's errors to exit statuses
 	}
 	defer db.Close()
 	out := c.App.Writer

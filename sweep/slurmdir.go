@@ -289,8 +289,8 @@ func (d SlurmDir) shardState(ctx context.Context, i int, plan *Plan, results *st
 // is no such file. Its error, naming path, says to move the file away: the
 // jobs cannot write to it either.
 func openIfExists(path string) (*store.DB, error) {
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+	if ok, err := store.Exists(path); err != nil || !ok {
+		return nil, err
 	}
 	db, err := store.OpenReadOnly(path)
 	if err != nil {
