@@ -57,6 +57,16 @@ func (n *Network) settleDeliveries() {
 }
 
 // wake makes HCA h try to send again at t, unless a try is due by then.
+//
+// The stale-wake rule of evWake: an HCA may have several evWake events
+// pending, since a credit update or a CNP can make it plan an earlier try;
+// wakeAt is the earliest try still planned. An evWake that fires clears
+// wakeAt only if it is that try (wakeAt <= now), then calls tryHCA, which
+// plans the next one. A stale evWake (one for a try since superseded) still
+// calls tryHCA: trying early is harmless, as tryHCA checks the link, the send
+// DMA, each flow's injection delay and the credits, and sends nothing that
+// is not due. Unlike a switch output's (txDone), an HCA's stale wakes do not
+// re-plan themselves, so they cannot pile up.
 func (n *Network) wake(h int32, t engine.Time) {
 	hc := &n.hcas[h]
 	if hc.wakeAt > n.sim.Now() && hc.wakeAt <= t {

@@ -88,6 +88,19 @@ func packCredit(p int32, vl VL, c int32) uint32 {
 	return uint32(p)<<12 | uint32(vl)<<8 | uint32(c)
 }
 
+// credit applies a credit update as it reaches the output port it is for:
+// the port may send that many more credits' worth of packets on the VL.
+// This is where the credit conservation invariant of each link and VL is
+// kept, with transmit and freeBufferAt:
+//
+//	sender's credits + receiver's bufUsed + receiver's returning = bufCap
+//
+// transmit moves a packet's credits from the sender's count to the
+// receiver's bufUsed; freeBufferAt moves them from bufUsed to returning when
+// the buffer frees; credit moves them from returning back to the sender. So
+// no buffer ever holds more than it has room for and nothing is dropped. A
+// count found outside 0..bufCap is counted in violations, and a run with
+// any fails (RunContext).
 func (n *Network) credit(arg uint32) {
 	p, vl, c := int32(arg>>12), VL(arg>>8&15), int32(arg&255)
 	pt := &n.ports[p]

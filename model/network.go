@@ -320,6 +320,14 @@ func (n *Network) newPacket() int32 {
 
 func (n *Network) freePacket(k int32) { n.free = append(n.free, k) }
 
+// arrive handles packet k becoming ready where it arrived. At an HCA it is
+// its header arriving: a CNP raises the source's CCTI at once and frees its
+// buffer; a data packet answers a FECN mark with a CNP (CC on) and goes to
+// the receive DMA. At a switch it is the packet becoming ready to forward
+// (its header in, the switch latency passed, and late enough for
+// cut-through, see transmit): it joins the VoQ of its input, VL and routed
+// output, counts towards the output's fill (CC), and the output tries to
+// send.
 func (n *Network) arrive(k int32) {
 	pk := &n.pkts[k]
 	in := &n.ports[pk.inPort]

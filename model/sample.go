@@ -1,5 +1,10 @@
 package model
 
+// sample closes a sample interval: it settles the deliveries due by now,
+// records every flow's payload bytes delivered during the interval (and its
+// CCTI with CC on), and schedules the next sample, up to the run's end.
+// Samples are the series a Result reports; they grow by one per flow per
+// interval, which is why CheckWork bounds their number before a run.
 func (n *Network) sample() {
 	n.settleDeliveries()
 	for i := range n.flows {
