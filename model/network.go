@@ -183,6 +183,12 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 			vl:    VL(fs.SL % cfg.VLs),
 			start: engine.Time(fs.StartPhase) * cfg.Phase,
 		}
+		if cfg.Sample > 0 { // the series' full length, so sampling never grows them
+			f.samples = make([]int64, 0, int(n.end/cfg.Sample))
+			if cfg.CC.Enabled {
+				f.cctiTrace = make([]int32, 0, int(n.end/cfg.Sample))
+			}
+		}
 		n.flows = append(n.flows, f)
 		h := &n.hcas[f.src]
 		h.flows = append(h.flows, int32(i))
