@@ -1,6 +1,7 @@
 package model
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -30,16 +31,18 @@ func TestBECNsRaiseCCTIUpToTheLimit(t *testing.T) {
 	for _, c := range []struct{ inc, limit, becns, want int }{
 		{1, 127, 5, 5}, {3, 127, 10, 30}, {4, 10, 5, 10}, {1, 127, 200, 127}, {0, 127, 9, 0},
 	} {
-		n := ccNetwork(t, map[string]any{"ccti_increase": int64(c.inc), "ccti_limit": int64(c.limit)})
-		for i := 0; i < c.becns; i++ {
-			n.receiveBECN(&packet{flow: 1, kind: kindCNP, becn: true})
-		}
-		if got := n.cc.ccti[n.flows[1].cc.slot]; int(got) != c.want {
-			t.Errorf("inc %d limit %d: %d BECNs gave CCTI %d, want %d", c.inc, c.limit, c.becns, got, c.want)
-		}
-		if other := n.cc.ccti[n.flows[2].cc.slot]; other != 0 {
-			t.Errorf("another flow's CCTI moved to %d", other)
-		}
+		t.Run(fmt.Sprintf("inc %d limit %d becns %d", c.inc, c.limit, c.becns), func(t *testing.T) {
+			n := ccNetwork(t, map[string]any{"ccti_increase": int64(c.inc), "ccti_limit": int64(c.limit)})
+			for i := 0; i < c.becns; i++ {
+				n.receiveBECN(&packet{flow: 1, kind: kindCNP, becn: true})
+			}
+			if got := n.cc.ccti[n.flows[1].cc.slot]; int(got) != c.want {
+				t.Errorf("%d BECNs gave CCTI %d, want %d", c.becns, got, c.want)
+			}
+			if other := n.cc.ccti[n.flows[2].cc.slot]; other != 0 {
+				t.Errorf("another flow's CCTI moved to %d", other)
+			}
+		})
 	}
 }
 
@@ -172,11 +175,13 @@ func TestVictimPortMarksOnlyWithVictimMask(t *testing.T) {
 		{"S2:2", 100, "victim named in the mask"},
 		{"S1:4", 0, "victim not named in the mask"},
 	} {
-		n := ccNetwork(t, map[string]any{"marking_rate": int64(0), "victim_mask": c.mask})
-		p := congestedPort(n, true)
-		if got := markCount(n, p, 100, 33); got != c.want {
-			t.Errorf("%s: %d marks, want %d", c.about, got, c.want)
-		}
+		t.Run(c.about, func(t *testing.T) {
+			n := ccNetwork(t, map[string]any{"marking_rate": int64(0), "victim_mask": c.mask})
+			p := congestedPort(n, true)
+			if got := markCount(n, p, 100, 33); got != c.want {
+				t.Errorf("%d marks, want %d", got, c.want)
+			}
+		})
 	}
 	// A root (credits to spare) marks whatever its mask.
 	n := ccNetwork(t, map[string]any{"marking_rate": int64(0), "victim_mask": "none"})

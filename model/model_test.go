@@ -233,22 +233,24 @@ func TestVLArbitrationTableWeightsTheVLs(t *testing.T) {
 	}{
 		{"", 1}, {"0:64,1:192", 3}, {"0:128,1:64", 0.5},
 	} {
-		cfg := model.DefaultConfig()
-		cfg.Phase = 20 * engine.Millisecond
-		cfg.VLs = 2
-		cfg.HostIOGbps = 40
-		if err := cfg.Set("vl_arb", c.table); err != nil {
-			t.Fatal(err)
-		}
-		r, err := model.Run(sc, cfg, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, b := r.MeanGbps(0, cfg.Phase, 2*cfg.Phase), r.MeanGbps(1, cfg.Phase, 2*cfg.Phase)
-		link := 16 * 2048.0 / 2074
-		if !within(b/a, c.ratio, 0.05) || !within(a+b, link, 0.01) {
-			t.Errorf("table %q: VL0 %.2f, VL1 %.2f Gbit/s; want ratio %.2f summing to %.2f", c.table, a, b, c.ratio, link)
-		}
+		t.Run("table "+c.table, func(t *testing.T) {
+			cfg := model.DefaultConfig()
+			cfg.Phase = 20 * engine.Millisecond
+			cfg.VLs = 2
+			cfg.HostIOGbps = 40
+			if err := cfg.Set("vl_arb", c.table); err != nil {
+				t.Fatal(err)
+			}
+			r, err := model.Run(sc, cfg, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a, b := r.MeanGbps(0, cfg.Phase, 2*cfg.Phase), r.MeanGbps(1, cfg.Phase, 2*cfg.Phase)
+			link := 16 * 2048.0 / 2074
+			if !within(b/a, c.ratio, 0.05) || !within(a+b, link, 0.01) {
+				t.Errorf("VL0 %.2f, VL1 %.2f Gbit/s; want ratio %.2f summing to %.2f", a, b, c.ratio, link)
+			}
+		})
 	}
 	cfg := model.DefaultConfig()
 	if err := cfg.Set("vl_arb", "1:64"); err != nil {

@@ -2,6 +2,7 @@ package model_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
@@ -41,22 +42,23 @@ func TestSetParsesAndChecksEveryKind(t *testing.T) {
 		{"mtu", int64(4096), true, "4096"},
 	}
 	for _, c := range cases {
-		cfg := model.DefaultConfig()
-		err := cfg.Set(c.name, c.val)
-		if c.ok != (err == nil) {
-			t.Errorf("Set(%s, %#v) error = %v, want ok=%v", c.name, c.val, err, c.ok)
-			continue
-		}
-		if !c.ok {
-			var pe *model.ParamError
-			if !errors.As(err, &pe) || pe.Name != c.name {
-				t.Errorf("Set(%s, %#v) error %v is not a ParamError naming the key", c.name, c.val, err)
+		t.Run(fmt.Sprintf("%s=%v", c.name, c.val), func(t *testing.T) {
+			cfg := model.DefaultConfig()
+			err := cfg.Set(c.name, c.val)
+			if c.ok != (err == nil) {
+				t.Fatalf("Set(%s, %#v) error = %v, want ok=%v", c.name, c.val, err, c.ok)
 			}
-			continue
-		}
-		if got := cfg.Canonical(c.name); got != c.want {
-			t.Errorf("Set(%s, %#v): canonical %q, want %q", c.name, c.val, got, c.want)
-		}
+			if !c.ok {
+				var pe *model.ParamError
+				if !errors.As(err, &pe) || pe.Name != c.name {
+					t.Errorf("Set(%s, %#v) error %v is not a ParamError naming the key", c.name, c.val, err)
+				}
+				return
+			}
+			if got := cfg.Canonical(c.name); got != c.want {
+				t.Errorf("Set(%s, %#v): canonical %q, want %q", c.name, c.val, got, c.want)
+			}
+		})
 	}
 	cfg := model.DefaultConfig()
 	if err := cfg.Set("no_such_knob", "1"); !errors.Is(err, model.ErrUnknownParam) {
