@@ -102,10 +102,27 @@ func Open(path string) (*DB, error) {
 	_, statErr := os.Stat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
 	d, err := openDSN(path, dsn(path, false), false)
-	if err != nil && created {
+	// Processes that create one database at once race to set it up (WAL
+	// mode, the schema); SQLite answers the losers "busy" at once, without
+	// its busy timeout. They try again until the winner is done.
+	for deadline := time.Now().Add(busyTimeoutMS * time.Millisecond); err != nil && isBusy(err) && time.Now().Before(deadline); {
+		time.Sleep(20 * time.Millisecond)
+		d, err = openDSN(path, dsn(path, false), false)
+	}
+	// A full disk can leave a 0-byte file behind. Only then is it removed:
+	// in WAL mode a live database's main file stays at 0 bytes until its
+	// first checkpoint, so after any other failure the file may be another
+	// process's new database.
+	if err != nil && created && errors.Is(err, ErrNoSpace) {
 		removeStub(path)
 	}
 	return d, err
+}
+
+// isBusy reports whether err is SQLite's "database is locked".
+func isBusy(err error) bool {
+	var e *sqlite.Error
+	return errors.As(err, &e) && e.Code()&0xff == sqlite3.SQLITE_BUSY
 }
 
 // checkWritable fails with an error wrapping ErrUnwritable, saying why,
