@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -48,30 +49,60 @@ func (t Time) String() string {
 	return strconv.FormatInt(int64(t), 10) + "ps"
 }
 
-// ErrBadTime is wrapped by ParseTime's errors.
-var ErrBadTime = errors.New("not a duration")
+// Errors of ParseTime. Each wraps ErrBadTime, which every error of
+// ParseTime wraps.
+var (
+	ErrBadTime = errors.New("not a duration")
+	// ErrNoUnit is a bare number other than 0: units are never guessed.
+	ErrNoUnit = fmt.Errorf("%w: a number without a unit", ErrBadTime)
+	// ErrNegativeTime is a well-formed duration below zero.
+	ErrNegativeTime = fmt.Errorf("%w: negative", ErrBadTime)
+	// ErrTimeTooLong is a well-formed duration beyond what Time holds
+	// (about 106 days).
+	ErrTimeTooLong = fmt.Errorf("%w: too long", ErrBadTime)
+)
+
+// unitOf gives the size of each unit ParseTime reads.
+var unitOf = map[string]Time{"ps": Picosecond, "ns": Nanosecond, "us": Microsecond, "µs": Microsecond,
+	"ms": Millisecond, "s": Second, "m": 60 * Second, "h": 3600 * Second}
+
+// durationRE is a decimal number and one of ParseTime's units.
+var durationRE = regexp.MustCompile(`^-?([0-9]+\.?[0-9]*|\.[0-9]+)(ps|ns|us|µs|ms|s|m|h)$`)
 
 // ParseTime reads a duration with a unit: "150us", "1.5ms", "1s", "20ns",
-// "750ps" ("µs" is accepted for "us"). A bare number is an error: units are
-// never guessed. Negative durations are errors.
+// "750ps" ("µs" is accepted for "us"). A bare number is an error (ErrNoUnit),
+// except 0, since units are never guessed; so are negative durations
+// (ErrNegativeTime) and durations too long for Time (ErrTimeTooLong).
 func ParseTime(s string) (Time, error) {
 	in := strings.TrimSpace(s)
+	if in != "" && strings.Trim(in, "0123456789.") == "" {
+		if f, err := strconv.ParseFloat(in, 64); err == nil && f == 0 {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("%w: %q (want e.g. 150us, 1ms, 1s)", ErrNoUnit, s)
+	}
+	if m := durationRE.FindStringSubmatch(in); m != nil {
+		if in[0] == '-' {
+			return 0, fmt.Errorf("%w: %q", ErrNegativeTime, s)
+		}
+		v, _ := strconv.ParseFloat(m[1], 64)
+		if v*float64(unitOf[m[2]]) > math.MaxInt64 {
+			return 0, fmt.Errorf("%w: %q (at most %v)", ErrTimeTooLong, s, Time(math.MaxInt64))
+		}
+	}
 	if strings.HasSuffix(in, "ps") {
 		v, err := strconv.ParseFloat(strings.TrimSuffix(in, "ps"), 64)
-		if err != nil || v < 0 || v != math.Trunc(v) || v > math.MaxInt64/2 {
+		if err != nil || v < 0 || v != math.Trunc(v) {
 			return 0, fmt.Errorf("%w: %q (want e.g. 150us, 1ms, 750ps)", ErrBadTime, s)
 		}
 		return Time(v), nil
 	}
 	d, err := time.ParseDuration(in)
-	if err != nil || in == "" || strings.Trim(in, "0123456789.") == "" {
+	if err != nil || in == "" {
 		return 0, fmt.Errorf("%w: %q (want e.g. 150us, 1ms, 1s)", ErrBadTime, s)
 	}
-	if d < 0 {
-		return 0, fmt.Errorf("%w: %q is negative", ErrBadTime, s)
-	}
 	if d > time.Duration(math.MaxInt64/int64(Nanosecond)) {
-		return 0, fmt.Errorf("%w: %q is too long", ErrBadTime, s)
+		return 0, fmt.Errorf("%w: %q (at most %v)", ErrTimeTooLong, s, Time(math.MaxInt64))
 	}
 	return Time(d) * Nanosecond, nil
 }

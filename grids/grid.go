@@ -339,12 +339,45 @@ func parseValue(ps *problems, key, what string, p *model.Param, n *node) (any, b
 		ps.add(n.line, key, "%s: dates and times are not parameter values", label)
 		return nil, false
 	}
+	if msg := typeMismatch(p, n.val); msg != "" {
+		ps.add(n.line, key, "%s: %s", label, msg)
+		return nil, false
+	}
 	v, err := p.Parse(n.val)
 	if err != nil {
 		ps.add(n.line, key, "%s: %s", label, reason(err))
 		return nil, false
 	}
 	return exact(ps, key, label, p, v, n.line)
+}
+
+// typeMismatch says what is wrong when a TOML value's type does not fit
+// parameter p: a number written as text ("127"), a number for a switch
+// (cc = 1) or a switch for a number. Text is what --set gives, so model
+// accepts it; a grid file has types and says what it means.
+func typeMismatch(p *model.Param, v any) string {
+	switch p.Kind {
+	case model.KindInt, model.KindFloat:
+		switch x := v.(type) {
+		case string:
+			if _, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
+				return "want a number, not text: write it without quotes"
+			}
+			return "want a number"
+		case bool:
+			return "want a number, not true or false"
+		}
+	case model.KindBool:
+		switch v.(type) {
+		case int64, float64:
+			return "want true or false (or \"on\", \"off\"), not a number"
+		}
+	case model.KindDuration:
+		if _, ok := v.(bool); ok {
+			return "want a duration with a unit, e.g. \"150us\", not true or false"
+		}
+	}
+	return ""
 }
 
 // exact checks that v survives its canonical spelling, which is what point

@@ -362,7 +362,14 @@ func (p *Param) Parse(v any) (any, error) {
 			t = x
 		case string:
 			d, err := engine.ParseTime(x)
-			if err != nil {
+			switch {
+			case errors.Is(err, engine.ErrNegativeTime):
+				return nil, bad("negative: a duration is 0 or more")
+			case errors.Is(err, engine.ErrTimeTooLong):
+				return nil, bad(fmt.Sprintf("out of range %v..%v", engine.Time(p.Min), engine.Time(p.Max)))
+			case errors.Is(err, engine.ErrNoUnit):
+				return nil, bad("a duration needs a unit, e.g. \"150us\"")
+			case err != nil:
 				return nil, bad("not a duration with a unit, e.g. 150us, 1ms, 1s")
 			}
 			t = d
