@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"errors"
+	"testing"
+)
 
 type recorder struct {
 	s    *Sim
@@ -125,6 +128,39 @@ func TestParseTime(t *testing.T) {
 			back, err := ParseTime(got.String())
 			if err != nil || back != got {
 				t.Fatalf("round trip of %v via %q gave %v, %v", got, got.String(), back, err)
+			}
+		})
+	}
+}
+
+func TestParseTimeSaysWhatIsWrong(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Time
+		err  error // nil: parses to want
+	}{
+		{"150us", 150 * Microsecond, nil},
+		{"750ps", 750, nil},
+		{"0", 0, nil},
+		{"0.0", 0, nil},
+		{"200", 0, ErrNoUnit},
+		{"-5ms", 0, ErrNegativeTime},
+		{"1000000h", 0, ErrTimeTooLong},
+		{"2562048h", 0, ErrTimeTooLong},
+		{"5 parsecs", 0, ErrBadTime},
+		{"", 0, ErrBadTime},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			got, err := ParseTime(tt.in)
+			if tt.err == nil {
+				if err != nil || got != tt.want {
+					t.Fatalf("ParseTime(%q) = %v, %v; want %v", tt.in, got, err, tt.want)
+				}
+				return
+			}
+			if !errors.Is(err, tt.err) || !errors.Is(err, ErrBadTime) {
+				t.Fatalf("ParseTime(%q) error %v, want %v (and ErrBadTime)", tt.in, err, tt.err)
 			}
 		})
 	}
