@@ -59,6 +59,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Writer:               stdout,
 		ErrWriter:            stderr,
 		EnableBashCompletion: true,
+		// Repeatable flags (--set, --extra) take each value whole: values such
+		// as victim_mask=S1:4,S2:1 or --mail-type=END,FAIL hold commas.
+		DisableSliceFlagSeparator: true,
 		HideHelpCommand:      true,
 		Commands: []*cli.Command{runCommand(), simCommand(), reportCommand(), serveCommand(), exportCommand(),
 			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand(), completionCommand()},

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -136,5 +137,26 @@ func TestScenariosListsTheTestbed(t *testing.T) {
 	out, _, code := ccsweep(t, "scenarios")
 	if code != 0 || !strings.Contains(out, "testbed-s1") || !strings.Contains(out, "testbed-s2") || !strings.Contains(out, "H7->H5") {
 		t.Fatalf("scenarios: %q (exit %d)", out, code)
+	}
+}
+
+// TestSimSetTakesValuesWithCommas: --set values such as a victim_mask port
+// list or a VL arbitration table hold commas and must reach the model whole.
+func TestSimSetTakesValuesWithCommas(t *testing.T) {
+	for _, set := range []string{"victim_mask=S1:4,S2:1", "vl_arb=0:64,1:192"} {
+		t.Run(set, func(t *testing.T) {
+			args := []string{"sim", "--scenario", "testbed-s1", "--cc", "on", "--phase", "1ms", "--format", "json", "--set", set}
+			if strings.HasPrefix(set, "vl_arb") {
+				args = append(args, "--set", "vls=2")
+			}
+			stdout, stderr, code := ccsweep(t, args...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, stderr)
+			}
+			key, val, _ := strings.Cut(set, "=")
+			if !strings.Contains(stdout, fmt.Sprintf("%q: %q", key, val)) {
+				t.Errorf("the JSON's params lack %s = %s", key, val)
+			}
+		})
 	}
 }

@@ -122,6 +122,9 @@ func Parse(path string, data []byte) (*Grid, error) {
 	if len(ps.list) == 0 {
 		g.check(ps)
 	}
+	if len(ps.list) == 0 {
+		g.checkScenarios(ps)
+	}
 	if err := ps.err(); err != nil {
 		return nil, err
 	}

@@ -312,18 +312,48 @@ func (n *Network) applyVictimMask(t *Topology, spec string) error {
 			p.victimMask = true
 		}
 	}
-	if spec == "host" || spec == "all" || spec == "none" {
-		return nil
+	ports, err := victimPorts(t, spec)
+	for _, sp := range ports {
+		n.ports[n.nodePort(sp.node)+int32(sp.port-1)].victimMask = true
 	}
+	return err
+}
+
+// switchPort is a 1-based port of a switch.
+type switchPort struct {
+	node NodeID
+	port int
+}
+
+// victimPorts returns the ports a victim_mask port list names in t (none
+// for "host", "all" and "none"), or a ParamError for an item that is not
+// SWITCH:PORT of t.
+func victimPorts(t *Topology, spec string) ([]switchPort, error) {
+	if spec == "host" || spec == "all" || spec == "none" {
+		return nil, nil
+	}
+	var ports []switchPort
 	for _, item := range strings.Split(spec, ",") {
 		name, num, ok := strings.Cut(strings.TrimSpace(item), ":")
 		id := t.Lookup(name)
 		pn, err := strconv.Atoi(num)
 		if !ok || id < 0 || t.Nodes[id].Host || err != nil || pn < 1 || pn > t.Nodes[id].Ports {
-			return &ParamError{Name: "victim_mask", Value: spec,
+			return nil, &ParamError{Name: "victim_mask", Value: spec,
 				Reason: fmt.Sprintf("%q is not SWITCH:PORT of this scenario (ports count from 1)", item)}
 		}
-		n.ports[n.nodePort(id)+int32(pn-1)].victimMask = true
+		ports = append(ports, switchPort{id, pn})
 	}
-	return nil
+	return ports, nil
+}
+
+// CheckConfig checks what Config.Validate cannot, because it depends on the
+// scenario: that a victim_mask port list names ports of sc's topology, and
+// that the run keeps at most MaxSamples samples (CheckWork). It returns a
+// *ParamError naming the parameter at fault.
+func (sc *Scenario) CheckConfig(c Config) error {
+	if _, err := victimPorts(sc.Build(&c), c.CC.VictimMask); err != nil {
+		return err
+	}
+	_, err := sc.CheckWork(c, 0)
+	return err
 }

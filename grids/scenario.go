@@ -1,0 +1,79 @@
+package grids
+
+import (
+	"errors"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// checkScenarios reports what only a sub-grid's scenario can tell
+// (model.Scenario.CheckConfig): a victim_mask port that the topology does
+// not have, and phase and sample values whose runs would keep more samples
+// than a run may. Each distinct victim_mask value is checked once; the
+// samples, at the longest phase and the shortest sample the sub-grid sets.
+// Problems name the line that sets the parameter.
+func (g *Grid) checkScenarios(ps *problems) {
+	for _, s := range g.Subs {
+		sc := model.LookupScenario(s.Scenario)
+		if sc == nil {
+			continue // reported where the scenario is read
+		}
+		for _, v := range s.values("victim_mask") {
+			c := model.DefaultConfig()
+			if c.Set("victim_mask", v) != nil {
+				continue // reported where the value is read
+			}
+			if err := sc.CheckConfig(c); err != nil {
+				s.report(ps, "victim_mask", err)
+				break
+			}
+		}
+		c := model.DefaultConfig()
+		for _, v := range s.values("phase") {
+			if t, err := engine.ParseTime(v); err == nil {
+				c.Phase = max(c.Phase, t)
+			}
+		}
+		first := true
+		for _, v := range s.values("sample") {
+			if t, err := engine.ParseTime(v); err == nil && (first || t < c.Sample) {
+				c.Sample, first = t, false
+			}
+		}
+		if _, err := sc.CheckWork(c, 0); err != nil {
+			s.report(ps, "sample", err)
+		}
+	}
+}
+
+// values returns the canonical values sub-grid s gives parameter name: its
+// axis values, its fixed value, or the model's default.
+func (s *SubGrid) values(name string) []string {
+	for _, a := range s.Axes {
+		if a.Name == name {
+			return a.Values
+		}
+	}
+	for _, b := range s.Base {
+		if b.Name == name {
+			return []string{b.Value}
+		}
+	}
+	c := model.DefaultConfig()
+	return []string{c.Canonical(name)}
+}
+
+// report adds err about parameter name at the line that sets it.
+func (s *SubGrid) report(ps *problems, name string, err error) {
+	key, line := s.locate(name)
+	msg := err.Error()
+	var pe *model.ParamError
+	if errors.As(err, &pe) {
+		msg = pe.Reason
+		if p := model.LookupParam(pe.Name); p != nil {
+			msg = p.Format(pe.Value) + ": " + pe.Reason
+		}
+	}
+	ps.add(line, key, "%s", msg)
+}
