@@ -62,7 +62,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// Repeatable flags (--set, --extra) take each value whole: values such
 		// as victim_mask=S1:4,S2:1 or --mail-type=END,FAIL hold commas.
 		DisableSliceFlagSeparator: true,
-		HideHelpCommand:      true,
+		HideHelpCommand:           true,
 		Commands: []*cli.Command{runCommand(), simCommand(), reportCommand(), serveCommand(), exportCommand(),
 			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand(), completionCommand()},
 		OnUsageError: commandUsageError,
