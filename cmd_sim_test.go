@@ -102,7 +102,7 @@ func TestSimBadInputExitsTwoWithOneLine(t *testing.T) {
 		"set beside flag":  {[]string{"--scenario", "testbed-s1", "--phase", "1ms", "--set", "phase=2ms"}, "--set phase=2ms: phase is already set by --phase; give each parameter once"},
 		"cc beside flag":   {[]string{"--scenario", "testbed-s1", "--cc", "on", "--set", "cc=off"}, "cc is already set by --cc"},
 		"1-byte messages":  {[]string{"--scenario", "testbed-s1", "--set", "message_size=1"}, "this run would take about 2e+11 events (2.4e+10 packets of 1 bytes), over the limit of 1e+10"},
-		"over own limit":   {[]string{"--scenario", "testbed-s2", "--phase", "1ms", "--max-events", "1000"}, "over the limit of 1e+03: shorten the phase, send larger messages, or raise the limit (--max-events)"},
+		"over own limit":   {[]string{"--scenario", "testbed-s2", "--phase", "1ms", "--max-events", "1000"}, "over the limit of 1e+03: shorten the phase, send larger messages, set hca_msg_rate to the adapter's message rate, or raise the limit (--max-events)"},
 		"negative limit":   {[]string{"--scenario", "testbed-s2", "--max-events", "-1"}, "--max-events -1: want 0 (no limit) or more"},
 		"too many samples": {[]string{"--scenario", "testbed-s1", "--sample", "1us"}, "keep 25000000 samples, more than the 10000000 a run may keep"},
 	}

@@ -12,6 +12,7 @@ type hcaState struct {
 	flows   []int32 // flows sourced here, in scenario order
 	rr      int
 	ioFree  engine.Time // the send DMA can start the next packet then
+	msgFree engine.Time // the next message may start then (hca_msg_rate)
 	wakeAt  engine.Time
 	ctrl    fifo        // control packets (CNPs) to send ahead of data
 	dmaFree engine.Time // the receive DMA is free from then
@@ -115,6 +116,10 @@ func (n *Network) tryHCA(h int32) {
 		if !f.active || f.readyAt > now {
 			continue
 		}
+		startsMsg := f.msgLeft == n.cfg.MessageSize
+		if startsMsg && hc.msgFree > now {
+			continue // the adapter's message rate; nextSend plans the wake
+		}
 		payload := int32(min(n.cfg.MTU, f.msgLeft))
 		wire := payload + int32(n.cfg.HeaderBytes)
 		c := int32(credits(int(wire)))
@@ -123,6 +128,9 @@ func (n *Network) tryHCA(h int32) {
 		}
 		k := n.newPacket()
 		n.pkts[k] = packet{flow: fi, src: h, dst: f.dst, payload: payload, wire: wire, credits: c, vl: f.vl, kind: kindData}
+		if startsMsg && n.msgGap > 0 {
+			hc.msgFree = now + n.msgGap
+		}
 		f.msgLeft -= int(payload)
 		if f.msgLeft == 0 {
 			f.msgLeft = n.cfg.MessageSize
@@ -150,11 +158,24 @@ func (n *Network) nextSend(hc *hcaState, pt *port) engine.Time {
 	ready := engine.Time(math.MaxInt64)
 	for _, fi := range hc.flows {
 		if f := &n.flows[fi]; f.active {
-			ready = min(ready, f.readyAt)
+			at := f.readyAt
+			if f.msgLeft == n.cfg.MessageSize { // its next packet starts a message
+				at = max(at, hc.msgFree)
+			}
+			ready = min(ready, at)
 		}
 	}
 	if ready == math.MaxInt64 {
 		return ready
 	}
 	return max(pt.linkFree, hc.ioFree, ready)
+}
+
+// msgGap is the least time between two message starts at one HCA for a
+// message rate in millions per second (0: no cap).
+func msgGap(rateMps float64) engine.Time {
+	if rateMps <= 0 {
+		return 0
+	}
+	return engine.Time(math.Round(float64(engine.Microsecond) / rateMps))
 }

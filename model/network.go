@@ -139,6 +139,7 @@ type Network struct {
 	vlArb []arbEntry
 
 	ioMbps     int64
+	msgGap     engine.Time // least time between message starts at one HCA; 0: no cap
 	violations int // credit counters seen out of range
 	rng        *rand.Rand
 	cc         ccState
@@ -167,6 +168,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		cfg: cfg, scenario: sc, seed: seed, nVL: cfg.VLs,
 		end:    engine.Time(sc.Phases) * cfg.Phase,
 		ioMbps: mbps(cfg.HostIOGbps),
+		msgGap: msgGap(cfg.HCAMsgRate),
 		rng:    rand.New(rand.NewPCG(seed, 0x1b)),
 	}
 	n.vlArb, _ = parseVLArb(cfg.VLArb, cfg.VLs) // checked by Validate

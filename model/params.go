@@ -31,6 +31,11 @@ type Config struct {
 	// HostIOGbps is an HCA's effective I/O (PCIe) bandwidth for payload, which
 	// caps what it injects and, separately, what it absorbs.
 	HostIOGbps float64
+	// HCAMsgRate caps the messages an HCA starts, in millions per second
+	// over all its flows: an adapter's message rate, which bounds small
+	// messages where bandwidth does not. 0 means no cap (the testbed's 64 KiB
+	// messages never approach one).
+	HCAMsgRate float64
 	// PropDelay is every link's propagation delay.
 	PropDelay engine.Time
 	// SwitchLatency is the time from a packet's header arriving at a switch to
@@ -189,6 +194,8 @@ var params = []*Param{
 		func(c *Config) *float64 { return &c.SwitchLinkGbps }),
 	floatParam("host_io_gbps", "Gbit/s", "HCA I/O bandwidth for payload, each direction", 0.1, 1000,
 		func(c *Config) *float64 { return &c.HostIOGbps }),
+	floatParam("hca_msg_rate", "M/s", "messages an HCA can start per microsecond (its message rate in millions per second); 0: no cap", 0, 10000,
+		func(c *Config) *float64 { return &c.HCAMsgRate }),
 	durParam("prop_delay", "link propagation delay", 0, engine.Millisecond,
 		func(c *Config) *engine.Time { return &c.PropDelay }),
 	durParam("switch_latency", "switch header-in to forward latency", 0, engine.Millisecond,

@@ -13,8 +13,9 @@ import (
 // memory is refused instead of started.
 type Work struct {
 	// Packets bounds the data packets the run injects: every flow sending at
-	// its source's full rate (the lesser of host_io_gbps and the host link)
-	// from its start to the end, each message split into MTU packets.
+	// its source's full rate (the lesser of host_io_gbps and the host link,
+	// and of hca_msg_rate messages per second) from its start to the end,
+	// each message split into MTU packets.
 	Packets float64
 	// Events estimates the simulation events: eventsPerLink for each link a
 	// packet crosses plus one, and the sampling events. Measured on the
@@ -51,6 +52,9 @@ func (sc *Scenario) EstimateWork(c Config) (Work, error) {
 			continue
 		}
 		p := rate * active * packetsPerByte
+		if c.HCAMsgRate > 0 { // the adapter's message rate may bound it first
+			p = min(p, (c.HCAMsgRate*1e6*active+1)*math.Ceil(float64(c.MessageSize)/float64(c.MTU)))
+		}
 		w.Packets += p
 		w.Events += p * (eventsPerLink*float64(hops[i]) + 1)
 	}
@@ -86,7 +90,7 @@ type WorkError struct {
 
 func (e *WorkError) Error() string {
 	return fmt.Sprintf("this run would take about %.2g events (%.2g packets of %d bytes), over the limit of %.2g: "+
-		"shorten the phase, send larger messages, or raise the limit", e.Work.Events, e.Work.Packets, e.PacketBytes, e.MaxEvents)
+		"shorten the phase, send larger messages, set hca_msg_rate to the adapter's message rate, or raise the limit", e.Work.Events, e.Work.Packets, e.PacketBytes, e.MaxEvents)
 }
 
 // pathLinks returns, for each of sc's flows, the number of links on a

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"testing"
 
@@ -85,4 +86,45 @@ func TestCheckWorkRefuses(t *testing.T) {
 			t.Fatalf("err %v, want a ParamError on sample counting 25000000 samples", err)
 		}
 	})
+}
+
+// TestMessageRateCapsSmallMessages checks hca_msg_rate against its closed
+// form: a lone flow whose adapter may start R million messages per second
+// delivers R·10^6 × message_size × 8 bit/s when that is below its link and
+// I/O rates, whatever the packets per message; and the work estimate counts
+// the packets the cap allows.
+func TestMessageRateCapsSmallMessages(t *testing.T) {
+	for _, tc := range []struct {
+		name         string
+		rate         float64 // M/s
+		message, mtu int
+	}{
+		{"64 B messages at 1 M/s", 1, 64, 2048},
+		{"4 KiB messages of 2 packets at 0.1 M/s", 0.1, 4096, 2048},
+		{"256 B messages at 2.5 M/s", 2.5, 256, 256},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := DefaultConfig()
+			c.Phase = 2 * engine.Millisecond
+			c.HCAMsgRate = tc.rate
+			c.MessageSize, c.MTU = tc.message, tc.mtu
+			sc := LookupScenario("testbed-s1") // F1 alone in the first phase
+			res, err := Run(sc, c, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := res.MeanGbps(0, engine.Millisecond/2, 2*engine.Millisecond)
+			want := tc.rate * 1e6 * float64(tc.message) * 8 / 1e9
+			if math.Abs(got-want) > 0.01*want {
+				t.Errorf("F1 alone: %.4f Gbit/s, want %.4f", got, want)
+			}
+			w, err := sc.EstimateWork(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p := float64(res.Counters.Packets); p > w.Packets || p < w.Packets/4 {
+				t.Errorf("sent %.0f packets, estimate %.0f", p, w.Packets)
+			}
+		})
+	}
 }
