@@ -140,7 +140,7 @@ type Network struct {
 
 	ioMbps     int64
 	msgGap     engine.Time // least time between message starts at one HCA; 0: no cap
-	violations int // credit counters seen out of range
+	violations int         // credit counters seen out of range
 	rng        *rand.Rand
 	cc         ccState
 	counters   Counters
