@@ -471,9 +471,12 @@ func runPoint(ctx context.Context, pt grids.Point) (*model.Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		return model.RunContext(ctx, sc, cfg, pt.Seed)
+		return simulateRun(ctx, sc, cfg, pt.Seed)
 	})
 }
+
+// simulateRun runs one simulation; tests replace it to make points fail.
+var simulateRun = model.RunContext
 
 // catchPanic returns what f returns, or an error holding the value and
 // stack of a panic in f.

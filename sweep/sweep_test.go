@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -121,9 +122,15 @@ func TestRerunAndOverlappingGridRunOnlyWhatIsMissing(t *testing.T) {
 }
 
 func TestFailedPointIsRecordedAndTheSweepGoesOn(t *testing.T) {
-	// victim_mask names a port the testbed does not have: the grid is valid,
-	// the simulation of those points is not.
-	g := parse(t, smallGrid+`victim_mask = ["host", "S9:1"]`+"\n")
+	// The simulation of every point with victim_mask none fails (a valid
+	// grid whose runs fail, as a model bug or a run-time limit would make them).
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+		if cfg.CC.VictimMask == "none" {
+			return nil, errors.New("victim_mask none: simulated failure")
+		}
+		return model.RunContext(ctx, sc, cfg, seed)
+	})
+	g := parse(t, smallGrid+`victim_mask = ["host", "none"]`+"\n")
 	db := openDB(t, "f.db")
 	sum := runGrid(t, g, db, sweep.Options{Workers: 2})
 	if sum.Ran != 16 || sum.Failed != 8 {

@@ -1,0 +1,15 @@
+package sweep
+
+import (
+	"context"
+
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// SetSimulate replaces the function that runs a point's simulation for the
+// rest of a test, and restores it when the test ends.
+func SetSimulate(cleanup func(func()), f func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error)) {
+	old := simulateRun
+	simulateRun = f
+	cleanup(func() { simulateRun = old })
+}
