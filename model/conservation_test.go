@@ -145,3 +145,36 @@ func TestStoppingAndResumingChangesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestCreditImbalanceIsCaughtByTheRun breaks credit conservation on a busy
+// link and wants the run itself to notice at the next credit return.
+func TestCreditImbalanceIsCaughtByTheRun(t *testing.T) {
+	cases := []struct {
+		name    string
+		corrupt func(n *Network, p int32)
+	}{
+		{"phantom credit at the sender", func(n *Network, p int32) { n.ports[p].lane[0].credits++ }},
+		{"credit lost at the sender", func(n *Network, p int32) { n.ports[p].lane[0].credits-- }},
+		{"credit lost on its way back", func(n *Network, p int32) { n.ports[n.ports[p].peer].lane[0].returning-- }},
+		{"nothing broken", func(n *Network, p int32) {}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Phase = 5 * engine.Millisecond
+			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.RunUntil(2 * engine.Millisecond)
+			if n.violations != 0 {
+				t.Fatalf("%d violations before anything was broken", n.violations)
+			}
+			c.corrupt(n, n.hcas[n.flows[0].src].port) // F1 sends all the time
+			n.RunUntil(3 * engine.Millisecond)
+			if broken := c.name != "nothing broken"; broken != (n.violations > 0) {
+				t.Errorf("%d violations", n.violations)
+			}
+		})
+	}
+}

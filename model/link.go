@@ -106,10 +106,19 @@ func (n *Network) credit(arg uint32) {
 	pt := &n.ports[p]
 	pt.lane[vl].credits += c
 	n.ports[pt.peer].lane[vl].returning -= c
-	if pt.lane[vl].credits > n.ports[pt.peer].bufCap {
+	if !n.balanced(p, vl) {
 		n.violations++
 	}
 	n.tryOutput(p)
+}
+
+// balanced reports whether output port p's VL vl keeps credit conservation
+// (see credit): no term negative and the three summing to the peer's buffer.
+func (n *Network) balanced(p int32, vl VL) bool {
+	out := &n.ports[p]
+	peer := &n.ports[out.peer]
+	held, used, back := out.lane[vl].credits, peer.lane[vl].bufUsed, peer.lane[vl].returning
+	return held >= 0 && used >= 0 && back >= 0 && held+used+back == peer.bufCap
 }
 
 func (n *Network) tryOutput(p int32) {
