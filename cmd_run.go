@@ -149,7 +149,7 @@ func runAction(c *cli.Context) error {
 // dryRun prints what a run would do, reading the database if it exists and
 // writing nothing.
 func dryRun(ctx context.Context, w io.Writer, plan *sweep.Plan, dbPath string, jobs int) error {
-	missing := make([]int, len(plan.Points))
+	missing := make([]int, plan.Len())
 	for i := range missing {
 		missing[i] = i
 	}
@@ -172,8 +172,8 @@ func dryRun(ctx context.Context, w io.Writer, plan *sweep.Plan, dbPath string, j
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s: %d points, %d already done in %s, %d to run\n", plan.Grid.Name, len(plan.Points),
-		len(plan.Points)-len(missing), dbPath, len(missing))
+	fmt.Fprintf(w, "%s: %d points, %d already done in %s, %d to run\n", plan.Grid.Name, plan.Len(),
+		plan.Len()-len(missing), dbPath, len(missing))
 	for _, a := range plan.Grid.Axes() {
 		fmt.Fprintf(w, "  axis %-16s %d values: %s\n", a.Name, len(a.Values), summarize(a.Values))
 	}

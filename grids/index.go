@@ -102,3 +102,6 @@ func (si *subIndex) raw(idx []int) int {
 	}
 	return r
 }
+
+// Grid returns the grid x indexes.
+func (x *Index) Grid() *Grid { return x.g }

@@ -20,7 +20,7 @@ func Estimate(ctx context.Context, plan *Plan, idx []int) (coreSeconds float64, 
 	if len(idx) == 0 {
 		return 0, nil
 	}
-	pt := plan.Points[idx[0]]
+	pt := plan.Point(idx[0])
 	sc := model.LookupScenario(pt.Scenario)
 	cfg, err := pt.Config()
 	if err != nil {
@@ -36,7 +36,7 @@ func Estimate(ctx context.Context, plan *Plan, idx []int) (coreSeconds float64, 
 	perSimSecond := time.Since(start).Seconds() / res.End.Seconds()
 	var simulated float64
 	for _, i := range idx {
-		simulated += SimulatedTime(plan.Points[i]).Seconds()
+		simulated += SimulatedTime(plan.Point(i)).Seconds()
 	}
 	return simulated * perSimSecond, ctx.Err()
 }

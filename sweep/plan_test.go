@@ -75,4 +75,10 @@ func TestShardDealingGolden(t *testing.T) {
 }
 
 // planIDs returns the IDs of the plan's points in order.
-func planIDs(p *sweep.Plan) []string { return p.IDs }
+func planIDs(p *sweep.Plan) []string {
+	ids := make([]string, p.Len())
+	for k := range ids {
+		ids[k] = p.ID(k)
+	}
+	return ids
+}
