@@ -5,6 +5,7 @@ import (
 	"errors"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -91,7 +92,7 @@ func BenchmarkMillionPointMemory(b *testing.B) {
 				if err != nil || len(missing) != 1_000_000 {
 					b.Fatalf("Missing: %d points, %v", len(missing), err)
 				}
-				if _, err := sweep.Estimate(ctx, plan, missing); err != nil {
+				if _, err := sweep.Estimate(ctx, plan, slices.Values(missing)); err != nil {
 					b.Fatal(err)
 				}
 			})
