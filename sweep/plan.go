@@ -21,7 +21,8 @@ import (
 // first appears. A plan does not hold its points: it holds the grid, an
 // index of it and, unless it is the whole grid without repeats, the grid
 // positions of its points as 4 bytes each; Point and ID build a point and
-// its identity on demand. It is read-only once made and safe for concurrent
+// its identity on demand. Make one with NewPlan or ShardPlans (the zero
+// Plan is not usable); it is read-only once made and safe for concurrent
 // use.
 type Plan struct {
 	Grid   *grids.Grid
