@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -149,9 +150,14 @@ func runAction(c *cli.Context) error {
 // dryRun prints what a run would do, reading the database if it exists and
 // writing nothing.
 func dryRun(ctx context.Context, w io.Writer, plan *sweep.Plan, dbPath string, jobs int) error {
-	missing := make([]int, len(plan.Points))
-	for i := range missing {
-		missing[i] = i
+	// Without a database every point is to run: count them without
+	// listing them.
+	todo, points := plan.Len(), func(yield func(int) bool) {
+		for k := range plan.Len() {
+			if !yield(k) {
+				return
+			}
+		}
 	}
 	exists, err := store.Exists(dbPath)
 	if err != nil {
@@ -162,18 +168,19 @@ func dryRun(ctx context.Context, w io.Writer, plan *sweep.Plan, dbPath string, j
 		if err != nil {
 			return err
 		}
-		missing, err = plan.Missing(ctx, db)
+		missing, err := plan.Missing(ctx, db)
 		db.Close()
 		if err != nil {
 			return err
 		}
+		todo, points = len(missing), slices.Values(missing)
 	}
-	cost, err := sweep.Estimate(ctx, plan, missing)
+	cost, err := sweep.Estimate(ctx, plan, points)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%s: %d points, %d already done in %s, %d to run\n", plan.Grid.Name, len(plan.Points),
-		len(plan.Points)-len(missing), dbPath, len(missing))
+	fmt.Fprintf(w, "%s: %d points, %d already done in %s, %d to run\n", plan.Grid.Name, plan.Len(),
+		plan.Len()-todo, dbPath, todo)
 	for _, a := range plan.Grid.Axes() {
 		fmt.Fprintf(w, "  axis %-16s %d values: %s\n", a.Name, len(a.Values), summarize(a.Values))
 	}

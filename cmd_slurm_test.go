@@ -468,7 +468,7 @@ func TestSlurmCancelledTaskResubmitted(t *testing.T) {
 	}
 	sizes := map[int]int{}
 	for i, p := range plans {
-		sizes[i+1] = len(p.IDs)
+		sizes[i+1] = p.Len()
 	}
 	victim, doneBefore := 0, 0
 	deadline := time.Now().Add(time.Minute)

@@ -143,18 +143,24 @@ func (s *SubGrid) all(yield func(Point) bool) bool {
 	// fail here.
 	_ = s.visit(func(idx []int, _ *model.Config) bool {
 		for seed := 1; seed <= s.Seeds && more; seed++ {
-			params := make([]Param, len(s.columns))
-			for i, c := range s.columns {
-				params[i] = Param{Name: c.name, Value: c.base}
-				if c.axis != nil {
-					params[i].Value = c.axis.texts[idx[c.dim]]
-				}
-			}
-			more = yield(Point{Scenario: s.Scenario, Params: params, Seed: uint64(seed), Axes: names})
+			more = yield(s.point(idx, seed, names))
 		}
 		return more
 	})
 	return more
+}
+
+// point returns the point of s with axis value indexes idx (one per
+// dimension) and the given seed; axes is the shared Point.Axes.
+func (s *SubGrid) point(idx []int, seed int, axes []string) Point {
+	params := make([]Param, len(s.columns))
+	for i, c := range s.columns {
+		params[i] = Param{Name: c.name, Value: c.base}
+		if c.axis != nil {
+			params[i].Value = c.axis.texts[idx[c.dim]]
+		}
+	}
+	return Point{Scenario: s.Scenario, Params: params, Seed: uint64(seed), Axes: axes}
 }
 
 // whereError is a where constraint that failed to evaluate.

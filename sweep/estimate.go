@@ -2,9 +2,11 @@ package sweep
 
 import (
 	"context"
+	"iter"
 	"time"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -12,15 +14,29 @@ import (
 // Estimate runs to measure the simulator's speed on this machine.
 const calibrationPhase = 10 * engine.Millisecond
 
-// Estimate returns the core-seconds the points at idx would take: it runs
-// the first of them, every phase shortened to 10 ms, and scales by each
-// point's simulated time. The figure is rough: parameters change the cost
-// per simulated second.
-func Estimate(ctx context.Context, plan *Plan, idx []int) (coreSeconds float64, err error) {
-	if len(idx) == 0 {
-		return 0, nil
+// Estimate returns the core-seconds the plan's points idx yields would take:
+// it runs the first of them, every phase shortened to 10 ms, and scales by
+// each point's simulated time. The figure is rough: parameters change the
+// cost per simulated second. It holds one point at a time: slices.Values of
+// Plan.Missing, or every position 0..Len()-1, suit it.
+func Estimate(ctx context.Context, plan *Plan, idx iter.Seq[int]) (coreSeconds float64, err error) {
+	perSimSecond := -1.0
+	var simulated float64
+	for i := range idx {
+		pt := plan.Point(i)
+		if perSimSecond < 0 {
+			if perSimSecond, err = calibrate(ctx, pt); err != nil {
+				return 0, err
+			}
+		}
+		simulated += SimulatedTime(pt).Seconds()
 	}
-	pt := plan.Points[idx[0]]
+	return simulated * max(perSimSecond, 0), ctx.Err()
+}
+
+// calibrate returns the wall seconds per simulated second of pt, run with
+// every phase shortened to calibrationPhase.
+func calibrate(ctx context.Context, pt grids.Point) (float64, error) {
 	sc := model.LookupScenario(pt.Scenario)
 	cfg, err := pt.Config()
 	if err != nil {
@@ -33,10 +49,5 @@ func Estimate(ctx context.Context, plan *Plan, idx []int) (coreSeconds float64, 
 	if err != nil {
 		return 0, err
 	}
-	perSimSecond := time.Since(start).Seconds() / res.End.Seconds()
-	var simulated float64
-	for _, i := range idx {
-		simulated += SimulatedTime(plan.Points[i]).Seconds()
-	}
-	return simulated * perSimSecond, ctx.Err()
+	return time.Since(start).Seconds() / res.End.Seconds(), nil
 }

@@ -1,18 +1,19 @@
 package sweep
 
 import (
-	"container/heap"
 	"fmt"
 	"strconv"
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/grids"
-	"github.com/ccsweep/ccsweep/model"
 )
 
 // Shard is slice Index (1-based) of Count slices of a grid's points. The
-// zero Shard is the whole grid.
+// zero Shard is the whole grid. Points are dealt to shards by cost
+// (simulated time), the longest first, each to the shard with the least work
+// so far, ties to the lowest shard: deterministic and balanced. The shards
+// of one grid partition its points; a point several sub-grids list goes to
+// the shard of its first listing.
 type Shard struct {
 	Index, Count int
 }
@@ -47,65 +48,12 @@ func (s Shard) String() string {
 	return fmt.Sprintf("%d/%d", s.Index, s.Count)
 }
 
-// Select returns the points of shard s, in grid order. Points are dealt to
-// shards by cost (simulated time), the longest first, each to the shard with
-// the least work so far, ties to the lowest shard: deterministic and
-// balanced. The shards of one grid partition its points.
-func (s Shard) Select(pts []grids.Point) []grids.Point {
-	if s == (Shard{}) || s.Count == 1 {
-		return pts
-	}
-	var out []grids.Point
-	for i, sh := range dealShards(pts, s.Count) {
-		if sh == s.Index-1 {
-			out = append(out, pts[i])
-		}
-	}
-	return out
-}
-
 // ParseShardFlag is ParseShard that reads "" as the whole grid.
 func ParseShardFlag(s string) (Shard, error) {
 	if s == "" {
 		return Shard{}, nil
 	}
 	return ParseShard(s)
-}
-
-// dealShards returns the 0-based shard of every point, dealt as
-// Shard.Select does: by descending cost, each to the shard with the least
-// load so far, ties to the lowest shard. A point listed again (the same ID,
-// from another sub-grid) goes to the shard of its first listing and adds no
-// load, so it runs once.
-func dealShards(pts []grids.Point, n int) []int {
-	first := make(map[string]int, len(pts))
-	var idx []int
-	again := make(map[int]int) // index of a repeat -> index of its first listing
-	for i, p := range pts {
-		id := p.ID(model.Version)
-		if f, ok := first[id]; ok {
-			again[i] = f
-			continue
-		}
-		first[id] = i
-		idx = append(idx, i)
-	}
-	sortByCost(pts, idx)
-	h := make(loadHeap, n)
-	for k := range h {
-		h[k] = shardLoad{shard: k}
-	}
-	heap.Init(&h)
-	out := make([]int, len(pts))
-	for _, i := range idx {
-		out[i] = h[0].shard
-		h[0].load += max(SimulatedTime(pts[i]), 1)
-		heap.Fix(&h, 0)
-	}
-	for i, f := range again {
-		out[i] = out[f]
-	}
-	return out
 }
 
 type shardLoad struct {

@@ -24,18 +24,11 @@ func (t Tally) Add(u Tally) Tally {
 
 // Tally counts the plan's points that the databases dbs hold done, hold only
 // failed, or do not hold, as when the shards of a Slurm array and their merge
-// each hold some of the results. It only reads.
+// each hold some of the results. It only reads, asking for a batch of
+// points at a time.
 func (p *Plan) Tally(ctx context.Context, dbs ...*store.DB) (Tally, error) {
-	done := make(map[string]bool)
 	failed := make(map[string]bool)
 	for _, db := range dbs {
-		d, err := db.Done(ctx, p.IDs)
-		if err != nil {
-			return Tally{}, err
-		}
-		for id := range d {
-			done[id] = true
-		}
 		rs, err := db.Results(ctx, store.Filter{GridID: p.GridID, Status: store.StatusFailed})
 		if err != nil {
 			return Tally{}, err
@@ -44,16 +37,32 @@ func (p *Plan) Tally(ctx context.Context, dbs ...*store.DB) (Tally, error) {
 			failed[r.Point.ID] = true
 		}
 	}
-	t := Tally{Points: len(p.IDs)}
-	for _, id := range p.IDs {
-		switch {
-		case done[id]:
-			t.Done++
-		case failed[id]:
-			t.Failed++
-		default:
-			t.Missing++
+	t := Tally{Points: p.Len()}
+	err := p.batches(func(_ []int, ids []string) error {
+		done := make(map[string]bool)
+		for _, db := range dbs {
+			d, err := db.Done(ctx, ids)
+			if err != nil {
+				return err
+			}
+			for id := range d {
+				done[id] = true
+			}
 		}
+		for _, id := range ids {
+			switch {
+			case done[id]:
+				t.Done++
+			case failed[id]:
+				t.Failed++
+			default:
+				t.Missing++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Tally{}, err
 	}
 	return t, nil
 }

@@ -60,16 +60,17 @@ func TestShardPlansMatchShardSelect(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if got.GridID != want.GridID || !slices.Equal(got.IDs, want.IDs) {
+					gotIDs, wantIDs := planIDs(got), planIDs(want)
+					if got.GridID != want.GridID || !slices.Equal(gotIDs, wantIDs) {
 						t.Fatalf("shard %d/%d: ShardPlans gives %d points %v, NewPlan %d points %v",
-							i+1, n, len(got.IDs), got.IDs, len(want.IDs), want.IDs)
+							i+1, n, len(gotIDs), gotIDs, len(wantIDs), wantIDs)
 					}
-					for k := range got.Points {
-						if got.Points[k].ID(model.Version) != got.IDs[k] {
+					for k, pt := range got.All() {
+						if pt.ID(model.Version) != gotIDs[k] {
 							t.Fatalf("shard %d/%d: point %d does not match its ID", i+1, n, k)
 						}
 					}
-					total += len(got.IDs)
+					total += got.Len()
 				}
 				if total != g.Count() {
 					t.Fatalf("%d shards hold %d points, want %d", n, total, g.Count())
@@ -452,11 +453,11 @@ func TestTallyAcrossDatabases(t *testing.T) {
 	runGrid(t, g, db1, sweep.Options{Workers: 2, Shard: sweep.Shard{Index: 1, Count: 2}})
 	shard1, _ := sweep.NewPlan(g, sweep.Shard{Index: 1, Count: 2})
 	shard2, _ := sweep.NewPlan(g, sweep.Shard{Index: 2, Count: 2})
-	n1, n2 := len(shard1.IDs), len(shard2.IDs)
+	n1, n2 := shard1.Len(), shard2.Len()
 
 	// One point of shard 2 failed in db2.
-	pt := shard2.Points[0]
-	failed := store.Result{Point: store.Point{ID: shard2.IDs[0], GridID: shard2.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
+	pt := shard2.Point(0)
+	failed := store.Result{Point: store.Point{ID: shard2.ID(0), GridID: shard2.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
 		Status: store.StatusFailed, Err: "boom", ModelVersion: model.Version, Started: time.Now(), Finished: time.Now()}
 	for _, p := range pt.Params {
 		failed.Point.Params = append(failed.Point.Params, store.Param{Name: p.Name, Value: p.Value})

@@ -260,7 +260,7 @@ func (d SlurmDir) State(ctx context.Context, plans []*Plan) (*SlurmState, error)
 // shardState counts shard i's points of plan in its database and in results
 // (nil if there is no merged database).
 func (d SlurmDir) shardState(ctx context.Context, i int, plan *Plan, results *store.DB) (ShardState, error) {
-	none := Tally{Points: len(plan.IDs), Missing: len(plan.IDs)}
+	none := Tally{Points: plan.Len(), Missing: plan.Len()}
 	s := ShardState{Shard: i, DB: d.ShardDB(i), Own: none, All: none, Merged: none}
 	shard, err := openIfExists(s.DB)
 	s.Exists, s.Err = shard != nil || err != nil, err

@@ -113,7 +113,7 @@ func (f *slurmFixture) merge(t *testing.T) {
 	}
 }
 
-func (f *slurmFixture) size(i int) int { return len(f.plans[i-1].IDs) }
+func (f *slurmFixture) size(i int) int { return f.plans[i-1].Len() }
 
 func (f *slurmFixture) manifest(t *testing.T) *sweep.SlurmManifest {
 	t.Helper()

@@ -2,8 +2,6 @@ package sweep
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -92,65 +90,6 @@ var (
 // once.
 const DefaultLease = 3 * time.Minute
 
-// GridID returns the identity of a grid as run by this model version.
-func GridID(g *grids.Grid) string {
-	sum := sha256.Sum256([]byte("ccsweep-grid-id/1\nmodel=" + model.Version + "\n" + g.Canonical()))
-	return hex.EncodeToString(sum[:16])
-}
-
-// Plan is a grid's points with their identities, as far as a sweep needs.
-type Plan struct {
-	Grid   *grids.Grid
-	GridID string
-	Points []grids.Point
-	IDs    []string
-}
-
-// NewPlan expands g, keeping the points of shard. A point that several
-// sub-grids list is kept once, where it first appears.
-func NewPlan(g *grids.Grid, shard Shard) (*Plan, error) {
-	if err := shard.validate(); err != nil {
-		return nil, err
-	}
-	p := &Plan{Grid: g, GridID: GridID(g)}
-	seen := make(map[string]bool)
-	for _, pt := range shard.Select(g.Points()) {
-		id := pt.ID(model.Version)
-		if !seen[id] {
-			seen[id] = true
-			p.Points, p.IDs = append(p.Points, pt), append(p.IDs, id)
-		}
-	}
-	return p, nil
-}
-
-// Missing returns the indices of the plan's points the database does not
-// hold as done, each point once (the first index of an ID listed twice).
-func (p *Plan) Missing(ctx context.Context, db *store.DB) ([]int, error) {
-	done, err := db.Done(ctx, p.IDs)
-	if err != nil {
-		return nil, err
-	}
-	var idx []int
-	seen := make(map[string]bool)
-	for i, id := range p.IDs {
-		if !done[id] && !seen[id] {
-			seen[id] = true
-			idx = append(idx, i)
-		}
-	}
-	return idx, nil
-}
-
-// distinct returns how many distinct IDs ids holds.
-func distinct(ids []string) int {
-	seen := make(map[string]bool, len(ids))
-	for _, id := range ids {
-		seen[id] = true
-	}
-	return len(seen)
-}
-
 // Run simulates every point of plan that db does not hold as done. Points
 // that other processes sharing db have claimed are waited for: when their
 // owner finishes them they count as done elsewhere, and when it is gone (a
@@ -168,7 +107,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	sum := Summary{Points: distinct(plan.IDs), Workers: workers}
+	sum := Summary{Points: plan.Len(), Workers: workers}
 	lease := opt.Lease
 	if lease <= 0 {
 		lease = DefaultLease
@@ -217,7 +156,8 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 	for w := 0; w < workers; w++ {
 		eg.Go(func() error {
 			for i := range jobs {
-				r := simulate(egCtx, plan, i, runID)
+				pt := plan.Point(i)
+				r := simulate(egCtx, plan.GridID, pt, pt.ID(model.Version), runID)
 				if r == nil { // interrupted
 					continue
 				}
@@ -235,11 +175,11 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 					failedHere[r.Point.ID] = true
 				}
 				if opt.Progress != nil {
-					opt.Progress.Done(plan.Points[i], failed)
+					opt.Progress.Done(pt, failed)
 				}
 				mu.Unlock()
 				if failed && opt.FailFast {
-					return fmt.Errorf("point %s failed: %s", describe(plan.Points[i]), r.Err)
+					return fmt.Errorf("point %s failed: %s", describe(pt), r.Err)
 				}
 			}
 			return nil
@@ -255,7 +195,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 	endErr := db.EndRun(bg, runID, time.Now())
 	left, leftErr := plan.Missing(bg, db)
 	for _, i := range left {
-		if !failedHere[plan.IDs[i]] {
+		if !failedHere[plan.ID(i)] {
 			sum.Undone++
 		}
 	}
@@ -293,7 +233,7 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 	take := func(idx []int) ([]int, error) {
 		ids := make([]string, len(idx))
 		for k, i := range idx {
-			ids[k] = plan.IDs[i]
+			ids[k] = plan.ID(i)
 		}
 		claimed, err := db.Claim(ctx, ids, owner, leases.ttl)
 		if err != nil {
@@ -306,7 +246,7 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 		leases.add(claimed)
 		var others []int
 		for _, i := range idx {
-			if !got[plan.IDs[i]] {
+			if !got[plan.ID(i)] {
 				others = append(others, i)
 				continue
 			}
@@ -337,7 +277,7 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 		}
 		ids := make([]string, len(waiting))
 		for k, i := range waiting {
-			ids[k] = plan.IDs[i]
+			ids[k] = plan.ID(i)
 		}
 		done, err := db.Done(ctx, ids)
 		if err != nil {
@@ -345,7 +285,7 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 		}
 		open := waiting[:0]
 		for _, i := range waiting {
-			if !done[plan.IDs[i]] {
+			if !done[plan.ID(i)] {
 				open = append(open, i)
 			}
 		}
@@ -422,11 +362,11 @@ func (l *leases) renew(ctx context.Context, db *store.DB, owner string) {
 	}
 }
 
-// simulate runs point i and returns its result, or nil if ctx ended first.
-func simulate(ctx context.Context, plan *Plan, i int, runID int64) *store.Result {
-	pt := plan.Points[i]
+// simulate runs the point pt of grid gridID, whose ID is id, and returns
+// its result, or nil if ctx ended first.
+func simulate(ctx context.Context, gridID string, pt grids.Point, id string, runID int64) *store.Result {
 	r := &store.Result{
-		Point: store.Point{ID: plan.IDs[i], GridID: plan.GridID, Scenario: pt.Scenario, Seed: pt.Seed,
+		Point: store.Point{ID: id, GridID: gridID, Scenario: pt.Scenario, Seed: pt.Seed,
 			Params: make([]store.Param, len(pt.Params))},
 		ModelVersion: model.Version, RunID: runID, Started: time.Now(),
 	}
@@ -530,13 +470,4 @@ func SimulatedTime(pt grids.Point) engine.Time {
 		return 0
 	}
 	return engine.Time(sc.Phases) * cfg.Phase
-}
-
-// sortByCost orders indices by descending simulated time, then by position.
-func sortByCost(pts []grids.Point, idx []int) {
-	cost := make([]engine.Time, len(pts))
-	for _, i := range idx {
-		cost[i] = SimulatedTime(pts[i])
-	}
-	sort.SliceStable(idx, func(a, b int) bool { return cost[idx[a]] > cost[idx[b]] })
 }

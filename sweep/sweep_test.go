@@ -193,9 +193,12 @@ ccti_timer = {from = "50us", to = "500us", step = "50us"}
 	seen := map[string]int{}
 	var loads []float64
 	for i := 1; i <= 4; i++ {
-		sh := sweep.Shard{Index: i, Count: 4}
+		plan, err := sweep.NewPlan(g, sweep.Shard{Index: i, Count: 4})
+		if err != nil {
+			t.Fatal(err)
+		}
 		var load float64
-		for _, p := range sh.Select(all) {
+		for _, p := range plan.All() {
 			seen[p.ID("x")]++
 			load += sweep.SimulatedTime(p).Seconds()
 		}
@@ -265,7 +268,7 @@ func TestLeasesOfUnfinishedPointsAreRenewed(t *testing.T) {
 	}
 	defer other.Close()
 	plan, _ := sweep.NewPlan(g, sweep.Shard{})
-	c := &claimer{db: other, ids: plan.IDs}
+	c := &claimer{db: other, ids: planIDs(plan)}
 	// Leases of 120 ms, renewed every 40 ms: while the first finished point's
 	// progress call sleeps 400 ms, the other claimed points stay leased.
 	if _, err := sweep.Run(context.Background(), plan, db, sweep.Options{Workers: 1, Lease: 120 * time.Millisecond, Progress: c}); err != nil {
@@ -277,7 +280,7 @@ func TestLeasesOfUnfinishedPointsAreRenewed(t *testing.T) {
 	// With one worker and batches of two, the sweep held points 1 and 2
 	// (point 0 had just finished) and none of the later ones: the intruder
 	// gets exactly those.
-	if want := plan.IDs[2*1:]; !slices.Equal(c.got, want) {
+	if want := planIDs(plan)[2*1:]; !slices.Equal(c.got, want) {
 		t.Errorf("the intruder got %d points %v, want the %d the sweep had not claimed %v", len(c.got), c.got, len(want), want)
 	}
 }
@@ -332,7 +335,7 @@ func TestHelperProcess(t *testing.T) {
 	}
 	switch kind {
 	case "hold":
-		got, err := db.Claim(context.Background(), plan.IDs[:n], "peer", time.Hour)
+		got, err := db.Claim(context.Background(), planIDs(plan)[:n], "peer", time.Hour)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -436,7 +439,7 @@ marking_rate = [4, 8]
 			if err != nil {
 				t.Fatal(err)
 			}
-			total += len(plan.IDs)
+			total += plan.Len()
 		}
 		if total != 3 {
 			t.Errorf("%d shards hold %d points between them, want 3", n, total)

@@ -1,0 +1,232 @@
+package sweep
+
+import (
+	"bytes"
+	"cmp"
+	"container/heap"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"iter"
+	"slices"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
+)
+
+// Plan is the points of a grid (or of one shard of it) that a sweep runs,
+// each once: a point several sub-grids list belongs to the plan where it
+// first appears. A plan does not hold its points: it holds the grid, an
+// index of it and, unless it is the whole grid without repeats, the grid
+// positions of its points as 4 bytes each; Point and ID build a point and
+// its identity on demand. Make one with NewPlan or ShardPlans (the zero
+// Plan is not usable); it is read-only once made and safe for concurrent
+// use.
+type Plan struct {
+	Grid   *grids.Grid
+	GridID string
+
+	index *grids.Index
+	pos   []uint32 // grid positions of the plan's points, ascending; nil: every position
+}
+
+// NewPlan plans the points of shard of g. A point that several sub-grids
+// list is kept once, where it first appears. Memory beyond the grid is
+// 4 bytes per point of the shard, and while dealing shards (Shard.Count >
+// 1) about 20 bytes per point of the grid.
+func NewPlan(g *grids.Grid, shard Shard) (*Plan, error) {
+	if err := shard.validate(); err != nil {
+		return nil, err
+	}
+	x := g.Index()
+	p := &Plan{Grid: g, GridID: GridID(g), index: x}
+	again := repeats(x)
+	if shard == (Shard{}) || shard.Count == 1 {
+		if len(again) > 0 {
+			p.pos = make([]uint32, 0, x.Len()-len(again))
+			for i := range x.Len() {
+				if _, ok := again[uint32(i)]; !ok {
+					p.pos = append(p.pos, uint32(i))
+				}
+			}
+		}
+		return p, nil
+	}
+	p.pos = []uint32{}
+	for i, sh := range dealShards(x, shard.Count, again) {
+		if _, ok := again[uint32(i)]; !ok && int(sh) == shard.Index-1 {
+			p.pos = append(p.pos, uint32(i))
+		}
+	}
+	return p, nil
+}
+
+// Len returns the number of points of the plan.
+func (p *Plan) Len() int {
+	if p.pos == nil {
+		return p.index.Len()
+	}
+	return len(p.pos)
+}
+
+// Point returns point k of the plan, 0 <= k < Len(), in grid order.
+func (p *Plan) Point(k int) grids.Point { return p.index.Point(p.gridPos(k)) }
+
+// ID returns the identity of point k under this model version.
+func (p *Plan) ID(k int) string { return p.Point(k).ID(model.Version) }
+
+// All yields the plan's points with their positions k in the plan, in
+// order, one at a time.
+func (p *Plan) All() iter.Seq2[int, grids.Point] {
+	return func(yield func(int, grids.Point) bool) {
+		for k := range p.Len() {
+			if !yield(k, p.Point(k)) {
+				return
+			}
+		}
+	}
+}
+
+// Only returns the plan of those of p's points keep accepts, in order,
+// as when a test leaves some points out of a run.
+func (p *Plan) Only(keep func(grids.Point) bool) *Plan {
+	q := &Plan{Grid: p.Grid, GridID: p.GridID, index: p.index, pos: []uint32{}}
+	for k, pt := range p.All() {
+		if keep(pt) {
+			q.pos = append(q.pos, uint32(p.gridPos(k)))
+		}
+	}
+	return q
+}
+
+// gridPos returns the grid position of the plan's point k.
+func (p *Plan) gridPos(k int) int {
+	if p.pos == nil {
+		return k
+	}
+	return int(p.pos[k])
+}
+
+// missingBatch is how many IDs Missing asks the database about at once.
+const missingBatch = 4096
+
+// Missing returns the positions of the plan's points the database does not
+// hold as done, ascending. It asks the database a batch of IDs at a time,
+// so it holds no more than the positions it returns.
+func (p *Plan) Missing(ctx context.Context, db *store.DB) ([]int, error) {
+	var idx []int
+	err := p.batches(func(ks []int, ids []string) error {
+		done, err := db.Done(ctx, ids)
+		if err != nil {
+			return err
+		}
+		for j, id := range ids {
+			if !done[id] {
+				idx = append(idx, ks[j])
+			}
+		}
+		return nil
+	})
+	return idx, err
+}
+
+// batches calls fn with the positions and IDs of successive runs of up to
+// missingBatch of the plan's points, in order, until fn fails. fn must not
+// keep its slices.
+func (p *Plan) batches(fn func(ks []int, ids []string) error) error {
+	ks := make([]int, 0, missingBatch)
+	ids := make([]string, 0, missingBatch)
+	for k, pt := range p.All() {
+		ks, ids = append(ks, k), append(ids, pt.ID(model.Version))
+		if len(ids) == missingBatch {
+			if err := fn(ks, ids); err != nil {
+				return err
+			}
+			ks, ids = ks[:0], ids[:0]
+		}
+	}
+	if len(ids) > 0 {
+		return fn(ks, ids)
+	}
+	return nil
+}
+
+// pointID is a point's identity as the 16 bytes its hex ID spells.
+type pointID [16]byte
+
+// repeats returns, for every grid position whose point an earlier position
+// already lists (another sub-grid giving the same point), that earlier
+// position. Only points of different sub-grids can be equal (a sub-grid's
+// values are distinct), so a grid of one sub-grid has none and costs
+// nothing; otherwise it sorts 20 bytes per point once.
+func repeats(x *grids.Index) map[uint32]uint32 {
+	again := map[uint32]uint32{}
+	if len(x.Grid().Subs) < 2 {
+		return again
+	}
+	type entry struct {
+		id  pointID
+		pos uint32
+	}
+	es := make([]entry, x.Len())
+	for i := range es {
+		id := x.Point(i).ID(model.Version)
+		hex.Decode(es[i].id[:], []byte(id))
+		es[i].pos = uint32(i)
+	}
+	slices.SortFunc(es, func(a, b entry) int {
+		return cmp.Or(bytes.Compare(a.id[:], b.id[:]), cmp.Compare(a.pos, b.pos))
+	})
+	for i := 1; i < len(es); i++ {
+		if es[i].id == es[i-1].id {
+			first := es[i-1].pos
+			if f, ok := again[first]; ok {
+				first = f
+			}
+			again[es[i].pos] = first
+		}
+	}
+	return again
+}
+
+// dealShards returns the 0-based shard of every grid position: by
+// descending cost (simulated time), ties by position, each to the shard
+// with the least load so far, ties to the lowest shard. A repeat (see
+// repeats) goes to the shard of its first listing and adds no load, so it
+// runs once. It holds 16 bytes per point while it deals.
+func dealShards(x *grids.Index, n int, again map[uint32]uint32) []int32 {
+	type entry struct {
+		cost engine.Time
+		pos  uint32
+	}
+	es := make([]entry, 0, x.Len()-len(again))
+	for i := range x.Len() {
+		if _, ok := again[uint32(i)]; !ok {
+			es = append(es, entry{SimulatedTime(x.Point(i)), uint32(i)})
+		}
+	}
+	slices.SortFunc(es, func(a, b entry) int { return cmp.Or(cmp.Compare(b.cost, a.cost), cmp.Compare(a.pos, b.pos)) })
+	h := make(loadHeap, n)
+	for k := range h {
+		h[k] = shardLoad{shard: k}
+	}
+	heap.Init(&h)
+	out := make([]int32, x.Len())
+	for _, e := range es {
+		out[e.pos] = int32(h[0].shard)
+		h[0].load += max(e.cost, 1)
+		heap.Fix(&h, 0)
+	}
+	for i, f := range again {
+		out[i] = out[f]
+	}
+	return out
+}
+
+// GridID returns the identity of a grid as run by this model version.
+func GridID(g *grids.Grid) string {
+	sum := sha256.Sum256([]byte("ccsweep-grid-id/1\nmodel=" + model.Version + "\n" + g.Canonical()))
+	return hex.EncodeToString(sum[:16])
+}
