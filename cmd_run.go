@@ -40,6 +40,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "fail-fast", Usage: "stop at the first failed point"},
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the point count, how many are done and an estimated cost; run nothing"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress, only the summary"},
+			&cli.Float64Flag{Name: "max-events", Value: defaultMaxEvents, Usage: "record as failed, without simulating, a point estimated to take more events than this (0: no limit); about 10 minutes of one core per 1e10"},
 			&cli.StringFlag{Name: "report", Usage: "HTML report written after the run (default: the database's name with .html)"},
 			&cli.BoolFlag{Name: "no-report", Usage: "write no report"},
 			assetsFlag(),
@@ -100,8 +101,11 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	defer db.Close()
+	if c.Float64("max-events") < 0 {
+		return usagef("--max-events %g: want 0 (no limit) or more", c.Float64("max-events"))
+	}
 	opt := sweep.Options{Workers: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Shard: shard,
-		Version: version, Commit: buildCommit(), Args: os.Args}
+		Version: version, Commit: buildCommit(), Args: os.Args, MaxEvents: c.Float64("max-events")}
 	if !c.Bool("quiet") {
 		opt.Progress = newProgress(c.App.ErrWriter)
 	}

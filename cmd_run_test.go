@@ -450,3 +450,33 @@ func TestExportKeepsGridsApartAndFillsDefaults(t *testing.T) {
 		t.Errorf("durations out of order:\n%s", csv)
 	}
 }
+
+// TestRunRefusesPointsOverMaxEvents: a point whose estimated work exceeds
+// --max-events is recorded as failed with the reason instead of running for
+// hours, the others run, and a rerun with the limit lifted runs it.
+func TestRunRefusesPointsOverMaxEvents(t *testing.T) {
+	grid := writeGrid(t, `name = "work"
+scenario = "testbed-s2"
+phase = "1ms"
+[sweep]
+message_size = [65536, 64]
+`)
+	db := filepath.Join(t.TempDir(), "w.db")
+	_, stderr, code := ccsweep(t, "run", grid, "--db", db, "-j", "1", "--no-report", "-q", "--max-events", "1e6")
+	if code != 1 || !strings.Contains(stderr, "1 of 2 points failed") {
+		t.Fatalf("exit %d, stderr %q; want exit 1 with one failed point", code, stderr)
+	}
+	sdb, err := store.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, err := sdb.Results(context.Background(), store.Filter{Status: store.StatusFailed})
+	sdb.Close()
+	if err != nil || len(failed) != 1 || !strings.Contains(failed[0].Err, "over the limit of 1e+06") {
+		t.Fatalf("failed results %+v (%v): want one whose error gives the limit", failed, err)
+	}
+	_, stderr, code = ccsweep(t, "run", grid, "--db", db, "-j", "1", "--no-report", "-q", "--max-events", "0")
+	if code != 0 || doneCount(t, db) != 2 {
+		t.Fatalf("rerun without a limit: exit %d, stderr %q, %d done; want 0 and both points done", code, stderr, doneCount(t, db))
+	}
+}

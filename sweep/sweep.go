@@ -37,6 +37,10 @@ type Options struct {
 	// Version, Commit and Args are recorded as the run's provenance.
 	Version, Commit string
 	Args            []string
+	// MaxEvents, when above 0, refuses to simulate a point whose estimated
+	// work (model.Scenario.CheckWork) exceeds it: the point is recorded as
+	// failed with the reason, and a later sweep with a higher limit runs it.
+	MaxEvents float64
 }
 
 // Progress hears how a sweep advances. Its methods are called from one
@@ -157,7 +161,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 		eg.Go(func() error {
 			for i := range jobs {
 				pt := plan.Point(i)
-				r := simulate(egCtx, plan.GridID, pt, pt.ID(model.Version), runID)
+				r := simulate(egCtx, plan.GridID, pt, pt.ID(model.Version), runID, opt.MaxEvents)
 				if r == nil { // interrupted
 					continue
 				}
@@ -364,7 +368,7 @@ func (l *leases) renew(ctx context.Context, db *store.DB, owner string) {
 
 // simulate runs the point pt of grid gridID, whose ID is id, and returns
 // its result, or nil if ctx ended first.
-func simulate(ctx context.Context, gridID string, pt grids.Point, id string, runID int64) *store.Result {
+func simulate(ctx context.Context, gridID string, pt grids.Point, id string, runID int64, maxEvents float64) *store.Result {
 	r := &store.Result{
 		Point: store.Point{ID: id, GridID: gridID, Scenario: pt.Scenario, Seed: pt.Seed,
 			Params: make([]store.Param, len(pt.Params))},
@@ -373,7 +377,7 @@ func simulate(ctx context.Context, gridID string, pt grids.Point, id string, run
 	for k, p := range pt.Params {
 		r.Point.Params[k] = store.Param{Name: p.Name, Value: p.Value}
 	}
-	res, err := runPoint(ctx, pt)
+	res, err := runPoint(ctx, pt, maxEvents)
 	r.Finished = time.Now()
 	r.WallSeconds = r.Finished.Sub(r.Started).Seconds()
 	if ctx.Err() != nil {
@@ -401,7 +405,7 @@ func simulate(ctx context.Context, gridID string, pt grids.Point, id string, run
 // runPoint simulates one point, turning a panic into an error (with the
 // stack, so that the stored error says where) so that one bad point cannot
 // take the sweep down.
-func runPoint(ctx context.Context, pt grids.Point) (*model.Result, error) {
+func runPoint(ctx context.Context, pt grids.Point, maxEvents float64) (*model.Result, error) {
 	return catchPanic(func() (*model.Result, error) {
 		sc := model.LookupScenario(pt.Scenario)
 		if sc == nil {
@@ -409,6 +413,9 @@ func runPoint(ctx context.Context, pt grids.Point) (*model.Result, error) {
 		}
 		cfg, err := pt.Config()
 		if err != nil {
+			return nil, err
+		}
+		if _, err := sc.CheckWork(cfg, maxEvents); err != nil {
 			return nil, err
 		}
 		return simulateRun(ctx, sc, cfg, pt.Seed)
