@@ -7,6 +7,15 @@
 // the built-in scenarios of the reference testbed, per-flow throughput
 // samples and the metrics computed from them.
 //
+// Where each part lives: network.go (the Network, its events and their
+// dispatch, construction), link.go (transmission and credit flow control,
+// with the credit conservation invariant), switch.go (VoQs, arbitration and
+// the output wake-up protocol), hca.go (injection, the send and receive
+// DMAs, the message rate), routing.go (forwarding tables), cc.go (IB CC:
+// marking, CNPs, CCTI and its timers), params.go (parameters and Config),
+// scenario.go and topology.go (the built-in scenarios), work.go (the cost of
+// a run, estimated before it runs), sample.go, metrics.go and result.go.
+//
 // A run is a pure function of its Scenario, Config and seed: the same inputs
 // give bit-identical samples on any machine. The package imports only engine
 // from ccsweep.

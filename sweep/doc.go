@@ -4,4 +4,14 @@
 // result as it finishes. Killing a sweep loses at most the points in flight;
 // running it again finishes the rest. Results depend only on each point's
 // parameters and seed, never on the number of workers or their order.
+//
+// A Plan indexes a grid's points (or one shard's) without expanding them, so
+// planning and running a grid of millions of points takes memory that does
+// not grow with the point count, beyond four bytes a point for a shard.
+//
+// The Slurm layer turns a grid into job arrays on a cluster: SlurmSetup
+// renders and writes the scripts into a SlurmDir (the output directory's
+// layout and manifest), works out which shards still miss points, and submits
+// them through a Scheduler (SlurmCLI runs sbatch, scancel, squeue and
+// scontrol; tests use a fake).
 package sweep
