@@ -279,21 +279,25 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 			return nil
 		case <-poll.C:
 		}
-		ids := make([]string, len(waiting))
-		for k, i := range waiting {
-			ids[k] = plan.ID(i)
-		}
-		done, err := db.Done(ctx, ids)
-		if err != nil {
-			return quietIfDone(ctx, err)
-		}
 		open := waiting[:0]
-		for _, i := range waiting {
-			if !done[plan.ID(i)] {
-				open = append(open, i)
+		for start := 0; start < len(waiting); start += missingBatch { // bounded queries and memory
+			batch := waiting[start:min(start+missingBatch, len(waiting))]
+			ids := make([]string, len(batch))
+			for k, i := range batch {
+				ids[k] = plan.ID(i)
+			}
+			done, err := db.Done(ctx, ids)
+			if err != nil {
+				return quietIfDone(ctx, err)
+			}
+			for k, i := range batch {
+				if !done[ids[k]] {
+					open = append(open, i)
+				}
 			}
 		}
 		elsewhere(len(waiting) - len(open))
+		var err error
 		if waiting, err = take(open); err != nil {
 			return quietIfDone(ctx, err)
 		}
