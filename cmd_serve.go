@@ -58,13 +58,7 @@ func serveCommand() *cli.Command {
 // machine. It returns "" for loopback addresses and "localhost".
 func exposureWarning(addr string) string {
 	host, _, err := net.SplitHostPort(addr)
-	if err != nil {
-		return ""
-	}
-	if host == "localhost" {
-		return ""
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.IsLoopback() {
+	if err != nil || report.LoopbackHost(host) {
 		return ""
 	}
 	where := host

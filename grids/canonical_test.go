@@ -16,44 +16,37 @@ import (
 // expands to the same points, with where constraints evaluated, and gives
 // back the same text.
 func TestCanonicalRoundTrip(t *testing.T) {
-	for _, file := range fixtures(t, "good") {
-		name := strings.TrimSuffix(filepath.Base(file), ".toml")
-		t.Run(name, func(t *testing.T) {
-			g, err := parseFile(t, file)
-			if err != nil {
-				t.Fatal(err)
+	eachGoodGrid(t, func(t *testing.T, file string, g *grids.Grid) {
+		back, err := grids.ParseCanonical([]byte(g.Canonical()))
+		if err != nil {
+			t.Fatalf("ParseCanonical: %v", err)
+		}
+		if back.Count() != g.Count() {
+			t.Errorf("Count() = %d, want %d", back.Count(), g.Count())
+		}
+		if !reflect.DeepEqual(back.Points(), g.Points()) {
+			t.Errorf("points differ:\n got %v\nwant %v", back.Points(), g.Points())
+		}
+		if !reflect.DeepEqual(back.Axes(), g.Axes()) {
+			t.Errorf("Axes() = %v, want %v", back.Axes(), g.Axes())
+		}
+		if back.Canonical() != g.Canonical() {
+			t.Errorf("canonical text changed:\n%s\nwant\n%s", back.Canonical(), g.Canonical())
+		}
+		for i, s := range back.Subs {
+			var got []grids.Point
+			for p := range s.All() {
+				got = append(got, p)
 			}
-			back, err := grids.ParseCanonical([]byte(g.Canonical()))
-			if err != nil {
-				t.Fatalf("ParseCanonical: %v", err)
+			var want []grids.Point
+			for p := range g.Subs[i].All() {
+				want = append(want, p)
 			}
-			if back.Count() != g.Count() {
-				t.Errorf("Count() = %d, want %d", back.Count(), g.Count())
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("sub-grid %d: All() differs", i)
 			}
-			if !reflect.DeepEqual(back.Points(), g.Points()) {
-				t.Errorf("points differ:\n got %v\nwant %v", back.Points(), g.Points())
-			}
-			if !reflect.DeepEqual(back.Axes(), g.Axes()) {
-				t.Errorf("Axes() = %v, want %v", back.Axes(), g.Axes())
-			}
-			if back.Canonical() != g.Canonical() {
-				t.Errorf("canonical text changed:\n%s\nwant\n%s", back.Canonical(), g.Canonical())
-			}
-			for i, s := range back.Subs {
-				var got []grids.Point
-				for p := range s.All() {
-					got = append(got, p)
-				}
-				var want []grids.Point
-				for p := range g.Subs[i].All() {
-					want = append(want, p)
-				}
-				if !reflect.DeepEqual(got, want) {
-					t.Errorf("sub-grid %d: All() differs", i)
-				}
-			}
-		})
-	}
+		}
+	})
 }
 
 // TestStoredCanonical reads canonical text as ccsweep wrote it into

@@ -73,19 +73,12 @@ func checkGolden(t *testing.T, golden, got string) {
 }
 
 func TestExpansionGolden(t *testing.T) {
-	for _, file := range fixtures(t, "good") {
-		name := strings.TrimSuffix(filepath.Base(file), ".toml")
-		t.Run(name, func(t *testing.T) {
-			g, err := parseFile(t, file)
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
-			}
-			if n := len(g.Points()); n != g.Count() {
-				t.Errorf("Count() = %d, len(Points()) = %d", g.Count(), n)
-			}
-			checkGolden(t, strings.TrimSuffix(file, ".toml")+".golden", expansion(g))
-		})
-	}
+	eachGoodGrid(t, func(t *testing.T, file string, g *grids.Grid) {
+		if n := len(g.Points()); n != g.Count() {
+			t.Errorf("Count() = %d, len(Points()) = %d", g.Count(), n)
+		}
+		checkGolden(t, strings.TrimSuffix(file, ".toml")+".golden", expansion(g))
+	})
 }
 
 func TestBadGrids(t *testing.T) {
@@ -115,54 +108,42 @@ func TestBadGrids(t *testing.T) {
 }
 
 func TestPointsDeterministic(t *testing.T) {
-	for _, file := range fixtures(t, "good") {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".toml"), func(t *testing.T) {
-			g, err := parseFile(t, file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			again, err := parseFile(t, file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(g.Points(), g.Points()) || !reflect.DeepEqual(g.Points(), again.Points()) {
-				t.Error("Points differ between calls")
-			}
-			if g.Canonical() != again.Canonical() {
-				t.Error("Canonical differs between parses")
-			}
-		})
-	}
+	eachGoodGrid(t, func(t *testing.T, file string, g *grids.Grid) {
+		again, err := parseFile(t, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(g.Points(), g.Points()) || !reflect.DeepEqual(g.Points(), again.Points()) {
+			t.Error("Points differ between calls")
+		}
+		if g.Canonical() != again.Canonical() {
+			t.Error("Canonical differs between parses")
+		}
+	})
 }
 
 // TestPointConfig checks that every point's canonical values give back a
 // valid configuration holding exactly those values.
 func TestPointConfig(t *testing.T) {
-	for _, file := range fixtures(t, "good") {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".toml"), func(t *testing.T) {
-			g, err := parseFile(t, file)
+	eachGoodGrid(t, func(t *testing.T, file string, g *grids.Grid) {
+		ids := make(map[string]bool)
+		for _, p := range g.Points() {
+			c, err := p.Config()
 			if err != nil {
 				t.Fatal(err)
 			}
-			ids := make(map[string]bool)
-			for _, p := range g.Points() {
-				c, err := p.Config()
-				if err != nil {
-					t.Fatal(err)
+			for _, q := range p.Params {
+				if got := c.Canonical(q.Name); got != q.Value {
+					t.Errorf("%s = %q, but the config holds %q", q.Name, q.Value, got)
 				}
-				for _, q := range p.Params {
-					if got := c.Canonical(q.Name); got != q.Value {
-						t.Errorf("%s = %q, but the config holds %q", q.Name, q.Value, got)
-					}
-				}
-				id := p.ID(model.Version)
-				if ids[id] {
-					t.Errorf("two points share ID %s: %+v", id, p)
-				}
-				ids[id] = true
 			}
-		})
-	}
+			id := p.ID(model.Version)
+			if ids[id] {
+				t.Errorf("two points share ID %s: %+v", id, p)
+			}
+			ids[id] = true
+		}
+	})
 }
 
 // TestIDStable pins the point identity: if this fails, every stored result
@@ -323,6 +304,20 @@ func TestRangeValues(t *testing.T) {
 			if got := strings.Join(g.Axes()[0].Values, " "); got != tt.want {
 				t.Errorf("values %s, want %s", got, tt.want)
 			}
+		})
+	}
+}
+
+// eachGoodGrid runs fn as a subtest, named by file, for every grid of
+// testdata/good, parsed.
+func eachGoodGrid(t *testing.T, fn func(t *testing.T, file string, g *grids.Grid)) {
+	for _, file := range fixtures(t, "good") {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".toml"), func(t *testing.T) {
+			g, err := parseFile(t, file)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			fn(t, file, g)
 		})
 	}
 }

@@ -36,10 +36,7 @@ func (g *Grid) Index() *Index {
 		for _, d := range s.dims {
 			si.radix = append(si.radix, len(d[0].vals))
 		}
-		si.names = make([]string, len(s.Axes))
-		for k, a := range s.Axes {
-			si.names[k] = a.Name
-		}
+		si.names = s.axisNames()
 		combos, _ := s.combos()
 		if len(s.where) > 0 {
 			si.kept = []uint32{}

@@ -1,9 +1,7 @@
 package grids_test
 
 import (
-	"path/filepath"
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/grids"
@@ -14,32 +12,25 @@ import (
 // sub-grids), and that a grid rebuilt from its canonical form indexes the
 // same points.
 func TestIndexMatchesPoints(t *testing.T) {
-	for _, file := range fixtures(t, "good") {
-		name := strings.TrimSuffix(filepath.Base(file), ".toml")
-		t.Run(name, func(t *testing.T) {
-			g, err := parseFile(t, file)
-			if err != nil {
-				t.Fatalf("Parse: %v", err)
+	eachGoodGrid(t, func(t *testing.T, file string, g *grids.Grid) {
+		back, err := grids.ParseCanonical([]byte(g.Canonical()))
+		if err != nil {
+			t.Fatalf("ParseCanonical: %v", err)
+		}
+		pts := g.Points()
+		for _, gg := range []*grids.Grid{g, back} {
+			x := gg.Index()
+			if x.Len() != len(pts) || x.Len() != gg.Count() {
+				t.Fatalf("Len() = %d, Count() = %d, want %d", x.Len(), gg.Count(), len(pts))
 			}
-			back, err := grids.ParseCanonical([]byte(g.Canonical()))
-			if err != nil {
-				t.Fatalf("ParseCanonical: %v", err)
-			}
-			pts := g.Points()
-			for _, gg := range []*grids.Grid{g, back} {
-				x := gg.Index()
-				if x.Len() != len(pts) || x.Len() != gg.Count() {
-					t.Fatalf("Len() = %d, Count() = %d, want %d", x.Len(), gg.Count(), len(pts))
+			for i, want := range pts {
+				if got := x.Point(i); !reflect.DeepEqual(got, want) {
+					t.Fatalf("Point(%d) = %v, want %v", i, got, want)
 				}
-				for i, want := range pts {
-					if got := x.Point(i); !reflect.DeepEqual(got, want) {
-						t.Fatalf("Point(%d) = %v, want %v", i, got, want)
-					}
-					if sub := gg.Subs[x.Sub(i)]; sub.Scenario != want.Scenario {
-						t.Fatalf("Sub(%d) is a sub-grid of scenario %s, want %s", i, sub.Scenario, want.Scenario)
-					}
+				if sub := gg.Subs[x.Sub(i)]; sub.Scenario != want.Scenario {
+					t.Fatalf("Sub(%d) is a sub-grid of scenario %s, want %s", i, sub.Scenario, want.Scenario)
 				}
 			}
-		})
-	}
+		}
+	})
 }

@@ -134,10 +134,7 @@ func (s *SubGrid) All() iter.Seq[Point] {
 
 // all yields the points of s and reports whether yield wants more.
 func (s *SubGrid) all(yield func(Point) bool) bool {
-	names := make([]string, len(s.Axes))
-	for i, a := range s.Axes {
-		names[i] = a.Name
-	}
+	names := s.axisNames()
 	more := true
 	// Parse already ran every constraint on every point, so visit cannot
 	// fail here.
@@ -148,6 +145,16 @@ func (s *SubGrid) all(yield func(Point) bool) bool {
 		return more
 	})
 	return more
+}
+
+// axisNames returns the names of s's axes in expansion order, a new slice
+// that the points of one expansion share as Point.Axes.
+func (s *SubGrid) axisNames() []string {
+	names := make([]string, len(s.Axes))
+	for i, a := range s.Axes {
+		names[i] = a.Name
+	}
+	return names
 }
 
 // point returns the point of s with axis value indexes idx (one per

@@ -268,7 +268,7 @@ func (n *Network) build(t *Topology) error {
 	if err := n.applyVictimMask(t, n.cfg.CC.VictimMask); err != nil {
 		return err
 	}
-	return n.route(t, first)
+	return n.route(t)
 }
 
 // Handle runs one event; it is the Network's engine.Handler.

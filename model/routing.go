@@ -11,36 +11,15 @@ const noRoute = -1
 // a breadth-first search from each destination HCA, ties broken by the
 // lowest port number, so routes are deterministic. It returns an error
 // wrapping ErrBadScenario, naming a pair, if some host cannot reach another.
-func (n *Network) route(t *Topology, first []int32) error {
+func (n *Network) route(t *Topology) error {
 	dist := make([]int, len(t.Nodes))
+	adj := t.neighbours()
 	for s := range n.sws {
 		n.sws[s].lft = make([]int32, len(n.hcas))
 	}
 	for h := range n.hcas {
-		for i := range dist {
-			dist[i] = -1
-		}
 		dst := n.hcas[h].node
-		dist[dst] = 0
-		queue := []NodeID{dst}
-		for len(queue) > 0 {
-			u := queue[0]
-			queue = queue[1:]
-			if t.Nodes[u].Host && u != dst {
-				continue // hosts do not forward
-			}
-			for p := int32(0); p < int32(t.Nodes[u].Ports); p++ {
-				peer := n.ports[first[u]+p].peer
-				if peer < 0 {
-					continue
-				}
-				v := n.ports[peer].node
-				if dist[v] < 0 {
-					dist[v] = dist[u] + 1
-					queue = append(queue, v)
-				}
-			}
-		}
+		t.hopsTo(adj, dst, dist)
 		for o := range n.hcas {
 			if src := n.hcas[o].node; dist[src] < 0 {
 				return fmt.Errorf("%w: host %s cannot reach host %s: the topology is not connected",

@@ -69,3 +69,37 @@ func (t *Topology) Lookup(name string) NodeID {
 	}
 	return -1
 }
+
+// neighbours lists, for each node, the nodes its links lead to.
+func (t *Topology) neighbours() [][]NodeID {
+	adj := make([][]NodeID, len(t.Nodes))
+	for _, l := range t.Links {
+		adj[l.A] = append(adj[l.A], l.B)
+		adj[l.B] = append(adj[l.B], l.A)
+	}
+	return adj
+}
+
+// hopsTo sets dist[v] to the number of links on a shortest path from node v
+// to dst, or -1 where there is none, by a breadth-first search over adj
+// (neighbours). Hosts other than dst do not forward.
+func (t *Topology) hopsTo(adj [][]NodeID, dst NodeID, dist []int) {
+	for i := range dist {
+		dist[i] = -1
+	}
+	dist[dst] = 0
+	queue := []NodeID{dst}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		if t.Nodes[u].Host && u != dst {
+			continue
+		}
+		for _, v := range adj[u] {
+			if dist[v] < 0 {
+				dist[v] = dist[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+}

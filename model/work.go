@@ -101,37 +101,19 @@ func (sc *Scenario) pathLinks(c *Config) ([]int, error) {
 		return v.([]int), nil
 	}
 	t := sc.Build(c)
-	adj := make([][]NodeID, len(t.Nodes))
-	for _, l := range t.Links {
-		adj[l.A] = append(adj[l.A], l.B)
-		adj[l.B] = append(adj[l.B], l.A)
-	}
+	adj := t.neighbours()
+	dist := make([]int, len(t.Nodes))
 	links := make([]int, len(sc.Flows))
 	for i, f := range sc.Flows {
 		src, dst := t.Lookup(f.Src), t.Lookup(f.Dst)
 		if src < 0 || dst < 0 {
 			return nil, fmt.Errorf("%w: flow %s: no host %s or %s", ErrBadScenario, f.Name, f.Src, f.Dst)
 		}
-		dist := make([]int, len(t.Nodes))
-		for j := range dist {
-			dist[j] = -1
-		}
-		dist[src] = 0
-		queue := []NodeID{src}
-		for len(queue) > 0 && dist[dst] < 0 {
-			u := queue[0]
-			queue = queue[1:]
-			for _, v := range adj[u] {
-				if dist[v] < 0 {
-					dist[v] = dist[u] + 1
-					queue = append(queue, v)
-				}
-			}
-		}
-		if dist[dst] < 0 {
+		t.hopsTo(adj, dst, dist)
+		if dist[src] < 0 {
 			return nil, fmt.Errorf("%w: flow %s: %s cannot reach %s", ErrBadScenario, f.Name, f.Src, f.Dst)
 		}
-		links[i] = dist[dst]
+		links[i] = dist[src]
 	}
 	pathLinksCache.Store(sc, links)
 	return links, nil

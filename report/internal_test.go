@@ -157,7 +157,11 @@ func TestServerBoundsConcurrentRequests(t *testing.T) {
 			codes <- rec.Code
 		}()
 	}
-	for inside.Load() < MaxConcurrentRequests { // the first requests are in
+	for deadline := time.Now().Add(10 * time.Second); inside.Load() < MaxConcurrentRequests; { // the first requests are in
+		if time.Now().After(deadline) {
+			close(release)
+			t.Fatalf("only %d requests got in within 10 s, want %d", inside.Load(), MaxConcurrentRequests)
+		}
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(20 * time.Millisecond) // give the others every chance to crowd in

@@ -119,6 +119,14 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string, ready func(net
 	}
 }
 
+// LoopbackHost reports whether host (a name or an IP address, IPv6 with or
+// without brackets, no port) is "localhost" or a loopback address.
+func LoopbackHost(host string) bool {
+	host = strings.Trim(host, "[]")
+	ip := net.ParseIP(host)
+	return host == "localhost" || (ip != nil && ip.IsLoopback())
+}
+
 // loopbackOnly rejects requests whose Host is not a loopback name.
 func loopbackOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -126,9 +134,7 @@ func loopbackOnly(next http.Handler) http.Handler {
 		if h, _, err := net.SplitHostPort(host); err == nil {
 			host = h
 		}
-		host = strings.Trim(host, "[]")
-		ip := net.ParseIP(host)
-		if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		if !LoopbackHost(host) {
 			http.Error(w, "ccsweep serve answers only requests to a loopback host name", http.StatusForbidden)
 			return
 		}

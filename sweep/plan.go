@@ -109,15 +109,21 @@ func (p *Plan) gridPos(k int) int {
 	return int(p.pos[k])
 }
 
-// missingBatch is how many IDs Missing asks the database about at once.
-const missingBatch = 4096
+// idBatch is how many IDs a plan asks the database about at once.
+const idBatch = 4096
 
 // Missing returns the positions of the plan's points the database does not
 // hold as done, ascending. It asks the database a batch of IDs at a time,
 // so it holds no more than the positions it returns.
 func (p *Plan) Missing(ctx context.Context, db *store.DB) ([]int, error) {
+	return p.notDone(ctx, db, p.positions())
+}
+
+// notDone returns, in order, the positions among ks whose points db does
+// not hold as done.
+func (p *Plan) notDone(ctx context.Context, db *store.DB, ks iter.Seq[int]) ([]int, error) {
 	var idx []int
-	err := p.batches(func(ks []int, ids []string) error {
+	err := p.batches(ks, func(ks []int, ids []string) error {
 		done, err := db.Done(ctx, ids)
 		if err != nil {
 			return err
@@ -132,15 +138,25 @@ func (p *Plan) Missing(ctx context.Context, db *store.DB) ([]int, error) {
 	return idx, err
 }
 
-// batches calls fn with the positions and IDs of successive runs of up to
-// missingBatch of the plan's points, in order, until fn fails. fn must not
-// keep its slices.
-func (p *Plan) batches(fn func(ks []int, ids []string) error) error {
-	ks := make([]int, 0, missingBatch)
-	ids := make([]string, 0, missingBatch)
-	for k, pt := range p.All() {
-		ks, ids = append(ks, k), append(ids, pt.ID(model.Version))
-		if len(ids) == missingBatch {
+// positions yields every position of the plan, 0..Len()-1.
+func (p *Plan) positions() iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for k := range p.Len() {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// batches calls fn with the positions ks yields and their IDs, idBatch at
+// a time, in order, until fn fails. fn must not keep its slices.
+func (p *Plan) batches(positions iter.Seq[int], fn func(ks []int, ids []string) error) error {
+	ks := make([]int, 0, idBatch)
+	ids := make([]string, 0, idBatch)
+	for k := range positions {
+		ks, ids = append(ks, k), append(ids, p.ID(k))
+		if len(ids) == idBatch {
 			if err := fn(ks, ids); err != nil {
 				return err
 			}

@@ -38,7 +38,7 @@ func (p *Plan) Tally(ctx context.Context, dbs ...*store.DB) (Tally, error) {
 		}
 	}
 	t := Tally{Points: p.Len()}
-	err := p.batches(func(_ []int, ids []string) error {
+	err := p.batches(p.positions(), func(_ []int, ids []string) error {
 		done := make(map[string]bool)
 		for _, db := range dbs {
 			d, err := db.Done(ctx, ids)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -231,7 +232,6 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 // claims and hands out.
 func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owner string, batch int,
 	jobs chan<- int, leases *leases, elsewhere func(int)) error {
-	var waiting []int
 	// take claims the points at idx, hands out those it got and returns
 	// the others.
 	take := func(idx []int) ([]int, error) {
@@ -249,8 +249,8 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 		}
 		leases.add(claimed)
 		var others []int
-		for _, i := range idx {
-			if !got[plan.ID(i)] {
+		for k, i := range idx {
+			if !got[ids[k]] {
 				others = append(others, i)
 				continue
 			}
@@ -262,14 +262,23 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 		}
 		return others, nil
 	}
-	for len(missing) > 0 {
-		n := min(batch, len(missing))
-		others, err := take(missing[:n])
-		if err != nil {
-			return quietIfDone(ctx, err)
+	// takeAll claims idx batch at a time and returns the points others hold.
+	takeAll := func(idx []int) ([]int, error) {
+		var others []int
+		for len(idx) > 0 {
+			n := min(batch, len(idx))
+			o, err := take(idx[:n])
+			if err != nil {
+				return nil, err
+			}
+			others = append(others, o...)
+			idx = idx[n:]
 		}
-		waiting = append(waiting, others...)
-		missing = missing[n:]
+		return others, nil
+	}
+	waiting, err := takeAll(missing)
+	if err != nil {
+		return quietIfDone(ctx, err)
 	}
 	poll := time.NewTicker(min(leases.ttl/3, pollEvery))
 	defer poll.Stop()
@@ -279,26 +288,12 @@ func dispatch(ctx context.Context, plan *Plan, db *store.DB, missing []int, owne
 			return nil
 		case <-poll.C:
 		}
-		open := waiting[:0]
-		for start := 0; start < len(waiting); start += missingBatch { // bounded queries and memory
-			batch := waiting[start:min(start+missingBatch, len(waiting))]
-			ids := make([]string, len(batch))
-			for k, i := range batch {
-				ids[k] = plan.ID(i)
-			}
-			done, err := db.Done(ctx, ids)
-			if err != nil {
-				return quietIfDone(ctx, err)
-			}
-			for k, i := range batch {
-				if !done[ids[k]] {
-					open = append(open, i)
-				}
-			}
+		open, err := plan.notDone(ctx, db, slices.Values(waiting))
+		if err != nil {
+			return quietIfDone(ctx, err)
 		}
 		elsewhere(len(waiting) - len(open))
-		var err error
-		if waiting, err = take(open); err != nil {
+		if waiting, err = takeAll(open); err != nil {
 			return quietIfDone(ctx, err)
 		}
 	}

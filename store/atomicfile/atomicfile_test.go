@@ -121,7 +121,7 @@ func TestWriteDevicesAndFIFOsInPlace(t *testing.T) {
 	t.Run("fifo stays a fifo", func(t *testing.T) {
 		p := filepath.Join(t.TempDir(), "pipe")
 		if err := syscall.Mkfifo(p, 0o600); err != nil {
-			t.Skip("no mkfifo:", err)
+			t.Fatal("mkfifo:", err)
 		}
 		got := make(chan string)
 		go func() {
