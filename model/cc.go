@@ -243,7 +243,7 @@ func (n *Network) settleLeave(p int32) {
 func (n *Network) sendCNP(pk *packet) {
 	flow, src, dst, vl := pk.flow, pk.src, pk.dst, pk.vl
 	k := n.newPacket()
-	n.pkts[k] = packet{flow: flow, src: dst, dst: src, wire: n.cc.cnpWire, credits: int32(credits(int(n.cc.cnpWire))),
+	n.pkts[k] = packet{flow: flow, src: dst, dst: src, dlid: int32(n.routes.LID(int(src), 0)), wire: n.cc.cnpWire, credits: int32(credits(int(n.cc.cnpWire))),
 		vl: vl, kind: kindCNP, becn: true}
 	n.counters.CNPs++
 	n.hcas[dst].ctrl.push(k)

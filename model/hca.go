@@ -127,7 +127,7 @@ func (n *Network) tryHCA(h int32) {
 			continue // a credit update will try again
 		}
 		k := n.newPacket()
-		n.pkts[k] = packet{flow: fi, src: h, dst: f.dst, payload: payload, wire: wire, credits: c, vl: f.vl, kind: kindData}
+		n.pkts[k] = packet{flow: fi, src: h, dst: f.dst, dlid: f.dlid, payload: payload, wire: wire, credits: c, vl: f.vl, kind: kindData}
 		if startsMsg && n.msgGap > 0 {
 			hc.msgFree = now + n.msgGap
 		}

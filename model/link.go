@@ -59,7 +59,7 @@ func (n *Network) transmit(p, k, from int32) {
 		n.sim.At(header, evArrive, uint32(k))
 		return
 	}
-	out := n.sws[peer.owner].lft[pk.dst]
+	out := n.sws[peer.owner].lft[pk.dlid]
 	pk.outPort = out
 	ready := header + n.cfg.SwitchLatency
 	if t := pk.tailAt - txTime(pk.wire, n.ports[out].rateMbps); t > ready {

@@ -91,6 +91,7 @@ type packet struct {
 	flow    int32
 	src     int32 // source HCA
 	dst     int32 // destination HCA
+	dlid    int32 // destination LID (Routes.LID), which switches route on
 	payload int32
 	wire    int32
 	credits int32
@@ -106,6 +107,7 @@ type packet struct {
 type flowState struct {
 	spec      FlowSpec
 	src, dst  int32 // HCAs
+	dlid      int32 // destination LID
 	vl        VL
 	start     engine.Time
 	active    bool
@@ -129,14 +131,15 @@ type Network struct {
 	sim      engine.Sim
 	end      engine.Time
 
-	ports []port
-	hcas  []hcaState
-	sws   []switchState
-	flows []flowState
-	pkts  []packet
-	free  []int32
-	nVL   int
-	vlArb []arbEntry
+	ports  []port
+	hcas   []hcaState
+	sws    []switchState
+	flows  []flowState
+	pkts   []packet
+	free   []int32
+	nVL    int
+	vlArb  []arbEntry
+	routes *Routes
 
 	ioMbps     int64
 	msgGap     engine.Time // least time between message starts at one HCA; 0: no cap
@@ -182,9 +185,10 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		}
 		f := flowState{
 			spec: fs, src: n.ports[n.nodePort(src)].owner, dst: n.ports[n.nodePort(dst)].owner,
-			vl:    VL(fs.SL % cfg.VLs),
 			start: engine.Time(fs.StartPhase) * cfg.Phase,
 		}
+		f.dlid = int32(n.routes.LID(int(f.dst), 0))
+		f.vl = VL((fs.SL + n.routes.SL(int(f.src), int(f.dlid))) % cfg.VLs)
 		if cfg.Sample > 0 { // the series' full length, so sampling never grows them
 			f.samples = make([]int64, 0, int(n.end/cfg.Sample))
 			if cfg.CC.Enabled {

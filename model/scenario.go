@@ -35,6 +35,19 @@ type Scenario struct {
 	// Build returns the topology for c's link rates.
 	Build func(c *Config) *Topology
 	Flows []FlowSpec
+	// Routing names the routing algorithm (RoutingAlgorithms); "" is minhop.
+	Routing string
+	// LMC gives every host port 2^LMC LIDs, each routed on its own path
+	// where the topology has one.
+	LMC int
+}
+
+// routing returns the scenario's routing algorithm.
+func (sc *Scenario) routing() string {
+	if sc.Routing == "" {
+		return "minhop"
+	}
+	return sc.Routing
 }
 
 var scenarios = map[string]*Scenario{}

@@ -10,6 +10,15 @@ type NodeID int32
 type Topology struct {
 	Nodes []Node
 	Links []Link
+
+	// Kind names the generator that made the topology ("testbed", "fattree",
+	// "clos", "mesh", "torus", "ibnetdiscover"); routing algorithms that
+	// need a shape (ftree, dor) check it.
+	Kind string
+	// Dims are a mesh's or torus's extents, one per dimension; Wrap says the
+	// dimensions wrap around (a torus).
+	Dims []int
+	Wrap bool
 }
 
 // Node is a switch or a host (an HCA with one port).
@@ -18,6 +27,13 @@ type Node struct {
 	Host   bool
 	Ports  int // number of ports; a host has 1
 	linked []bool
+
+	// Level is a tree switch's distance from the hosts: 1 for a leaf (edge)
+	// switch, up to n for the top of an n-level tree; 0 where the generator
+	// does not know (hosts, meshes, read fabrics).
+	Level int
+	// Coord is a mesh or torus router's position, one entry per dimension.
+	Coord []int
 }
 
 // Link joins port APort of node A with port BPort of node B, full duplex.
@@ -49,6 +65,54 @@ func (t *Topology) Connect(a, b NodeID, gbps float64) error {
 	t.Nodes[b].linked[pb] = true
 	t.Links = append(t.Links, Link{A: a, B: b, APort: pa, BPort: pb, Gbps: gbps})
 	return nil
+}
+
+// ConnectPorts links port pa (counting from 0) of a with port pb of b at
+// the given data rate.
+func (t *Topology) ConnectPorts(a NodeID, pa int, b NodeID, pb int, gbps float64) error {
+	for _, e := range []struct {
+		n NodeID
+		p int
+	}{{a, pa}, {b, pb}} {
+		nd := &t.Nodes[e.n]
+		if e.p < 0 || e.p >= nd.Ports {
+			return fmt.Errorf("connect %s-%s: %s has no port %d", t.Nodes[a].Name, t.Nodes[b].Name, nd.Name, e.p+1)
+		}
+		if nd.linked[e.p] {
+			return fmt.Errorf("connect %s-%s: port %d of %s is already linked", t.Nodes[a].Name, t.Nodes[b].Name, e.p+1, nd.Name)
+		}
+	}
+	if a == b {
+		return fmt.Errorf("connect %s to itself", t.Nodes[a].Name)
+	}
+	t.Nodes[a].linked[pa] = true
+	t.Nodes[b].linked[pb] = true
+	t.Links = append(t.Links, Link{A: a, B: b, APort: pa, BPort: pb, Gbps: gbps})
+	return nil
+}
+
+// Hosts returns the host nodes in topology order: host index i of routing
+// and traffic patterns is Hosts()[i].
+func (t *Topology) Hosts() []NodeID {
+	var hs []NodeID
+	for i := range t.Nodes {
+		if t.Nodes[i].Host {
+			hs = append(hs, NodeID(i))
+		}
+	}
+	return hs
+}
+
+// Switches returns the switch nodes in topology order: switch index i of
+// Routes is Switches()[i].
+func (t *Topology) Switches() []NodeID {
+	var ss []NodeID
+	for i := range t.Nodes {
+		if !t.Nodes[i].Host {
+			ss = append(ss, NodeID(i))
+		}
+	}
+	return ss
 }
 
 func (t *Topology) freePort(n NodeID) int {
