@@ -351,9 +351,13 @@ func victimPorts(t *Topology, spec string) ([]switchPort, error) {
 // that the run keeps at most MaxSamples samples (CheckWork). It returns a
 // *ParamError naming the parameter at fault.
 func (sc *Scenario) CheckConfig(c Config) error {
-	if _, err := victimPorts(sc.Build(&c), c.CC.VictimMask); err != nil {
+	t, err := sc.Build(&c)
+	if err != nil {
 		return err
 	}
-	_, err := sc.CheckWork(c, 0)
+	if _, err := victimPorts(t, c.CC.VictimMask); err != nil {
+		return err
+	}
+	_, err = sc.CheckWork(c, 0)
 	return err
 }

@@ -87,7 +87,7 @@ func TestIRDFollowsTheCCT(t *testing.T) {
 // congestedPort returns S2's port toward H5 with its fill forced over the
 // threshold and credits that make it a root (or a victim when starved).
 func congestedPort(n *Network, starved bool) int32 {
-	topo := n.scenario.Build(&n.cfg)
+	topo, _ := n.scenario.Build(&n.cfg)
 	h5 := n.nodePort(topo.Lookup("H5"))
 	p := n.ports[h5].peer
 	pt := &n.ports[p]

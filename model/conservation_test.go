@@ -101,7 +101,8 @@ func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s2 := LookupScenario("testbed-s1").Build(&cfg).Lookup("S2")
+	topo, _ := LookupScenario("testbed-s1").Build(&cfg)
+	s2 := topo.Lookup("S2")
 	var inter int32 = -1
 	for i := range n.ports {
 		p := &n.ports[i]

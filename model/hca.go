@@ -39,6 +39,9 @@ func (n *Network) receive(h, k int32) {
 	hc.dmaFree = end
 	n.freeBufferAt(hc.port, pk.vl, pk.credits, end)
 	hc.arrived = append(hc.arrived, delivery{at: end, flow: pk.flow, bytes: pk.payload})
+	if pk.last {
+		n.stats.message(n.flows[pk.flow].role, pk.born, end)
+	}
 	n.freePacket(k)
 }
 
@@ -116,9 +119,14 @@ func (n *Network) tryHCA(h int32) {
 		if !f.active || f.readyAt > now {
 			continue
 		}
-		startsMsg := f.msgLeft == n.cfg.MessageSize
-		if startsMsg && hc.msgFree > now {
-			continue // the adapter's message rate; nextSend plans the wake
+		startsMsg := f.msgLeft == 0
+		if startsMsg {
+			if hc.msgFree > now {
+				continue // the adapter's message rate; nextSend plans the wake
+			}
+			if !n.startMessage(f, now) {
+				continue // no message waiting; nextSend plans the wake
+			}
 		}
 		payload := int32(min(n.cfg.MTU, f.msgLeft))
 		wire := payload + int32(n.cfg.HeaderBytes)
@@ -131,9 +139,10 @@ func (n *Network) tryHCA(h int32) {
 		if startsMsg && n.msgGap > 0 {
 			hc.msgFree = now + n.msgGap
 		}
-		f.msgLeft -= int(payload)
-		if f.msgLeft == 0 {
-			f.msgLeft = n.cfg.MessageSize
+		if f.msgLeft -= int(payload); f.msgLeft == 0 {
+			// The message's last packet: its delivery completes the message.
+			n.pkts[k].last, n.pkts[k].born = true, f.born
+			f.born = now // a greedy flow's next message waits from now
 		}
 		f.sent += int64(payload)
 		n.counters.Packets++
@@ -151,16 +160,44 @@ func (n *Network) tryHCA(h int32) {
 	}
 }
 
+// startMessage gives flow f its next message, if one waits, and reports
+// whether it has one: a greedy flow always has, a generated source takes
+// the oldest message of its queue, with its destination.
+func (n *Network) startMessage(f *flowState, now engine.Time) bool {
+	g := f.gen
+	if g == nil {
+		f.msgLeft = n.cfg.MessageSize
+		return true
+	}
+	g.pull(now)
+	if g.n == 0 {
+		return false
+	}
+	m := g.pop()
+	f.msgLeft, f.born = int(m.size), m.at
+	if m.dst != f.dst {
+		f.dst = m.dst
+		f.dlid = int32(n.routes.LID(int(m.dst), 0))
+		f.vl = VL((f.spec.SL + n.routes.SL(int(f.src), int(f.dlid))) % n.nVL)
+	}
+	return true
+}
+
 // nextSend returns the earliest time HCA hc could inject data: when its link
 // and send DMA are free and a flow's injection delay has passed
 // (math.MaxInt64 when no flow is active).
 func (n *Network) nextSend(hc *hcaState, pt *port) engine.Time {
+	now := n.sim.Now()
 	ready := engine.Time(math.MaxInt64)
 	for _, fi := range hc.flows {
 		if f := &n.flows[fi]; f.active {
 			at := f.readyAt
-			if f.msgLeft == n.cfg.MessageSize { // its next packet starts a message
+			if f.msgLeft == 0 { // its next packet starts a message
 				at = max(at, hc.msgFree)
+				if g := f.gen; g != nil {
+					g.pull(now)
+					at = max(at, g.readyAt(now))
+				}
 			}
 			ready = min(ready, at)
 		}

@@ -31,7 +31,10 @@ func (n *Network) transmit(p, k, from int32) {
 		n.violations++
 	}
 	peer := &n.ports[pt.peer]
-	peer.lane[vl].bufUsed += pk.credits
+	pt.txBytes += int64(pk.wire)
+	if peer.lane[vl].bufUsed += pk.credits; peer.lane[vl].bufUsed > n.stats.maxBuf && !peer.host {
+		n.stats.maxBuf = peer.lane[vl].bufUsed
+	}
 	now := n.sim.Now()
 	tx := txTime(pk.wire, pt.rateMbps)
 	end := now + tx

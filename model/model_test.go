@@ -96,7 +96,7 @@ func TestTestbedS2CCOffSharesSwitchLinkEvenly(t *testing.T) {
 // pair is a two-host, one-or-two-switch topology for closed-form checks.
 func lineScenario(nSources, switches int) *model.Scenario {
 	sc := &model.Scenario{Name: "line", Phases: 2}
-	sc.Build = func(c *model.Config) *model.Topology {
+	sc.Build = func(c *model.Config) (*model.Topology, error) {
 		t := &model.Topology{}
 		s1 := t.AddSwitch("S1", 8)
 		last := s1
@@ -116,7 +116,7 @@ func lineScenario(nSources, switches int) *model.Scenario {
 		if err := t.Connect(sink, last, c.HostLinkGbps); err != nil {
 			panic(err)
 		}
-		return t
+		return t, nil
 	}
 	for i := 0; i < nSources; i++ {
 		sc.Flows = append(sc.Flows, model.FlowSpec{Name: fmt.Sprintf("F%d", i), Src: fmt.Sprintf("A%d", i), Dst: "B", Role: model.Contributor})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/ccsweep/ccsweep/engine"
 )
@@ -45,6 +46,7 @@ type port struct {
 	prop     engine.Time
 
 	// Output side.
+	txBytes  int64        // bytes sent, headers included
 	linkFree engine.Time  // the output's link is free from then
 	txWakeAt engine.Time  // a switch output's one live evTxDone is due then; 0: none (see txDone)
 	queued   int32        // packets in VoQs heading here, all VLs
@@ -102,6 +104,8 @@ type packet struct {
 	inPort  int32 // port whose input buffer holds it
 	outPort int32 // at a switch, the output it was routed to
 	tailAt  engine.Time
+	born    engine.Time // with last: when the message arrived at its source
+	last    bool        // the last packet of its message
 }
 
 type flowState struct {
@@ -111,7 +115,10 @@ type flowState struct {
 	vl        VL
 	start     engine.Time
 	active    bool
-	msgLeft   int
+	msgLeft   int         // bytes of the current message still to send; 0: none started
+	born      engine.Time // when the current message arrived at the source
+	role      uint8       // index into roleIndex, for the run's statistics
+	gen       *generator  // a generated source's messages; nil: a greedy flow
 	readyAt   engine.Time // earliest start of the next packet (CC's IRD)
 	sent      int64       // payload bytes injected
 	delivered int64       // payload bytes absorbed by the destination
@@ -140,6 +147,7 @@ type Network struct {
 	nVL    int
 	vlArb  []arbEntry
 	routes *Routes
+	stats  runStats
 
 	ioMbps     int64
 	msgGap     engine.Time // least time between message starts at one HCA; 0: no cap
@@ -166,7 +174,10 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	topo := sc.Build(&cfg)
+	topo, err := sc.Build(&cfg)
+	if err != nil {
+		return nil, err
+	}
 	n := &Network{
 		cfg: cfg, scenario: sc, seed: seed, nVL: cfg.VLs,
 		end:    engine.Time(sc.Phases) * cfg.Phase,
@@ -178,33 +189,102 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	if err := n.build(topo); err != nil {
 		return nil, err
 	}
-	for i, fs := range sc.Flows {
-		src, dst := topo.Lookup(fs.Src), topo.Lookup(fs.Dst)
-		if src < 0 || dst < 0 || !topo.Nodes[src].Host || !topo.Nodes[dst].Host || src == dst {
+	hostNames := make([]string, len(n.hcas))
+	hostIndex := make(map[string]int, len(n.hcas))
+	for i := range n.hcas {
+		hostNames[i] = topo.Nodes[n.hcas[i].node].Name
+		hostIndex[hostNames[i]] = i
+	}
+	for _, fs := range sc.Flows {
+		src, okS := hostIndex[fs.Src]
+		dst, okD := hostIndex[fs.Dst]
+		if !okS || !okD || src == dst {
 			return nil, fmt.Errorf("%w %s: flow %s: %s->%s is not a pair of distinct hosts", ErrBadScenario, sc.Name, fs.Name, fs.Src, fs.Dst)
 		}
-		f := flowState{
-			spec: fs, src: n.ports[n.nodePort(src)].owner, dst: n.ports[n.nodePort(dst)].owner,
-			start: engine.Time(fs.StartPhase) * cfg.Phase,
+		n.addFlow(fs, src, dst, nil)
+	}
+	traffic, err := sc.traffic(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	for t := range traffic {
+		ts := &traffic[t]
+		srcs, err := expandTraffic(ts, hostNames, hostIndex, rand.New(rand.NewPCG(seed, streamID(ts.Name, -1))))
+		if err != nil {
+			return nil, fmt.Errorf("%w %s: %v", ErrBadScenario, sc.Name, err)
 		}
-		f.dlid = int32(n.routes.LID(int(f.dst), 0))
-		f.vl = VL((fs.SL + n.routes.SL(int(f.src), int(f.dlid))) % cfg.VLs)
-		if cfg.Sample > 0 { // the series' full length, so sampling never grows them
-			f.samples = make([]int64, 0, int(n.end/cfg.Sample))
-			if cfg.CC.Enabled {
-				f.cctiTrace = make([]int32, 0, int(n.end/cfg.Sample))
+		for i := range srcs {
+			s := &srcs[i]
+			fs := FlowSpec{Name: s.name, Src: hostNames[s.host], Dst: "*", Role: s.role, StartPhase: ts.StartPhase, SL: ts.SL}
+			if s.dst >= 0 {
+				fs.Dst = hostNames[s.dst]
 			}
+			g := n.newGenerator(ts, s, seed)
+			n.addFlow(fs, s.host, max(s.dst, 0), g)
 		}
-		n.flows = append(n.flows, f)
-		h := &n.hcas[f.src]
-		h.flows = append(h.flows, int32(i))
-		n.sim.At(f.start, evFlowStart, uint32(i))
+	}
+	if len(n.flows) == 0 {
+		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", ErrBadScenario, sc.Name)
 	}
 	n.initCC()
+	n.stats.to = n.end
+	if from, _ := sc.Window(&cfg); from <= 0 {
+		n.startWindow()
+	} else {
+		n.stats.from = from
+	}
 	if cfg.Sample > 0 {
 		n.sim.At(cfg.Sample, evSample, 0)
 	}
 	return n, nil
+}
+
+// addFlow adds a flow from HCA src to HCA dst (its first destination, for
+// a generated source gen), starting at its spec's phase.
+func (n *Network) addFlow(fs FlowSpec, src, dst int, gen *generator) {
+	i := int32(len(n.flows))
+	f := flowState{spec: fs, src: int32(src), dst: int32(dst), start: engine.Time(fs.StartPhase) * n.cfg.Phase,
+		role: roleIndex(fs.Role), gen: gen}
+	f.dlid = int32(n.routes.LID(dst, 0))
+	f.vl = VL((fs.SL + n.routes.SL(src, int(f.dlid))) % n.nVL)
+	if n.cfg.Sample > 0 { // the series' full length, so sampling never grows them
+		f.samples = make([]int64, 0, int(n.end/n.cfg.Sample))
+		if n.cfg.CC.Enabled {
+			f.cctiTrace = make([]int32, 0, int(n.end/n.cfg.Sample))
+		}
+	}
+	n.flows = append(n.flows, f)
+	h := &n.hcas[src]
+	h.flows = append(h.flows, i)
+	n.sim.At(f.start, evFlowStart, uint32(i))
+}
+
+// newGenerator makes the message generator of source s of traffic ts, with
+// its own random stream.
+func (n *Network) newGenerator(ts *TrafficSpec, s *source, seed uint64) *generator {
+	g := &generator{src: s, rng: rand.New(rand.NewPCG(seed, streamID(ts.Name, s.host))),
+		size: ts.MessageSize, load: s.load, burst: float64(ts.Burst), nHosts: len(n.hcas),
+		bitsPs: n.cfg.HostLinkGbps / 1000, winTo: n.end, winFrom: n.end}
+	if g.size <= 0 {
+		g.size = n.cfg.MessageSize
+	}
+	g.arrival = uint8(slices.Index(Arrivals, ts.Arrival))
+	if ts.Arrival == "" {
+		g.arrival = arriveSaturate
+	}
+	g.dist = uint8(max(slices.Index(SizeDists, ts.SizeDist), 0))
+	return g
+}
+
+// streamID names the random stream of traffic name's source at host h (-1:
+// the traffic's own draws), so that a source's draws depend on the seed,
+// the traffic's name and the host only: the same at every grid point.
+func streamID(name string, h int) uint64 {
+	x := uint64(14695981039346656037) // FNV-1a
+	for i := 0; i < len(name); i++ {
+		x = (x ^ uint64(name[i])) * 1099511628211
+	}
+	return x ^ uint64(int64(h))*0x9e3779b97f4a7c15
 }
 
 // nodePort returns the first global port of node id (an HCA's only port).
@@ -293,8 +373,10 @@ func (n *Network) Handle(e engine.Event) {
 	case evFlowStart:
 		f := &n.flows[e.Arg]
 		f.active = true
-		f.msgLeft = n.cfg.MessageSize
-		f.readyAt = n.sim.Now()
+		f.born, f.readyAt = n.sim.Now(), n.sim.Now()
+		if f.gen != nil {
+			f.gen.start(n.sim.Now())
+		}
 		n.tryHCA(f.src)
 	case evSample:
 		n.sample()

@@ -65,6 +65,10 @@ type Config struct {
 	VLArb string
 	// CC is the congestion-control configuration.
 	CC CCConfig
+
+	// extra holds the values of a file scenario's own parameters
+	// (Scenario.Param), sorted by name; never shared between Configs.
+	extra []extraValue
 }
 
 // CCConfig holds the IB congestion-control parameters (SPEC §2).

@@ -11,7 +11,7 @@ import (
 // other rather than leave a hole in a forwarding table.
 func TestRouteRefusesADisconnectedTopology(t *testing.T) {
 	sc := &Scenario{Name: "islands", Phases: 1,
-		Build: func(c *Config) *Topology {
+		Build: func(c *Config) (*Topology, error) {
 			t := &Topology{}
 			for _, island := range []string{"A", "B"} {
 				sw := t.AddSwitch("S"+island, 4)
@@ -21,7 +21,7 @@ func TestRouteRefusesADisconnectedTopology(t *testing.T) {
 					}
 				}
 			}
-			return t
+			return t, nil
 		},
 		Flows: []FlowSpec{{Name: "F1", Src: "A1", Dst: "A2", Role: Contributor}},
 	}

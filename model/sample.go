@@ -7,6 +7,9 @@ package model
 // interval, which is why CheckWork bounds their number before a run.
 func (n *Network) sample() {
 	n.settleDeliveries()
+	if !n.stats.started && n.sim.Now() >= n.stats.from {
+		n.startWindow()
+	}
 	for i := range n.flows {
 		f := &n.flows[i]
 		f.samples = append(f.samples, f.delivered-f.sampled)

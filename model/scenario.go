@@ -33,13 +33,18 @@ type Scenario struct {
 	// Phases is the run's length in phases.
 	Phases int
 	// Build returns the topology for c's link rates.
-	Build func(c *Config) *Topology
+	Build func(c *Config) (*Topology, error)
 	Flows []FlowSpec
 	// Routing names the routing algorithm (RoutingAlgorithms); "" is minhop.
 	Routing string
 	// LMC gives every host port 2^LMC LIDs, each routed on its own path
 	// where the topology has one.
 	LMC int
+	// Traffic is the scenario's generated workload, beside Flows.
+	Traffic []TrafficSpec
+
+	spec   *ScenarioSpec // a file scenario's description; nil for a built-in
+	params []scenParam   // a file scenario's own parameters, sorted by name
 }
 
 // routing returns the scenario's routing algorithm.
@@ -54,8 +59,16 @@ var scenarios = map[string]*Scenario{}
 
 func register(s *Scenario) { scenarios[s.Name] = s }
 
-// LookupScenario returns the built-in scenario called name, or nil.
-func LookupScenario(name string) *Scenario { return scenarios[name] }
+// LookupScenario returns the built-in scenario called name, or the file
+// scenario NewScenario registered under that name, or nil.
+func LookupScenario(name string) *Scenario {
+	if sc := scenarios[name]; sc != nil {
+		return sc
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	return registry.files[name]
+}
 
 // Scenarios returns the built-in scenarios sorted by name.
 func Scenarios() []*Scenario {
@@ -78,7 +91,7 @@ func ScenarioNames() []string {
 
 // testbed builds the reference testbed of SPEC §3: H1-H3 on S1, H4-H7 on S2,
 // host links at HostLinkGbps and S1-S2 at SwitchLinkGbps.
-func testbed(c *Config) *Topology {
+func testbed(c *Config) (*Topology, error) {
 	t := &Topology{}
 	s1 := t.AddSwitch("S1", 8)
 	s2 := t.AddSwitch("S2", 8)
@@ -96,7 +109,8 @@ func testbed(c *Config) *Topology {
 		must(t.Connect(h, sw, c.HostLinkGbps))
 	}
 	must(t.Connect(s1, s2, c.SwitchLinkGbps))
-	return t
+	t.Kind = "testbed"
+	return t, nil
 }
 
 func init() {

@@ -100,7 +100,10 @@ func (sc *Scenario) pathLinks(c *Config) ([]int, error) {
 	if v, ok := pathLinksCache.Load(sc); ok {
 		return v.([]int), nil
 	}
-	t := sc.Build(c)
+	t, err := sc.Build(c)
+	if err != nil {
+		return nil, err
+	}
 	adj := t.neighbours()
 	dist := make([]int, len(t.Nodes))
 	links := make([]int, len(sc.Flows))

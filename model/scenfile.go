@@ -1,0 +1,350 @@
+package model
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// ScenarioSpec is a scenario described as data, as a scenario file gives
+// it (grids reads the files): a topology, a routing, greedy flows and
+// generated traffic, the model parameters it changes, and its length.
+type ScenarioSpec struct {
+	Name        string
+	Description string
+	// Phases is the run's length in phases; the last one is the
+	// measurement window.
+	Phases int
+	// Defaults are model parameters (Params) the scenario sets, by name,
+	// before a grid's or --set's values.
+	Defaults map[string]string
+	// Topology is the generator (fattree, clos, mesh, torus) or
+	// "ibnetdiscover"; Topo its parameters. The link rates come from the
+	// run's host_link_gbps and switch_link_gbps unless the clos preset sets
+	// them.
+	Topology string
+	Topo     TopoParams
+	// Fabric is the text of an ibnetdiscover output and FabricName where it
+	// came from, for Topology "ibnetdiscover".
+	Fabric     []byte
+	FabricName string
+	Routing    string
+	LMC        int
+	Flows      []FlowSpec
+	Traffic    []TrafficSpec
+	// Source is everything the spec was read from (the file and the files
+	// it includes); its digest identifies the scenario.
+	Source []byte
+}
+
+// scenParam is a parameter of a file scenario: a numeric field of its
+// topology, routing or traffic that a grid or --set may change. Its value
+// lives in Config (Config.extra) and reaches the spec when a run is built.
+type scenParam struct {
+	*Param
+	apply func(sp *ScenarioSpec, v any)
+}
+
+// NewScenario makes a scenario of spec, registered so that LookupScenario
+// finds it under the name it returns: spec.Name, an '@' and the first 12
+// hex digits of the SHA-256 of spec.Source, so that a changed file is a
+// different scenario. It checks what it can without a run's parameters.
+func NewScenario(spec ScenarioSpec) (*Scenario, error) {
+	sum := sha256.Sum256(spec.Source)
+	sc := &Scenario{
+		Name:        spec.Name + "@" + hex.EncodeToString(sum[:6]),
+		Description: spec.Description,
+		Phases:      max(spec.Phases, 1),
+		Flows:       spec.Flows,
+		Traffic:     spec.Traffic,
+		Routing:     spec.Routing,
+		LMC:         spec.LMC,
+		spec:        &spec,
+	}
+	for name, v := range spec.Defaults {
+		p := LookupParam(name)
+		if p == nil {
+			return nil, fmt.Errorf("%w %q", ErrUnknownParam, name)
+		}
+		if _, err := p.Parse(v); err != nil {
+			return nil, err
+		}
+	}
+	sc.params = spec.params()
+	sc.Build = func(c *Config) (*Topology, error) { return sc.resolve(c).build(c) }
+	registry.Lock()
+	defer registry.Unlock()
+	if old := registry.files[sc.Name]; old != nil {
+		return old, nil
+	}
+	registry.files[sc.Name] = sc
+	return sc, nil
+}
+
+var registry = struct {
+	sync.Mutex
+	files map[string]*Scenario
+}{files: map[string]*Scenario{}}
+
+// build makes the spec's topology under c's link rates.
+func (sp *ScenarioSpec) build(c *Config) (*Topology, error) {
+	if sp.Topology == "ibnetdiscover" {
+		return ParseIBNetDiscover(sp.FabricName, sp.Fabric)
+	}
+	p := sp.Topo
+	p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
+	return GenerateTopology(sp.Topology, p)
+}
+
+// resolve returns the spec with c's values of the scenario's parameters.
+func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
+	sp := *sc.spec
+	sp.Traffic = slices.Clone(sp.Traffic)
+	sp.Topo.Dims = slices.Clone(sp.Topo.Dims)
+	// Bare names (load) first, then the ones naming a traffic (hot.load),
+	// which are more specific.
+	for _, qualified := range []bool{false, true} {
+		for _, e := range c.extra {
+			if p := sc.lookupScenParam(e.name); p != nil && strings.Contains(e.name, ".") == qualified {
+				p.apply(&sp, e.val)
+			}
+		}
+	}
+	sc2 := sp
+	return &sc2
+}
+
+// traffic returns the scenario's generated traffic under c.
+func (sc *Scenario) traffic(c *Config) ([]TrafficSpec, error) {
+	if sc.spec == nil {
+		return sc.Traffic, nil
+	}
+	return sc.resolve(c).Traffic, nil
+}
+
+// Param returns the parameter called name for runs of sc: a model
+// parameter (LookupParam) or one of the scenario's own, or nil.
+func (sc *Scenario) Param(name string) *Param {
+	if p := LookupParam(name); p != nil {
+		return p
+	}
+	if p := sc.lookupScenParam(name); p != nil {
+		return p.Param
+	}
+	return nil
+}
+
+// ScenarioParams returns the scenario's own parameters (none for a built-in
+// scenario), sorted by name.
+func (sc *Scenario) ScenarioParams() []*Param {
+	var ps []*Param
+	for _, p := range sc.params {
+		ps = append(ps, p.Param)
+	}
+	return ps
+}
+
+func (sc *Scenario) lookupScenParam(name string) *scenParam {
+	i, ok := slices.BinarySearchFunc(sc.params, name, func(p scenParam, name string) int { return strings.Compare(p.Name, name) })
+	if !ok {
+		return nil
+	}
+	return &sc.params[i]
+}
+
+// Config returns DefaultConfig with the scenario's defaults applied.
+func (sc *Scenario) Config() Config {
+	c := DefaultConfig()
+	if sc.spec != nil {
+		for name, v := range sc.spec.Defaults {
+			_ = c.Set(name, v) // checked by NewScenario
+		}
+	}
+	return c
+}
+
+// Set sets parameter name (a model parameter or one of sc's) in c.
+func (sc *Scenario) Set(c *Config, name string, v any) error {
+	p := sc.Param(name)
+	if p == nil {
+		known := ParamNames()
+		for _, q := range sc.params {
+			known = append(known, q.Name)
+		}
+		return fmt.Errorf("%w %q (known: %s)", ErrUnknownParam, name, strings.Join(known, ", "))
+	}
+	val, err := p.Parse(v)
+	if err != nil {
+		return err
+	}
+	p.set(c, val)
+	return nil
+}
+
+// extraValue is a scenario parameter's value in a Config.
+type extraValue struct {
+	name string
+	val  any
+}
+
+// setExtra sets a scenario parameter's value, copying the list so that
+// copies of c do not share it.
+func (c *Config) setExtra(name string, v any) {
+	list := make([]extraValue, 0, len(c.extra)+1)
+	for _, e := range c.extra {
+		if e.name != name {
+			list = append(list, e)
+		}
+	}
+	list = append(list, extraValue{name, v})
+	slices.SortFunc(list, func(a, b extraValue) int { return strings.Compare(a.name, b.name) })
+	c.extra = list
+}
+
+func (c *Config) getExtra(name string) (any, bool) {
+	for _, e := range c.extra {
+		if e.name == name {
+			return e.val, true
+		}
+	}
+	return nil, false
+}
+
+// params lists the spec's sweepable fields: the generator's numeric
+// parameters, lmc, and each traffic's numeric fields both as NAME.field and,
+// for the fields the traffic sets, as a bare field name that sets them in
+// every traffic that has them.
+func (sp *ScenarioSpec) params() []scenParam {
+	var out []scenParam
+	intP := func(name, doc string, lo, hi float64, def int, apply func(*ScenarioSpec, int)) {
+		p := &Param{Name: name, Kind: KindInt, Min: lo, Max: hi, Doc: doc}
+		p.get = func(c *Config) any {
+			if v, ok := c.getExtra(name); ok {
+				return v
+			}
+			return def
+		}
+		p.set = func(c *Config, v any) { c.setExtra(name, v) }
+		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(int)) }})
+	}
+	floatP := func(name, doc string, lo, hi, def float64, apply func(*ScenarioSpec, float64)) {
+		p := &Param{Name: name, Kind: KindFloat, Min: lo, Max: hi, Doc: doc}
+		p.get = func(c *Config) any {
+			if v, ok := c.getExtra(name); ok {
+				return v
+			}
+			return def
+		}
+		p.set = func(c *Config, v any) { c.setExtra(name, v) }
+		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(float64)) }})
+	}
+	durP := func(name, doc string, lo, hi, def engine.Time, apply func(*ScenarioSpec, engine.Time)) {
+		p := &Param{Name: name, Kind: KindDuration, Min: float64(lo), Max: float64(hi), Unit: "time", Doc: doc}
+		p.get = func(c *Config) any {
+			if v, ok := c.getExtra(name); ok {
+				return v
+			}
+			return def
+		}
+		p.set = func(c *Config, v any) { c.setExtra(name, v) }
+		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(engine.Time)) }})
+	}
+	t := &sp.Topo
+	switch sp.Topology {
+	case "fattree":
+		intP("k", "fat tree: switch half-radix (k-ary n-tree)", 2, 64, t.K, func(s *ScenarioSpec, v int) { s.Topo.K = v })
+		intP("levels", "fat tree: levels of switches", 1, 4, t.Levels, func(s *ScenarioSpec, v int) { s.Topo.Levels = v })
+	case "clos":
+		if t.Preset == "" {
+			intP("leaves", "clos: leaf switches", 1, 4096, t.Leaves, func(s *ScenarioSpec, v int) { s.Topo.Leaves = v })
+			intP("spines", "clos: spine switches", 1, 4096, t.Spines, func(s *ScenarioSpec, v int) { s.Topo.Spines = v })
+			intP("hosts_per_leaf", "clos: hosts on each leaf", 1, 4096, t.HostsPerLeaf, func(s *ScenarioSpec, v int) { s.Topo.HostsPerLeaf = v })
+		}
+	case "mesh", "torus":
+		intP("hosts_per_router", "mesh/torus: hosts on each router", 1, 64, t.HostsPerRouter, func(s *ScenarioSpec, v int) { s.Topo.HostsPerRouter = v })
+	}
+	intP("lmc", "LIDs per host port: 2^lmc, each routed on its own path", 0, 7, sp.LMC, func(s *ScenarioSpec, v int) { s.LMC = v })
+	// Traffic fields: qualified for every traffic, bare for those set.
+	type field struct {
+		name string
+		set  func(*TrafficSpec) bool
+	}
+	bare := map[string][]int{}
+	for i := range sp.Traffic {
+		ts := &sp.Traffic[i]
+		q := ts.Name + "."
+		i := i
+		floatP(q+"load", "offered load per sender, fraction of the host link", 0, 1, ts.Load,
+			func(s *ScenarioSpec, v float64) { s.Traffic[i].Load = v })
+		floatP(q+"hotspot_fraction", "fraction of hosts or traffic towards the hot nodes", 0, 1, ts.HotspotFraction,
+			func(s *ScenarioSpec, v float64) { s.Traffic[i].HotspotFraction = v })
+		intP(q+"message_size", "message size in bytes (mean for exponential and uniform)", 1, 1<<30, ts.MessageSize,
+			func(s *ScenarioSpec, v int) { s.Traffic[i].MessageSize = v })
+		intP(q+"hot_nodes", "number of hot nodes (when hot names none)", 1, 1<<20, ts.HotNodes,
+			func(s *ScenarioSpec, v int) { s.Traffic[i].HotNodes = v })
+		intP(q+"senders", "incast: number of senders (0: every other host)", 0, 1<<20, ts.Senders,
+			func(s *ScenarioSpec, v int) { s.Traffic[i].Senders = v })
+		intP(q+"start_phase", "phase at which the traffic starts", 0, 1<<20, ts.StartPhase,
+			func(s *ScenarioSpec, v int) { s.Traffic[i].StartPhase = v })
+		durP(q+"burst", "onoff: mean burst length", engine.Nanosecond, engine.Second, ts.Burst,
+			func(s *ScenarioSpec, v engine.Time) { s.Traffic[i].Burst = v })
+		for _, f := range []field{
+			{"load", func(ts *TrafficSpec) bool { return ts.Load > 0 }},
+			{"hotspot_fraction", func(ts *TrafficSpec) bool { return ts.Pattern == "hotspot" }},
+			{"hot_nodes", func(ts *TrafficSpec) bool { return ts.HotNodes > 0 }},
+			{"senders", func(ts *TrafficSpec) bool { return ts.Pattern == "incast" }},
+			{"burst", func(ts *TrafficSpec) bool { return ts.Arrival == "onoff" }},
+		} {
+			if f.set(ts) {
+				bare[f.name] = append(bare[f.name], i)
+			}
+		}
+	}
+	for name, idx := range bare {
+		idx := idx
+		switch name {
+		case "load":
+			floatP(name, "offered load per sender of every traffic with a load", 0, 1, sp.Traffic[idx[0]].Load,
+				func(s *ScenarioSpec, v float64) {
+					for _, i := range idx {
+						s.Traffic[i].Load = v
+					}
+				})
+		case "hotspot_fraction":
+			floatP(name, "hot-spot fraction of every hotspot traffic", 0, 1, sp.Traffic[idx[0]].HotspotFraction,
+				func(s *ScenarioSpec, v float64) {
+					for _, i := range idx {
+						s.Traffic[i].HotspotFraction = v
+					}
+				})
+		case "hot_nodes", "senders":
+			def := sp.Traffic[idx[0]].HotNodes
+			if name == "senders" {
+				def = sp.Traffic[idx[0]].Senders
+			}
+			intP(name, "every traffic's "+name, 0, 1<<20, def, func(s *ScenarioSpec, v int) {
+				for _, i := range idx {
+					if name == "senders" {
+						s.Traffic[i].Senders = v
+					} else {
+						s.Traffic[i].HotNodes = v
+					}
+				}
+			})
+		case "burst":
+			durP(name, "mean burst length of every onoff traffic", engine.Nanosecond, engine.Second, sp.Traffic[idx[0]].Burst,
+				func(s *ScenarioSpec, v engine.Time) {
+					for _, i := range idx {
+						s.Traffic[i].Burst = v
+					}
+				})
+		}
+	}
+	slices.SortFunc(out, func(a, b scenParam) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}

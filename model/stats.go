@@ -1,0 +1,144 @@
+package model
+
+import (
+	"math"
+	"math/bits"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// roles lists the flow roles in the order of runStats' per-role arrays.
+var roles = [...]Role{Victim, Contributor, Background}
+
+// roleIndex returns r's index in roles (background for an unknown role).
+func roleIndex(r Role) uint8 {
+	for i, x := range roles {
+		if x == r {
+			return uint8(i)
+		}
+	}
+	return 2
+}
+
+// runStats collects what the throughput series do not show, over the
+// measurement window: message latencies per role, every output port's
+// bytes sent and the fullest switch input buffer. From is the first sample
+// boundary inside the window (where the window's throughput samples start),
+// so every window metric covers the same time.
+type runStats struct {
+	from, to engine.Time
+	started  bool // the window has begun: the counters below count
+	lat      [len(roles)]latencyHist
+	all      latencyHist
+	txAt     []int64 // each port's bytes sent when the window began
+	maxBuf   int32   // largest switch input buffer fill seen in the window, credits
+}
+
+// message records a message that arrived at its source at born and was
+// delivered (its last byte in host memory) at end.
+func (s *runStats) message(role uint8, born, end engine.Time) {
+	if !s.started || end > s.to {
+		return
+	}
+	s.lat[role].add(end - born)
+	s.all.add(end - born)
+}
+
+// startWindow begins the window's counters.
+func (n *Network) startWindow() {
+	s := &n.stats
+	s.started = true
+	s.txAt = make([]int64, len(n.ports))
+	for i := range n.ports {
+		s.txAt[i] = n.ports[i].txBytes
+	}
+	s.maxBuf = 0
+	for i := range n.ports { // what the buffers hold as the window begins
+		if p := &n.ports[i]; !p.host {
+			for v := 0; v < n.nVL; v++ {
+				s.maxBuf = max(s.maxBuf, p.lane[v].bufUsed)
+			}
+		}
+	}
+	for i := range n.flows {
+		if g := n.flows[i].gen; g != nil {
+			g.winFrom = n.sim.Now()
+		}
+	}
+}
+
+// latencyHist is a log-linear histogram of latencies: values below 64 ps
+// exactly, above in buckets 1/32 of a power of two wide (relative error
+// under 1.6 %), with the exact sum for the mean.
+type latencyHist struct {
+	count   int64
+	sum     float64 // ps
+	buckets []int64
+}
+
+const latSub = 32 // buckets per power of two
+
+func latBucket(v engine.Time) int {
+	u := uint64(max(v, 0))
+	if u < 2*latSub {
+		return int(u)
+	}
+	shift := bits.Len64(u) - 6 // top holds u's leading 6 bits, in [32, 64)
+	top := u >> uint(shift)
+	return shift*latSub + int(top)
+}
+
+// latValue is the middle of bucket b.
+func latValue(b int) float64 {
+	if b < 2*latSub {
+		return float64(b)
+	}
+	shift := b/latSub - 1
+	top := b - shift*latSub
+	return (float64(top) + 0.5) * math.Ldexp(1, shift)
+}
+
+func (h *latencyHist) add(v engine.Time) {
+	b := latBucket(v)
+	if b >= len(h.buckets) {
+		h.buckets = append(h.buckets, make([]int64, b+1-len(h.buckets))...)
+	}
+	h.buckets[b]++
+	h.count++
+	h.sum += float64(v)
+}
+
+// meanUs returns the mean latency in µs (NaN for no messages).
+func (h *latencyHist) meanUs() float64 {
+	if h.count == 0 {
+		return math.NaN()
+	}
+	return h.sum / float64(h.count) / float64(engine.Microsecond)
+}
+
+// quantileUs returns the q-quantile in µs (NaN for no messages): the
+// middle of the bucket holding the ⌈q·count⌉-th smallest latency.
+func (h *latencyHist) quantileUs(q float64) float64 {
+	if h.count == 0 {
+		return math.NaN()
+	}
+	rank := int64(math.Ceil(q * float64(h.count)))
+	rank = min(max(rank, 1), h.count)
+	var seen int64
+	for b, c := range h.buckets {
+		if seen += c; seen >= rank {
+			return latValue(b) / float64(engine.Microsecond)
+		}
+	}
+	return math.NaN()
+}
+
+// LatencySummary is a role's message latency over the window, in µs.
+type LatencySummary struct {
+	Count          int64
+	Mean, P50, P99 float64
+}
+
+func (h *latencyHist) summary() LatencySummary {
+	return LatencySummary{Count: h.count, Mean: h.meanUs(), P50: h.quantileUs(0.5), P99: h.quantileUs(0.99)}
+}
