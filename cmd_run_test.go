@@ -19,6 +19,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -209,7 +210,7 @@ func TestRunThenExportCSV(t *testing.T) {
 	if code != 0 || len(lines) != 7 {
 		t.Fatalf("export: %d lines\n%s", len(lines), csv)
 	}
-	want := "grid,grid_id,scenario,cc,ccti_timer,marking_rate,phase,sample,seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti"
+	want := "grid,grid_id,scenario,cc,ccti_timer,marking_rate,phase,sample,seed," + strings.Join(model.MetricNames, ",")
 	if lines[0] != want {
 		t.Fatalf("header %q\nwant   %q", lines[0], want)
 	}

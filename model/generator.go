@@ -50,7 +50,7 @@ type generator struct {
 	burstEnd engine.Time // onoff: the end of the current burst
 	cycle    int         // alltoall: index of the next destination
 	nHosts   int
-	queue    []pending   // ring buffer of waiting messages
+	queue    []pending // ring buffer of waiting messages
 	head, n  int
 	dropped  int64
 	offered  int64 // bytes arrived inside the measurement window

@@ -1,6 +1,8 @@
 package model_test
 
 import (
+	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"regexp"
@@ -24,6 +26,53 @@ var metricOfField = map[string]string{
 	"BECNs":            "becn",
 	"MeanCCTI":         "mean_ccti",
 	"CNPs":             "", // not stored: becn counts the CNPs that arrived
+	"BackgroundGbps":   "background_gbps",
+	"VictimJain":       "victim_jain",
+	"BackgroundJain":   "background_jain",
+	"All.Mean":         "latency_mean_us",
+	"All.P50":          "latency_p50_us",
+	"All.P99":          "latency_p99_us",
+	"All.Count":        "", // messages measured: the latencies' weight, not a metric
+	"Latency[0].Mean":  "victim_latency_mean_us",
+	"Latency[0].P50":   "victim_latency_p50_us",
+	"Latency[0].P99":   "victim_latency_p99_us",
+	"Latency[0].Count": "",
+	"Latency[1].Mean":  "contributors_latency_mean_us",
+	"Latency[1].P50":   "contributors_latency_p50_us",
+	"Latency[1].P99":   "contributors_latency_p99_us",
+	"Latency[1].Count": "",
+	"Latency[2].Mean":  "background_latency_mean_us",
+	"Latency[2].P50":   "background_latency_p50_us",
+	"Latency[2].P99":   "background_latency_p99_us",
+	"Latency[2].Count": "",
+	"OfferedLoad":      "offered_load",
+	"AcceptedLoad":     "accepted_load",
+	"MaxLinkUtil":      "max_link_util",
+	"MaxBufferFill":    "max_buffer_fill",
+	"Dropped":          "dropped_messages",
+}
+
+// leaves lists the numeric leaves of v (a struct, array or number) by
+// their Go path, e.g. "Latency[0].Mean".
+func leaves(v reflect.Value, path string) map[string]reflect.Value {
+	out := map[string]reflect.Value{}
+	switch v.Kind() {
+	case reflect.Struct:
+		for i := range v.NumField() {
+			p := v.Type().Field(i).Name
+			if path != "" {
+				p = path + "." + p
+			}
+			maps.Copy(out, leaves(v.Field(i), p))
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			maps.Copy(out, leaves(v.Index(i), fmt.Sprintf("%s[%d]", path, i)))
+		}
+	default:
+		out[path] = v
+	}
+	return out
 }
 
 // TestMetricList checks that every metric the model computes is in
@@ -40,29 +89,29 @@ func TestMetricList(t *testing.T) {
 	}
 	// Give every field a distinct value and find it among Values.
 	var m model.Metrics
-	v := reflect.ValueOf(&m).Elem()
-	for i := range v.NumField() {
-		switch f := v.Field(i); f.Kind() {
+	fields := leaves(reflect.ValueOf(&m).Elem(), "")
+	paths := slices.Sorted(maps.Keys(fields))
+	for i, path := range paths {
+		switch f := fields[path]; f.Kind() {
 		case reflect.Float64:
 			f.SetFloat(float64(i) + 0.5)
 		case reflect.Int64:
 			f.SetInt(int64(i) + 1000)
 		default:
-			t.Fatalf("field %s has kind %s; metrics are numbers", v.Type().Field(i).Name, f.Kind())
+			t.Fatalf("field %s has kind %s; metrics are numbers", path, f.Kind())
 		}
 	}
 	values := m.Values()
 	if len(values) != len(list) {
 		t.Fatalf("Values() has %d values, MetricList %d metrics", len(values), len(list))
 	}
-	for i := range v.NumField() {
-		field := v.Type().Field(i).Name
+	for _, field := range paths {
 		t.Run(field, func(t *testing.T) {
 			want, ok := metricOfField[field]
 			if !ok {
 				t.Fatalf("Metrics.%s is not in this test's table: add it to MetricList (or say here why it is not a metric)", field)
 			}
-			x := v.Field(i).Convert(reflect.TypeFor[float64]()).Float()
+			x := fields[field].Convert(reflect.TypeFor[float64]()).Float()
 			at := slices.Index(values, x)
 			switch {
 			case want == "" && at >= 0:

@@ -30,6 +30,20 @@ type Metrics struct {
 	FECN, CNPs, BECNs int64
 	// MeanCCTI is the time-average CCTI over the window, across CCTI slots.
 	MeanCCTI float64
+	// BackgroundGbps is the mean per-flow throughput of background flows;
+	// VictimJain and BackgroundJain are Jain's index of each role's flows.
+	BackgroundGbps             float64
+	VictimJain, BackgroundJain float64
+	// Latency per role and over all messages (RunStats.Latency), in µs.
+	Latency [3]LatencySummary
+	All     LatencySummary
+	// OfferedLoad and AcceptedLoad are the offered and delivered payload
+	// rates as fractions of the senders' host links (RunStats.SenderGbps).
+	OfferedLoad, AcceptedLoad float64
+	// MaxLinkUtil and MaxBufferFill are RunStats'.
+	MaxLinkUtil, MaxBufferFill float64
+	// Dropped counts messages dropped at full source queues.
+	Dropped int64
 }
 
 // Metric is one metric of a run: the one home of its name, label and unit,
@@ -76,6 +90,58 @@ var metricTable = []Metric{
 	{"mean_ccti", "mean CCTI", "",
 		"Time-average CCTI over the measurement window, across CCTI slots.",
 		func(m *Metrics) float64 { return m.MeanCCTI }},
+	{"background_gbps", "background throughput", "Gbit/s",
+		"Mean per-flow throughput of the background flows over the measurement window.",
+		func(m *Metrics) float64 { return m.BackgroundGbps }},
+	{"victim_jain", "victims' Jain index", "",
+		"Jain's index of the victim flows' mean throughputs.",
+		func(m *Metrics) float64 { return m.VictimJain }},
+	{"background_jain", "background Jain index", "",
+		"Jain's index of the background flows' mean throughputs.",
+		func(m *Metrics) float64 { return m.BackgroundJain }},
+	{"latency_mean_us", "mean message latency", "µs",
+		"Mean latency of the messages completed in the window: from arrival at the source to the last byte in host memory.",
+		func(m *Metrics) float64 { return m.All.Mean }},
+	{"latency_p50_us", "median message latency", "µs",
+		"Median latency of the messages completed in the window (within 1.6 %).",
+		func(m *Metrics) float64 { return m.All.P50 }},
+	{"latency_p99_us", "99th percentile message latency", "µs",
+		"99th percentile latency of the messages completed in the window (within 1.6 %).",
+		func(m *Metrics) float64 { return m.All.P99 }},
+	latencyMetric(Victim, "mean", func(l *LatencySummary) float64 { return l.Mean }),
+	latencyMetric(Victim, "p50", func(l *LatencySummary) float64 { return l.P50 }),
+	latencyMetric(Victim, "p99", func(l *LatencySummary) float64 { return l.P99 }),
+	latencyMetric(Contributor, "mean", func(l *LatencySummary) float64 { return l.Mean }),
+	latencyMetric(Contributor, "p50", func(l *LatencySummary) float64 { return l.P50 }),
+	latencyMetric(Contributor, "p99", func(l *LatencySummary) float64 { return l.P99 }),
+	latencyMetric(Background, "mean", func(l *LatencySummary) float64 { return l.Mean }),
+	latencyMetric(Background, "p50", func(l *LatencySummary) float64 { return l.P50 }),
+	latencyMetric(Background, "p99", func(l *LatencySummary) float64 { return l.P99 }),
+	{"offered_load", "offered load", "",
+		"Payload rate the sources offered in the window, as a fraction of the senders' host links.",
+		func(m *Metrics) float64 { return m.OfferedLoad }},
+	{"accepted_load", "accepted load", "",
+		"Payload rate delivered in the window, as a fraction of the senders' host links.",
+		func(m *Metrics) float64 { return m.AcceptedLoad }},
+	{"max_link_util", "busiest link's utilisation", "",
+		"Bytes the busiest link direction sent in the window over what it could send.",
+		func(m *Metrics) float64 { return m.MaxLinkUtil }},
+	{"max_buffer_fill", "fullest switch buffer", "",
+		"Largest fill of a switch input buffer (one VL) in the window, as a fraction of its size.",
+		func(m *Metrics) float64 { return m.MaxBufferFill }},
+	{"dropped_messages", "messages dropped at sources", "messages",
+		"Messages that arrived at a full source queue (4096 waiting) over the whole run.",
+		func(m *Metrics) float64 { return float64(m.Dropped) }},
+}
+
+// latencyMetric is the metric of a role's latency statistic stat.
+func latencyMetric(r Role, stat string, v func(*LatencySummary) float64) Metric {
+	name := map[Role]string{Victim: "victim", Contributor: "contributors", Background: "background"}[r]
+	what := map[string]string{"mean": "mean", "p50": "median", "p99": "99th percentile"}[stat]
+	i := roleIndex(r)
+	return Metric{name + "_latency_" + stat + "_us", name + " " + what + " latency", "µs",
+		"The " + what + " latency of the " + string(r) + " flows' messages completed in the window.",
+		func(m *Metrics) float64 { return v(&m.Latency[i]) }}
 }
 
 // MetricList returns every metric of a run in export order, the order of
@@ -153,21 +219,28 @@ func (r *Result) windowSamples(from, to engine.Time) (first, last int) {
 
 // ComputeMetrics computes the metrics over samples wholly inside [from, to].
 func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
-	m := Metrics{FECN: r.Counters.FECN, CNPs: r.Counters.CNPs, BECNs: r.Counters.BECNs, MeanCCTI: r.MeanCCTI}
+	m := Metrics{FECN: r.Counters.FECN, CNPs: r.Counters.CNPs, BECNs: r.Counters.BECNs, MeanCCTI: r.MeanCCTI,
+		Latency: r.Stats.Latency, All: r.Stats.All, MaxLinkUtil: r.Stats.MaxLinkUtil, MaxBufferFill: r.Stats.MaxBufferFill,
+		Dropped: r.Stats.Dropped, OfferedLoad: r.Stats.OfferedGbps / r.Stats.SenderGbps}
 	first, last := r.windowSamples(from, to)
 	nan := math.NaN()
 	if last < first {
 		m.VictimGbps, m.ContributorsGbps, m.FairnessJain, m.Var, m.SDGbps = nan, nan, nan, nan, nan
+		m.BackgroundGbps, m.VictimJain, m.BackgroundJain, m.AcceptedLoad = nan, nan, nan, nan
 		return m
 	}
-	var victims, contrib []float64 // per-flow means
+	var victims, contrib, background []float64 // per-flow means
+	var total float64
 	var contribSeries [][]float64
 	var sdSum float64
 	for _, f := range r.Flows {
 		s := f.Gbps[first : last+1]
 		mean, sd := meanSD(s)
 		sdSum += sd
+		total += mean
 		switch f.Role {
+		case Background:
+			background = append(background, mean)
 		case Victim:
 			victims = append(victims, mean)
 		case Contributor:
@@ -180,6 +253,10 @@ func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
 	m.ContributorsGbps = mean(contrib)
 	m.FairnessJain = Jain(contrib)
 	m.Var = TreatmentVariation(contribSeries)
+	m.BackgroundGbps = mean(background)
+	m.VictimJain = Jain(victims)
+	m.BackgroundJain = Jain(background)
+	m.AcceptedLoad = total / r.Stats.SenderGbps
 	return m
 }
 

@@ -24,6 +24,34 @@ type Result struct {
 	Events uint64
 	// MeanCCTI is the time-average CCTI over the default measurement window.
 	MeanCCTI float64
+	// Stats are the default window's statistics beyond throughput.
+	Stats RunStats
+}
+
+// RunStats are what a run measured over its measurement window besides
+// the throughput series (runStats).
+type RunStats struct {
+	// Latency is message latency per role (Victim, Contributor, Background,
+	// in that order) and All over every message: from its arrival at the
+	// source (for a greedy flow, the moment its previous message was sent)
+	// to its last byte in host memory, for messages completed in the window.
+	Latency [3]LatencySummary
+	All     LatencySummary
+	// OfferedGbps is the payload rate the sources offered: a greedy or
+	// saturating source offers its host link's rate, a Poisson or on/off
+	// source what arrived in the window.
+	OfferedGbps float64
+	// SenderGbps is the host link rate times the number of hosts that send.
+	SenderGbps float64
+	// MaxLinkUtil is the busiest link direction's bytes sent (headers
+	// included) over what it could send in the window.
+	MaxLinkUtil float64
+	// MaxBufferFill is the fullest switch input buffer (one VL) seen in the
+	// window, as a fraction of its size.
+	MaxBufferFill float64
+	// Dropped counts messages that found their source's queue full
+	// (maxQueued) over the whole run.
+	Dropped int64
 }
 
 // FlowResult is one flow's throughput series.
@@ -85,7 +113,7 @@ func (n *Network) Result() *Result {
 	r := &Result{
 		Scenario: n.scenario.Name, ModelVersion: Version, Seed: n.seed, Config: n.cfg,
 		Sample: n.cfg.Sample, End: n.end, Counters: n.counters, Events: n.sim.Handled(),
-		MeanCCTI: n.meanCCTI(),
+		MeanCCTI: n.meanCCTI(), Stats: n.runStats(),
 	}
 	for _, f := range n.flows {
 		fr := FlowResult{Name: f.spec.Name, Role: f.spec.Role, Src: f.spec.Src, Dst: f.spec.Dst, Start: f.start,

@@ -27,7 +27,8 @@ func roleIndex(r Role) uint8 {
 // so every window metric covers the same time.
 type runStats struct {
 	from, to engine.Time
-	started  bool // the window has begun: the counters below count
+	started  bool        // the window has begun: the counters below count
+	winStart engine.Time // when it began
 	lat      [len(roles)]latencyHist
 	all      latencyHist
 	txAt     []int64 // each port's bytes sent when the window began
@@ -47,7 +48,7 @@ func (s *runStats) message(role uint8, born, end engine.Time) {
 // startWindow begins the window's counters.
 func (n *Network) startWindow() {
 	s := &n.stats
-	s.started = true
+	s.started, s.winStart = true, n.sim.Now()
 	s.txAt = make([]int64, len(n.ports))
 	for i := range n.ports {
 		s.txAt[i] = n.ports[i].txBytes
@@ -141,4 +142,52 @@ type LatencySummary struct {
 
 func (h *latencyHist) summary() LatencySummary {
 	return LatencySummary{Count: h.count, Mean: h.meanUs(), P50: h.quantileUs(0.5), P99: h.quantileUs(0.99)}
+}
+
+// runStats summarizes the window's statistics for a Result.
+func (n *Network) runStats() RunStats {
+	s := &n.stats
+	var r RunStats
+	for i := range s.lat {
+		r.Latency[i] = s.lat[i].summary()
+	}
+	r.All = s.all.summary()
+	for i := range n.flows {
+		if g := n.flows[i].gen; g != nil {
+			r.Dropped += g.dropped
+		}
+	}
+	if !s.started || s.winStart >= s.to {
+		nan := math.NaN()
+		r.OfferedGbps, r.SenderGbps, r.MaxLinkUtil, r.MaxBufferFill = nan, nan, nan, nan
+		return r
+	}
+	dur := float64(s.to - s.winStart) // ps
+	senders := make(map[int32]bool)
+	for i := range n.flows {
+		f := &n.flows[i]
+		if f.start >= s.to {
+			continue
+		}
+		senders[f.src] = true
+		rate := float64(n.ports[n.hcas[f.src].port].rateMbps) / 1000 // Gbit/s
+		if g := f.gen; g != nil && g.arrival != arriveSaturate {
+			r.OfferedGbps += float64(g.offered) * 8 / dur * 1000
+		} else {
+			r.OfferedGbps += rate
+		}
+	}
+	for h := range senders {
+		r.SenderGbps += float64(n.ports[n.hcas[h].port].rateMbps) / 1000
+	}
+	for i := range n.ports {
+		p := &n.ports[i]
+		if p.peer < 0 || p.rateMbps == 0 {
+			continue
+		}
+		sent := float64(p.txBytes-s.txAt[i]) * 8 // bits
+		r.MaxLinkUtil = max(r.MaxLinkUtil, sent/(float64(p.rateMbps)*1e-6*dur))
+	}
+	r.MaxBufferFill = float64(s.maxBuf) / float64(n.cfg.SwitchBufferCredits)
+	return r
 }

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/store"
@@ -96,8 +97,13 @@ func TestExportCSV(t *testing.T) {
 		t.Fatal(err)
 	}
 	header, _, _ := bytes.Cut(buf.Bytes(), []byte("\n"))
-	const want = "grid,grid_id,scenario,cc_level,ccti_timer,marking_rate,threshold,seed," +
-		"victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti"
+	want := "grid,grid_id,scenario,cc_level,ccti_timer,marking_rate,threshold,seed," +
+		"victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti," +
+		"background_gbps,victim_jain,background_jain,latency_mean_us,latency_p50_us,latency_p99_us," +
+		"victim_latency_mean_us,victim_latency_p50_us,victim_latency_p99_us," +
+		"contributors_latency_mean_us,contributors_latency_p50_us,contributors_latency_p99_us," +
+		"background_latency_mean_us,background_latency_p50_us,background_latency_p99_us," +
+		"offered_load,accepted_load,max_link_util,max_buffer_fill,dropped_messages"
 	if string(header) != want {
 		t.Errorf("header = %s, want %s", header, want)
 	}
@@ -129,7 +135,7 @@ func TestExportEmpty(t *testing.T) {
 	if err := d.ExportJSON(t.Context(), &js, exportOptions); err != nil {
 		t.Fatal(err)
 	}
-	const header = "grid,grid_id,scenario,seed,victim_gbps,contributors_gbps,fairness_jain,var,sd_gbps,fecn,becn,mean_ccti\n"
+	header := "grid,grid_id,scenario,seed," + strings.Join(store.MetricNames(), ",") + "\n"
 	if csv.String() != header || js.String() != "[]\n" {
 		t.Errorf("empty exports = %q and %q, want %q and %q", csv.String(), js.String(), header, "[]\n")
 	}

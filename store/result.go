@@ -21,11 +21,17 @@ const (
 var metricNames = []string{
 	"victim_gbps", "contributors_gbps", "fairness_jain", "var",
 	"sd_gbps", "fecn", "becn", "mean_ccti",
+	// schema 2
+	"background_gbps", "victim_jain", "background_jain",
+	"latency_mean_us", "latency_p50_us", "latency_p99_us",
+	"victim_latency_mean_us", "victim_latency_p50_us", "victim_latency_p99_us",
+	"contributors_latency_mean_us", "contributors_latency_p50_us", "contributors_latency_p99_us",
+	"background_latency_mean_us", "background_latency_p50_us", "background_latency_p99_us",
+	"offered_load", "accepted_load", "max_link_util", "max_buffer_fill", "dropped_messages",
 }
 
-// MetricNames returns the names of the stored metrics in export order:
-// victim_gbps, contributors_gbps, fairness_jain, var, sd_gbps, fecn, becn,
-// mean_ccti. The caller owns the returned slice.
+// MetricNames returns the names of the stored metrics in export order
+// (model.MetricList's). The caller owns the returned slice.
 func MetricNames() []string { return slices.Clone(metricNames) }
 
 // Point identifies one simulation of a grid.

@@ -93,6 +93,30 @@ CREATE TABLE claims (
 
 CREATE INDEX claims_owner ON claims (owner);
 `,
+	// 2: the metrics of generated traffic: per-role throughput, fairness and
+	// latency, load, the busiest link and the fullest buffer.
+	`
+ALTER TABLE points ADD COLUMN background_gbps REAL;
+ALTER TABLE points ADD COLUMN victim_jain REAL;
+ALTER TABLE points ADD COLUMN background_jain REAL;
+ALTER TABLE points ADD COLUMN latency_mean_us REAL;
+ALTER TABLE points ADD COLUMN latency_p50_us REAL;
+ALTER TABLE points ADD COLUMN latency_p99_us REAL;
+ALTER TABLE points ADD COLUMN victim_latency_mean_us REAL;
+ALTER TABLE points ADD COLUMN victim_latency_p50_us REAL;
+ALTER TABLE points ADD COLUMN victim_latency_p99_us REAL;
+ALTER TABLE points ADD COLUMN contributors_latency_mean_us REAL;
+ALTER TABLE points ADD COLUMN contributors_latency_p50_us REAL;
+ALTER TABLE points ADD COLUMN contributors_latency_p99_us REAL;
+ALTER TABLE points ADD COLUMN background_latency_mean_us REAL;
+ALTER TABLE points ADD COLUMN background_latency_p50_us REAL;
+ALTER TABLE points ADD COLUMN background_latency_p99_us REAL;
+ALTER TABLE points ADD COLUMN offered_load REAL;
+ALTER TABLE points ADD COLUMN accepted_load REAL;
+ALTER TABLE points ADD COLUMN max_link_util REAL;
+ALTER TABLE points ADD COLUMN max_buffer_fill REAL;
+ALTER TABLE points ADD COLUMN dropped_messages REAL;
+`,
 }
 
 type querier interface {
