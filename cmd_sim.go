@@ -14,6 +14,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -58,12 +59,20 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 	if name == "" {
 		return nil, cfg, usagef("--scenario is required (known: %s)", strings.Join(model.ScenarioNames(), ", "))
 	}
-	sc := model.LookupScenario(name)
-	if sc == nil {
-		return nil, cfg, usagef("--scenario: unknown scenario %q (known: %s)", name, strings.Join(model.ScenarioNames(), ", "))
+	var sc *model.Scenario
+	if grids.IsScenarioFile(name) {
+		var err error
+		if sc, err = grids.LoadScenario(name); err != nil {
+			return nil, cfg, usagef("%v", err)
+		}
+		cfg = sc.Config()
+	} else if sc = model.LookupScenario(name); sc == nil {
+		return nil, cfg, usagef("--scenario: unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
 	}
-	if err := cfg.Set("cc", c.String("cc")); err != nil {
+	if err := cfg.Set("cc", c.String("cc")); c.IsSet("cc") && err != nil {
 		return nil, cfg, usagef("--cc: want on or off, not %q", c.String("cc"))
+	} else if !c.IsSet("cc") {
+		cfg.CC.Enabled = sc.Config().CC.Enabled // the scenario's own setting
 	}
 	for _, flag := range []string{"phase", "sample"} {
 		if v := c.String(flag); v != "" {
@@ -90,7 +99,7 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 			return nil, cfg, usagef("--set %s: %s is already set by %s; give each parameter once", kv, key, prev)
 		}
 		setBy[key] = "--set " + kv
-		if err := cfg.Set(key, strings.TrimSpace(val)); err != nil {
+		if err := sc.Set(&cfg, key, strings.TrimSpace(val)); err != nil {
 			return nil, cfg, usagef("--set: %v", err)
 		}
 	}

@@ -11,15 +11,16 @@ import (
 	"github.com/ccsweep/ccsweep/model"
 )
 
-// CanonicalFormat names the version of the encoding Canonical produces and
-// the newest one DecodeCanonical reads.
+// CanonicalFormat names the version of the encoding Canonical produces for
+// grids of built-in scenarios; a grid that runs scenario files embeds them
+// and is ccsweep-grid/2. DecodeCanonical reads both.
 const CanonicalFormat = canonicalPrefix + "1"
 
 // canonicalPrefix starts every version's format name: "ccsweep-grid/N".
 const canonicalPrefix = "ccsweep-grid/"
 
-// canonicalVersion is N of CanonicalFormat.
-const canonicalVersion = 1
+// canonicalVersion is the newest format version DecodeCanonical reads.
+const canonicalVersion = 2
 
 // CanonicalGrid is the canonical form of a grid, the grid as run: every
 // sub-grid with its inherited settings resolved and its axes expanded to
@@ -33,6 +34,9 @@ type CanonicalGrid struct {
 	Description string `json:"description,omitempty"`
 	// Grids are the sub-grids in expansion order; there is at least one.
 	Grids []CanonicalSubGrid `json:"grids"`
+	// Scenarios are the scenario files the sub-grids run, by the name their
+	// Scenario gives.
+	Scenarios map[string]CanonicalScenario `json:"scenarios,omitempty"`
 }
 
 // CanonicalSubGrid is one sub-grid in canonical form (see SubGrid).
@@ -71,6 +75,12 @@ func (g *Grid) CanonicalForm() *CanonicalGrid {
 		}
 		c.Grids = append(c.Grids, cs)
 	}
+	if len(g.scenarios) > 0 {
+		// Format 1 has no scenario files: a ccsweep that reads only it
+		// refuses this text instead of missing the scenarios.
+		c.Format = canonicalPrefix + "2"
+		c.Scenarios = maps.Clone(g.scenarios)
+	}
 	return c
 }
 
@@ -106,9 +116,15 @@ func DecodeCanonical(text []byte) (*CanonicalGrid, error) {
 		return nil, fmt.Errorf("decode canonical grid %q: %w: format %q, want %s", c.Name, ErrNotCanonical, c.Format, CanonicalFormat)
 	case n > canonicalVersion:
 		return nil, fmt.Errorf("decode canonical grid %q: %w: it is %s, this ccsweep reads up to %s; use a newer ccsweep",
-			c.Name, ErrFormatTooNew, c.Format, CanonicalFormat)
+			c.Name, ErrFormatTooNew, c.Format, canonicalPrefix+strconv.Itoa(canonicalVersion))
 	case len(c.Grids) == 0:
 		return nil, fmt.Errorf("decode canonical grid %q: %w: no sub-grids", c.Name, ErrNotCanonical)
+	}
+	// Register the scenario files, so that the points' scenarios are known.
+	for _, name := range slices.Sorted(maps.Keys(c.Scenarios)) {
+		if err := c.Scenarios[name].register(name); err != nil {
+			return nil, fmt.Errorf("decode canonical grid %q: %w", c.Name, err)
+		}
 	}
 	return &c, nil
 }
@@ -134,7 +150,12 @@ func ParseCanonical(text []byte) (*Grid, error) {
 // count the points, Grid visits every combination of a sub-grid with where
 // constraints once.
 func (c *CanonicalGrid) Grid() (*Grid, error) {
-	g := &Grid{Name: c.Name, Scenario: c.Scenario, Description: c.Description}
+	g := &Grid{Name: c.Name, Scenario: c.Scenario, Description: c.Description, scenarios: c.Scenarios}
+	for _, name := range slices.Sorted(maps.Keys(c.Scenarios)) {
+		if err := c.Scenarios[name].register(name); err != nil {
+			return nil, fmt.Errorf("canonical grid %q: %w", c.Name, err)
+		}
+	}
 	env := whereEnv()
 	for i := range c.Grids {
 		s, err := c.Grids[i].subGrid(env)
@@ -170,10 +191,10 @@ func (cs *CanonicalSubGrid) subGrid(env map[string]any) (*SubGrid, error) {
 	if cs.Seeds < 1 {
 		return nil, fmt.Errorf("seeds %d: want at least 1", cs.Seeds)
 	}
-	s := &SubGrid{Scenario: cs.Scenario, Seeds: cs.Seeds, line: 1}
+	s := &SubGrid{Scenario: cs.Scenario, Seeds: cs.Seeds, line: 1, sc: model.LookupScenario(cs.Scenario)}
 	zips := 0
 	for _, ca := range cs.Axes {
-		a, err := canonicalAxis(ca)
+		a, err := s.canonicalAxis(ca)
 		if err != nil {
 			return nil, err
 		}
@@ -198,7 +219,7 @@ func (cs *CanonicalSubGrid) subGrid(env map[string]any) (*SubGrid, error) {
 		s.Axes = append(s.Axes, Axis{Name: a.param.Name, Kind: a.param.Kind, Unit: a.param.Unit, Values: a.texts, Zip: a.zip})
 	}
 	for _, name := range slices.Sorted(maps.Keys(cs.Base)) {
-		p := model.LookupParam(name)
+		p := s.param(name)
 		if p == nil {
 			return nil, fmt.Errorf("base %s: %w", name, model.ErrUnknownParam)
 		}
@@ -226,8 +247,8 @@ func (cs *CanonicalSubGrid) subGrid(env map[string]any) (*SubGrid, error) {
 }
 
 // canonicalAxis rebuilds one axis of a canonical sub-grid.
-func canonicalAxis(ca CanonicalAxis) (*axis, error) {
-	p := model.LookupParam(ca.Name)
+func (s *SubGrid) canonicalAxis(ca CanonicalAxis) (*axis, error) {
+	p := s.param(ca.Name)
 	switch {
 	case p == nil:
 		return nil, fmt.Errorf("axis %s: %w", ca.Name, model.ErrUnknownParam)

@@ -93,8 +93,8 @@ func TestDecodeCanonicalFormat(t *testing.T) {
 		msg        string // part of the message
 	}{
 		{"current", `{"format": "ccsweep-grid/1", "name": "g", ` + sub + `}`, nil, ""},
-		{"newer", `{"format": "ccsweep-grid/2", "name": "g", ` + sub + `}`, grids.ErrFormatTooNew,
-			`it is ccsweep-grid/2, this ccsweep reads up to ccsweep-grid/1`},
+		{"newer", `{"format": "ccsweep-grid/3", "name": "g", ` + sub + `}`, grids.ErrFormatTooNew,
+			`it is ccsweep-grid/3, this ccsweep reads up to ccsweep-grid/2`},
 		{"much newer", `{"format": "ccsweep-grid/10", "name": "g", ` + sub + `}`, grids.ErrFormatTooNew, "ccsweep-grid/10"},
 		{"no format", `{"name": "g", ` + sub + `}`, grids.ErrNotCanonical, `format ""`},
 		{"other format", `{"format": "other/1", "name": "g", ` + sub + `}`, grids.ErrNotCanonical, `format "other/1"`},

@@ -2,6 +2,8 @@ package grids
 
 import (
 	"errors"
+
+	"github.com/ccsweep/ccsweep/model"
 	"fmt"
 	"slices"
 	"strings"
@@ -81,6 +83,30 @@ func (e *Error) MoreLine() string {
 type problems struct {
 	file string
 	list []Problem
+	// sc is the scenario of the sub-grid being read, whose own parameters
+	// (model.Scenario.Param) are parameters too; nil: model parameters only.
+	sc *model.Scenario
+	// scenarios are the scenario files read, by registered name.
+	scenarios map[string]CanonicalScenario
+}
+
+// param returns the parameter called name in the scenario being read.
+func (ps *problems) param(name string) *model.Param {
+	if ps.sc != nil {
+		return ps.sc.Param(name)
+	}
+	return model.LookupParam(name)
+}
+
+// paramNames lists the parameter names of the scenario being read.
+func (ps *problems) paramNames() []string {
+	names := model.ParamNames()
+	if ps.sc != nil {
+		for _, p := range ps.sc.ScenarioParams() {
+			names = append(names, p.Name)
+		}
+	}
+	return names
 }
 
 func (ps *problems) add(line int, key, format string, args ...any) {

@@ -41,13 +41,17 @@ type Grid struct {
 	Subs []*SubGrid
 
 	count int
+	// scenarios are the scenario files the grid's sub-grids run.
+	scenarios map[string]CanonicalScenario
 }
 
 // SubGrid is one Cartesian product of a grid: its fixed parameters, its axes
 // and the constraints that drop some of its points.
 type SubGrid struct {
-	// Scenario is the built-in scenario its points run.
+	// Scenario is the scenario its points run: a built-in scenario's name,
+	// or a file scenario's registered name (model.NewScenario).
 	Scenario string
+	sc       *model.Scenario
 	// Base holds the fixed parameters, canonically spelled and sorted by
 	// name: top-level parameters and [base], then the sub-grid's own, which
 	// override them; parameters swept by the sub-grid are left out.
@@ -179,6 +183,7 @@ func (g *Grid) parse(root *table, ps *problems) {
 		subs = append([]*SubGrid{top}, subs...)
 	}
 	g.Subs = subs
+	g.scenarios = ps.scenarios
 }
 
 // parseSub reads the sub-grid in t: the top level when parent is nil, else
@@ -193,16 +198,31 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 	} else {
 		s.Seeds = 1
 	}
+	if parent != nil {
+		s.sc = parent.sc
+	}
+	if n := t.m["scenario"]; n != nil { // first: it tells which parameters there are
+		key := dotted(prefix, "scenario")
+		if name, ok := str(ps, key, n); ok {
+			switch {
+			case IsScenarioFile(name):
+				s.sc = ps.loadScenario(n.line, key, name)
+				if s.sc != nil {
+					name = s.sc.Name
+				}
+			case model.LookupScenario(name) == nil:
+				ps.add(n.line, key, "unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
+			default:
+				s.sc = model.LookupScenario(name)
+			}
+			s.Scenario = name
+		}
+	}
+	ps.sc = s.sc
 	for _, k := range t.keys {
 		n, key := t.m[k], dotted(prefix, k)
 		switch {
 		case k == "scenario":
-			if name, ok := str(ps, key, n); ok {
-				if model.LookupScenario(name) == nil {
-					ps.add(n.line, key, "unknown scenario %q (known: %s)", name, strings.Join(model.ScenarioNames(), ", "))
-				}
-				s.Scenario = name
-			}
 		case k == "seeds":
 			s.Seeds = parseSeeds(ps, key, n)
 		case k == "where":
@@ -221,14 +241,14 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 			if parent != nil {
 				ps.add(n.line, key, "%s belongs at the top level, not in a [[grid]]", k)
 			} // else Grid.parse reads it
-		case model.LookupParam(k) != nil:
+		case ps.param(k) != nil:
 			if set := parseSetting(ps, key, k, n); set != nil {
 				own = append(own, set)
 			}
 		case parent == nil:
-			ps.add(n.line, key, "unknown key%s", suggest(k, append(slices.Clone(gridKeys), model.ParamNames()...)))
+			ps.add(n.line, key, "unknown key%s", suggest(k, append(slices.Clone(gridKeys), ps.paramNames()...)))
 		default:
-			if hint := suggest(k, append(slices.Clone(subKeys), model.ParamNames()...)); hint != "" {
+			if hint := suggest(k, append(slices.Clone(subKeys), ps.paramNames()...)); hint != "" {
 				ps.add(n.line, key, "unknown key%s", hint)
 			} else {
 				ps.add(n.line, key, "unknown key: a [[grid]] takes %s and model parameters", strings.Join(subKeys, ", "))
@@ -318,13 +338,13 @@ func parseSetting(ps *problems, key, name string, n *node) *setting {
 // lookupParam returns the model parameter name, reporting a problem about
 // key if there is none.
 func lookupParam(ps *problems, key, name string, line int) *model.Param {
-	p := model.LookupParam(name)
+	p := ps.param(name)
 	switch {
 	case p != nil:
 	case slices.Contains(gridKeys, name):
 		ps.add(line, key, "%s is a grid key, not a parameter: in TOML it must come before the first [table] header", name)
 	default:
-		ps.add(line, key, "unknown parameter%s", suggest(name, model.ParamNames()))
+		ps.add(line, key, "unknown parameter%s", suggest(name, ps.paramNames()))
 	}
 	return p
 }

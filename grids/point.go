@@ -50,8 +50,16 @@ func (p Point) Value(name string) (string, bool) {
 // with model.Config.Validate.
 func (p Point) Config() (model.Config, error) {
 	c := model.DefaultConfig()
+	sc := model.LookupScenario(p.Scenario)
+	if sc != nil {
+		c = sc.Config()
+	}
 	for _, q := range p.Params {
-		if err := c.Set(q.Name, q.Value); err != nil {
+		set := c.Set
+		if sc != nil {
+			set = func(name string, v any) error { return sc.Set(&c, name, v) }
+		}
+		if err := set(q.Name, q.Value); err != nil {
 			return c, fmt.Errorf("point config: %w", err)
 		}
 	}
@@ -182,9 +190,9 @@ func (e *whereError) Error() string { return e.err.Error() }
 // configuration of every combination that passes the where constraints, in
 // expansion order, until fn returns false. fn must not keep idx or c.
 func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
-	base := model.DefaultConfig()
+	base := s.config()
 	for _, b := range s.base {
-		if err := base.Set(b.param.Name, b.val); err != nil {
+		if err := s.set(&base, b.param.Name, b.val); err != nil {
 			return err
 		}
 	}
@@ -198,7 +206,7 @@ func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
 		c := base
 		for d, dim := range s.dims {
 			for _, a := range dim {
-				if err := c.Set(a.param.Name, a.vals[idx[d]]); err != nil {
+				if err := s.set(&c, a.param.Name, a.vals[idx[d]]); err != nil {
 					return err
 				}
 				env[a.param.Name] = a.env[idx[d]]
@@ -345,4 +353,29 @@ func (s *SubGrid) locate(name string) (string, int) {
 		}
 	}
 	return s.key, s.line
+}
+
+// config returns the configuration s's points start from: the model's
+// defaults with its scenario's.
+func (s *SubGrid) config() model.Config {
+	if s.sc != nil {
+		return s.sc.Config()
+	}
+	return model.DefaultConfig()
+}
+
+// set sets parameter name in c, a parameter of s's scenario.
+func (s *SubGrid) set(c *model.Config, name string, v any) error {
+	if s.sc != nil {
+		return s.sc.Set(c, name, v)
+	}
+	return c.Set(name, v)
+}
+
+// param returns the parameter called name of s's scenario, or nil.
+func (s *SubGrid) param(name string) *model.Param {
+	if s.sc != nil {
+		return s.sc.Param(name)
+	}
+	return model.LookupParam(name)
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -98,6 +99,31 @@ func (s *SlurmSetup) Write() error {
 	if err1 != nil || err2 != nil || !os.SameFile(srcInfo, dstInfo) {
 		if err := d.writeFile(dst, s.GridText, 0o644); err != nil {
 			return err
+		}
+	}
+	// Scenario files the grid names by relative paths go beside the copy,
+	// at the same paths, with the files they read.
+	for _, cs := range s.Grid.CanonicalForm().Scenarios {
+		if filepath.IsAbs(cs.Path) {
+			continue
+		}
+		files := map[string]string{cs.Path: cs.Text}
+		for name, text := range cs.Files {
+			if !filepath.IsAbs(name) {
+				files[filepath.Join(filepath.Dir(cs.Path), name)] = text
+			}
+		}
+		for rel, text := range files {
+			if !filepath.IsLocal(rel) {
+				return fmt.Errorf("scenario file %s is outside the grid's directory: name it by an absolute path on the shared file system, or move it beside the grid", rel)
+			}
+			path := filepath.Join(string(d), rel)
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				return &DirError{string(d), err}
+			}
+			if err := d.writeFile(path, []byte(text), 0o644); err != nil {
+				return err
+			}
 		}
 	}
 	// The jobs must see the same grid: same text, same identity.
