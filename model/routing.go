@@ -11,7 +11,20 @@ import (
 // reads it.
 const noRoute = -1
 
-// Routing algorithms, as a subnet manager's routing engines.
+// RoutingAlgorithms are the routing engines ComputeRoutes knows, as a subnet
+// manager's routing engines:
+//
+//   - minhop: shortest paths; among the equal-cost output ports of a switch,
+//     the one with the fewest LIDs routed through it so far (ties to the
+//     lowest port), LIDs taken in increasing order, as OpenSM's minhop
+//     spreads them. Deadlock-free only where the topology makes it so
+//     (trees); the check refuses it elsewhere.
+//   - updn: up*/down* (routing_updn.go): no path goes down and then up, so
+//     it is deadlock-free on any topology; spread like minhop.
+//   - ftree: fat trees and folded Clos networks (routing_ftree.go): up to a
+//     common ancestor then down, the up port chosen by destination mod k.
+//   - dor: dimension-order routing on meshes and tori (routing_dor.go), with
+//     a service level per path that keeps each VL free of cycles.
 var RoutingAlgorithms = []string{"minhop", "updn", "ftree", "dor"}
 
 // Routes is a fabric's forwarding state as a subnet manager programs it:
@@ -24,7 +37,8 @@ var RoutingAlgorithms = []string{"minhop", "updn", "ftree", "dor"}
 type Routes struct {
 	LMC int
 	// LFT[s][lid] is the switch-local output port (counting from 0) of
-	// switch s (index into Topology.Switches) towards lid, or noRoute.
+	// switch s (index into Topology.Switches) towards lid, or noRoute;
+	// len(LFT[s]) is the number of LIDs, len(Topology.Hosts()) << LMC.
 	LFT [][]int32
 	// sl[src][lid], when not nil, is the service level a packet from host
 	// src to lid travels on (dor's deadlock-free VL assignment); nil: SL 0.
@@ -34,7 +48,10 @@ type Routes struct {
 // LID returns path p's LID of host h.
 func (r *Routes) LID(h, p int) int { return h<<r.LMC | p }
 
-// SL returns the service level of packets from host src to lid.
+// SL returns the service level of packets from host src to lid. A flow of
+// service level fsl travels on VL (fsl + SL) mod vls; the check of
+// ComputeRoutes covers flows of service level 0 (for minhop, updn and ftree,
+// which give every path SL 0, it covers every VL).
 func (r *Routes) SL(src, lid int) int {
 	if r.sl == nil {
 		return 0
@@ -43,10 +60,12 @@ func (r *Routes) SL(src, lid int) int {
 }
 
 // ComputeRoutes routes t with the named algorithm (RoutingAlgorithms) and
-// 2^lmc LIDs per host, for vls data VLs, and checks the result: every host
-// reaches every LID and no VL's channel dependency graph has a cycle. Its
+// 2^lmc LIDs per host (lmc 0 to 7), for vls data VLs, and checks the result:
+// every host reaches every LID of every other host by following the
+// forwarding tables, and no VL's channel dependency graph has a cycle. Its
 // errors wrap ErrBadScenario and name the problem (a pair of hosts that
-// cannot reach each other, a cycle of channels).
+// cannot reach each other, a topology the algorithm does not route, a cycle
+// of channels). The result depends only on its arguments.
 func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error) {
 	if !slices.Contains(RoutingAlgorithms, algorithm) {
 		return nil, fmt.Errorf("%w: unknown routing %q (known: minhop, updn, ftree, dor)", ErrBadScenario, algorithm)
@@ -54,56 +73,230 @@ func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error)
 	if lmc < 0 || lmc > 7 {
 		return nil, fmt.Errorf("%w: lmc %d: want 0 to 7", ErrBadScenario, lmc)
 	}
-	if algorithm != "minhop" || lmc != 0 {
-		return nil, fmt.Errorf("%w: routing %q with lmc %d is not implemented yet", ErrBadScenario, algorithm, lmc)
+	if vls < 1 {
+		return nil, fmt.Errorf("%w: %d VLs: want at least 1", ErrBadScenario, vls)
 	}
-	return minHopLowest(t)
-}
-
-// minHopLowest is min-hop routing with ties broken by the lowest port
-// number: a breadth-first search from each destination host.
-func minHopLowest(t *Topology) (*Routes, error) {
-	hosts, sws := t.Hosts(), t.Switches()
-	r := &Routes{LFT: make([][]int32, len(sws))}
-	for s := range sws {
-		r.LFT[s] = make([]int32, len(hosts))
+	f := newFabric(t)
+	if err := f.connected(); err != nil {
+		return nil, err
 	}
-	// port[node][local] = peer node, -1 unlinked
-	peer := make([][]NodeID, len(t.Nodes))
-	for i := range t.Nodes {
-		peer[i] = make([]NodeID, t.Nodes[i].Ports)
-		for p := range peer[i] {
-			peer[i][p] = -1
-		}
+	var r *Routes
+	var err error
+	switch algorithm {
+	case "minhop":
+		r = f.minHop(lmc)
+	case "updn":
+		r = f.upDown(lmc)
+	case "ftree":
+		r, err = f.fatTree(lmc)
+	case "dor":
+		r, err = f.dimensionOrder(lmc, vls)
 	}
-	for _, l := range t.Links {
-		peer[l.A][l.APort] = l.B
-		peer[l.B][l.BPort] = l.A
+	if err == nil {
+		err = f.check(r, vls)
 	}
-	dist := make([]int, len(t.Nodes))
-	adj := t.neighbours()
-	for h, dst := range hosts {
-		t.hopsTo(adj, dst, dist)
-		for _, src := range hosts {
-			if dist[src] < 0 {
-				return nil, fmt.Errorf("%w: host %s cannot reach host %s: the topology is not connected",
-					ErrBadScenario, t.Nodes[src].Name, t.Nodes[dst].Name)
-			}
-		}
-		for s, node := range sws {
-			r.LFT[s][h] = noRoute
-			if dist[node] < 0 {
-				continue
-			}
-			for p, v := range peer[node] {
-				if v >= 0 && dist[v] == dist[node]-1 {
-					r.LFT[s][h] = int32(p)
-					break
-				}
-			}
-		}
+	if err != nil {
+		return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
 	}
 	return r, nil
+}
+
+// fabric is a Topology indexed for routing: every port of every node has a
+// global number, node n's ports being base[n] .. base[n]+Ports-1.
+type fabric struct {
+	t     *Topology
+	hosts []NodeID // host index -> node
+	sws   []NodeID // switch index -> node
+	sw    []int32  // node -> switch index, or -1 for a host
+	host  []int32  // node -> host index, or -1 for a switch
+	base  []int32  // node -> its first global port
+	owner []NodeID // global port -> its node
+	peer  []int32  // global port -> the global port at the other end of its link, or -1
+	// attach[h] is the switch index host h hangs off, or -1 where its
+	// port leads nowhere or to another host; attachPort[h] is that
+	// switch's local port to h.
+	attach, attachPort []int32
+}
+
+func newFabric(t *Topology) *fabric {
+	f := &fabric{t: t, hosts: t.Hosts(), sws: t.Switches(),
+		sw: make([]int32, len(t.Nodes)), host: make([]int32, len(t.Nodes)), base: make([]int32, len(t.Nodes)+1)}
+	for i := range t.Nodes {
+		f.sw[i], f.host[i] = -1, -1
+	}
+	for i, n := range f.hosts {
+		f.host[n] = int32(i)
+	}
+	for i, n := range f.sws {
+		f.sw[n] = int32(i)
+	}
+	for i, nd := range t.Nodes {
+		f.base[i+1] = f.base[i] + int32(nd.Ports)
+	}
+	nPorts := f.base[len(t.Nodes)]
+	f.owner = make([]NodeID, nPorts)
+	f.peer = make([]int32, nPorts)
+	for i, nd := range t.Nodes {
+		for p := range nd.Ports {
+			f.owner[f.base[i]+int32(p)] = NodeID(i)
+		}
+	}
+	for i := range f.peer {
+		f.peer[i] = -1
+	}
+	for _, l := range t.Links {
+		a, b := f.base[l.A]+int32(l.APort), f.base[l.B]+int32(l.BPort)
+		f.peer[a], f.peer[b] = b, a
+	}
+	f.attach = make([]int32, len(f.hosts))
+	f.attachPort = make([]int32, len(f.hosts))
+	for h, n := range f.hosts {
+		f.attach[h], f.attachPort[h] = -1, -1
+		if pp := f.peer[f.base[n]]; pp >= 0 && f.sw[f.owner[pp]] >= 0 {
+			f.attach[h] = f.sw[f.owner[pp]]
+			f.attachPort[h] = pp - f.base[f.owner[pp]]
+		}
+	}
+	return f
+}
+
+// ports returns the global port numbers of switch s.
+func (f *fabric) ports(s int32) (first, end int32) {
+	n := f.sws[s]
+	return f.base[n], f.base[n+1]
+}
+
+// next returns the switch at the other end of global port gp, or -1 where
+// the port leads to a host or nowhere.
+func (f *fabric) next(gp int32) int32 {
+	if p := f.peer[gp]; p >= 0 {
+		return f.sw[f.owner[p]]
+	}
+	return -1
+}
+
+// connected refuses a topology where some host cannot reach another. Hosts
+// do not forward, and have one port each, so two hosts reach each other
+// exactly when they are in one connected component.
+func (f *fabric) connected() error {
+	comp := f.components()
+	for i := 1; i < len(f.hosts); i++ {
+		if comp[f.hosts[i]] != comp[f.hosts[0]] {
+			return fmt.Errorf("%w: host %s cannot reach host %s: the topology is not connected",
+				ErrBadScenario, f.t.Nodes[f.hosts[0]].Name, f.t.Nodes[f.hosts[i]].Name)
+		}
+	}
+	return nil
+}
+
+// components labels every node with the lowest node of its connected
+// component.
+func (f *fabric) components() []NodeID {
+	comp := make([]NodeID, len(f.t.Nodes))
+	for i := range comp {
+		comp[i] = NodeID(i)
+	}
+	var find func(NodeID) NodeID
+	find = func(n NodeID) NodeID {
+		for comp[n] != n {
+			comp[n] = comp[comp[n]]
+			n = comp[n]
+		}
+		return n
+	}
+	for _, l := range f.t.Links {
+		a, b := find(l.A), find(l.B)
+		if a > b {
+			a, b = b, a
+		}
+		comp[b] = a
+	}
+	for i := range comp {
+		comp[i] = find(NodeID(i))
+	}
+	return comp
+}
+
+// newRoutes returns Routes for 2^lmc LIDs per host with every entry noRoute.
+func (f *fabric) newRoutes(lmc int) *Routes {
+	r := &Routes{LMC: lmc, LFT: make([][]int32, len(f.sws))}
+	for s := range r.LFT {
+		r.LFT[s] = make([]int32, len(f.hosts)<<lmc)
+		for i := range r.LFT[s] {
+			r.LFT[s][i] = noRoute
+		}
+	}
+	return r
+}
+
+// candidates are, for every switch, the local output ports a routing engine
+// may take towards one destination switch: ports[start[s]:start[s+1]].
+type candidates struct {
+	start []int32
+	ports []int32
+}
+
+func (c *candidates) reset() {
+	c.start = append(c.start[:0], 0)
+	c.ports = c.ports[:0]
+}
+
+// add appends port p to the candidates of the switch being listed.
+func (c *candidates) add(p int32) { c.ports = append(c.ports, p) }
+
+// done closes the list of the switch being listed.
+func (c *candidates) done() { c.start = append(c.start, int32(len(c.ports))) }
+
+// of returns switch s's candidate ports.
+func (c *candidates) of(s int32) []int32 { return c.ports[c.start[s]:c.start[s+1]] }
+
+// spreadRoutes fills the forwarding tables of minhop and updn: for every
+// LID in increasing order and every switch, one of the candidate ports that
+// cands lists towards the destination host's switch, as a subnet manager
+// spreads destinations over equal-cost ports. The pick prefers a port that
+// no earlier LID of the same host took at this switch (so a host's LIDs
+// leave on different ports where there are several), then the port with
+// the fewest LIDs routed through it so far, then the lowest port.
+func (f *fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Routes {
+	r := f.newRoutes(lmc)
+	load := make([]int32, len(f.peer))  // global port -> LIDs routed out of it
+	taken := make([]int32, len(f.peer)) // global port -> 1 + host whose earlier LID left by it
+	var c candidates
+	cached := int32(-1)
+	for g := range f.hosts {
+		dst := f.attach[g]
+		if dst < 0 {
+			continue
+		}
+		if dst != cached {
+			cands(dst, &c)
+			cached = dst
+		}
+		for p := range 1 << lmc {
+			lid := g<<lmc | p
+			for s := range f.sws {
+				if int32(s) == dst {
+					r.LFT[s][lid] = f.attachPort[g]
+					continue
+				}
+				first, _ := f.ports(int32(s))
+				best, bestFresh, bestLoad := int32(noRoute), false, int32(0)
+				for _, pt := range c.of(int32(s)) {
+					gp := first + pt
+					fresh := taken[gp] != int32(g)+1
+					if best == noRoute || fresh && !bestFresh || fresh == bestFresh && load[gp] < bestLoad {
+						best, bestFresh, bestLoad = pt, fresh, load[gp]
+					}
+				}
+				if best != noRoute {
+					load[first+best]++
+					taken[first+best] = int32(g) + 1
+				}
+				r.LFT[s][lid] = best
+			}
+		}
+	}
+	return r
 }
 
 // route programs every switch's forwarding table from the scenario's

@@ -1,0 +1,218 @@
+package model
+
+import "slices"
+
+// Up*/down* routing.
+//
+// Roots: when every switch has a Level (a tree's generator set them), the
+// roots are all the switches of the highest Level, a tree's top; otherwise
+// the one central switch: the live switch (one that hosts reach) of least
+// eccentricity (greatest hop count to another live switch), ties to the
+// least total hop count to the others, then to the lowest switch index.
+// Every switch's rank is its hop count from the nearest root, and switches
+// are ordered by (rank, switch index): crossing a link towards the earlier
+// switch goes up, towards the later one goes down. That order is total, so
+// the up links form no cycle, and a path that never goes down and then up
+// cannot close a cycle of channel dependencies: up*/down* is deadlock-free
+// on any topology.
+//
+// Paths: for each destination switch, a breadth-first search outwards from
+// it labels every switch with the length of its route and whether that
+// route goes only down. A switch that can reach the destination going only
+// down at its least distance does so (at an equal distance the down-only
+// route wins, because switches above may then route through it); any
+// other switch goes up to a neighbour one hop closer. A destination-based
+// table holds one route per switch, so a switch whose shortest legal route
+// goes up cannot also serve as the down-only tail of a longer route from
+// above; the search keeps the first, and a route is the shortest legal one
+// consistent with the routes of the switches it passes. With one root every
+// switch has a route no longer than up to the root and down again; if the
+// roots of a tree leave some switch without a route to some destination
+// (a tree whose top does not reach every leaf), routing falls back to the
+// central switch. Among a switch's equal routes, ports are spread as
+// minhop spreads them (spreadRoutes).
+
+// upDown is up*/down* routing (see above).
+func (f *fabric) upDown(lmc int) *Routes {
+	r, _ := f.upDownRoutes(lmc)
+	return r
+}
+
+// upDownRoutes routes up*/down* and returns the position of every switch in
+// the up*/down* order: a link from s to x goes up when pos[x] < pos[s].
+func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32) {
+	live := f.liveSwitches()
+	if roots := f.topSwitches(); roots != nil {
+		pos := f.upDownOrder(roots)
+		if r, ok := f.upDownWith(pos, live, lmc); ok {
+			return r, pos
+		}
+	}
+	pos := f.upDownOrder([]int32{f.centralSwitch(live)})
+	r, _ := f.upDownWith(pos, live, lmc)
+	return r, pos
+}
+
+// upDownWith routes up*/down* for the order pos; ok is false when some
+// live switch has no legal route to some destination.
+func (f *fabric) upDownWith(pos []int32, live []bool, lmc int) (r *Routes, ok bool) {
+	n := len(f.sws)
+	dist := make([]int32, n)
+	down := make([]bool, n)
+	var frontier, next []int32
+	ok = true
+	r = f.spreadRoutes(lmc, func(dst int32, c *candidates) {
+		for i := range dist {
+			dist[i], down[i] = -1, false
+		}
+		dist[dst], down[dst] = 0, true
+		frontier = append(frontier[:0], dst)
+		for len(frontier) > 0 {
+			next = next[:0]
+			for _, x := range frontier {
+				first, end := f.ports(x)
+				for gp := first; gp < end; gp++ {
+					y := f.next(gp)
+					if y < 0 {
+						continue
+					}
+					up := pos[x] < pos[y] // the hop y -> x goes up
+					if !up && !down[x] {
+						continue // down then up
+					}
+					if dist[y] < 0 {
+						dist[y], down[y] = dist[x]+1, !up
+						next = append(next, y)
+					} else if dist[y] == dist[x]+1 && !up {
+						down[y] = true
+					}
+				}
+			}
+			frontier, next = next, frontier
+		}
+		c.reset()
+		for s := range n {
+			d := dist[s]
+			if d < 0 && live[s] {
+				ok = false
+			}
+			if d > 0 {
+				first, end := f.ports(int32(s))
+				for gp := first; gp < end; gp++ {
+					x := f.next(gp)
+					if x < 0 || dist[x] != d-1 {
+						continue
+					}
+					if down[s] && pos[x] > pos[s] && down[x] || !down[s] && pos[x] < pos[s] {
+						c.add(gp - first)
+					}
+				}
+			}
+			c.done()
+		}
+	})
+	return r, ok
+}
+
+// topSwitches returns the switches of the highest Level when every switch
+// has a Level, else nil.
+func (f *fabric) topSwitches() []int32 {
+	top := 0
+	for _, n := range f.sws {
+		l := f.t.Nodes[n].Level
+		if l <= 0 {
+			return nil
+		}
+		top = max(top, l)
+	}
+	var roots []int32
+	for s, n := range f.sws {
+		if f.t.Nodes[n].Level == top {
+			roots = append(roots, int32(s))
+		}
+	}
+	return roots
+}
+
+// liveSwitches marks the switches in the connected component of the hosts.
+func (f *fabric) liveSwitches() []bool {
+	live := make([]bool, len(f.sws))
+	if len(f.hosts) == 0 {
+		return live
+	}
+	comp := f.components()
+	for s, n := range f.sws {
+		live[s] = comp[n] == comp[f.hosts[0]]
+	}
+	return live
+}
+
+// centralSwitch returns the live switch of least eccentricity, ties to the
+// least total hop count to the other live switches, then to the lowest
+// index; 0 when no switch is live.
+func (f *fabric) centralSwitch(live []bool) int32 {
+	dist := make([]int32, len(f.sws))
+	var queue []int32
+	best, bestEcc, bestSum := int32(0), int32(-1), int64(0)
+	for s := range f.sws {
+		if !live[s] {
+			continue
+		}
+		queue = f.hops(int32(s), dist, queue)
+		ecc, sum := int32(0), int64(0)
+		for x, d := range dist {
+			if live[x] {
+				ecc = max(ecc, d)
+				sum += int64(d)
+			}
+		}
+		if bestEcc < 0 || ecc < bestEcc || ecc == bestEcc && sum < bestSum {
+			best, bestEcc, bestSum = int32(s), ecc, sum
+		}
+	}
+	return best
+}
+
+// upDownOrder ranks switches by hop count from the nearest root (switches
+// no root reaches last) and returns each switch's position in the order of
+// (rank, switch index).
+func (f *fabric) upDownOrder(roots []int32) []int32 {
+	n := len(f.sws)
+	rank := make([]int32, n)
+	for i := range rank {
+		rank[i] = -1
+	}
+	queue := make([]int32, 0, n)
+	for _, r := range roots {
+		rank[r] = 0
+		queue = append(queue, r)
+	}
+	for i := 0; i < len(queue); i++ {
+		u := queue[i]
+		first, end := f.ports(u)
+		for gp := first; gp < end; gp++ {
+			if v := f.next(gp); v >= 0 && rank[v] < 0 {
+				rank[v] = rank[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	order := make([]int32, n)
+	for i := range order {
+		order[i] = int32(i)
+		if rank[i] < 0 {
+			rank[i] = int32(n)
+		}
+	}
+	slices.SortFunc(order, func(a, b int32) int {
+		if rank[a] != rank[b] {
+			return int(rank[a] - rank[b])
+		}
+		return int(a - b)
+	})
+	pos := make([]int32, n)
+	for i, s := range order {
+		pos[s] = int32(i)
+	}
+	return pos
+}
