@@ -74,7 +74,7 @@ func TestRoutesLeadToTheirHosts(t *testing.T) {
 func TestTestbedRoutesAsBefore(t *testing.T) {
 	want := [][]int32{{0, 1, 2, 3, 3, 3, 3}, {4, 4, 4, 0, 1, 2, 3}}
 	for _, alg := range []string{"minhop", "updn"} {
-		r, err := ComputeRoutes(testbed(&Config{HostLinkGbps: 16, SwitchLinkGbps: 32}), alg, 0, 1)
+		r, err := ComputeRoutes(testbedTopo(), alg, 0, 1)
 		if err != nil {
 			t.Fatalf("%s: %v", alg, err)
 		}
@@ -559,7 +559,7 @@ func TestRoutingRefusesWrongShapes(t *testing.T) {
 		want      string
 	}{
 		{"ftree on a torus", "ftree", gridTopo([]int{4, 4}, true, 1), `routing ftree: the topology (kind "torus") is not a fat tree`},
-		{"ftree on the testbed", "ftree", testbed(&Config{HostLinkGbps: 16, SwitchLinkGbps: 32}), `routing ftree: the topology (kind "") is not a fat tree`},
+		{"ftree on the testbed", "ftree", testbedTopo(), `routing ftree: the topology (kind "testbed") is not a fat tree`},
 		{"ftree across a level", "ftree", sideways, "routing ftree: the link from L0 port 3 to L1 joins levels 1 and 1; a fat tree links adjacent levels only"},
 		{"dor on a fat tree", "dor", kAryNTree(2, 2), `routing dor: the topology (kind "fattree") is not a mesh or torus`},
 		{"dor without a coordinate", "dor", noCoord, "routing dor: switch R1.1 has 0 coordinates; the mesh has 2 dimensions"},
@@ -625,4 +625,13 @@ func TestLMCPathsDiffer(t *testing.T) {
 			}
 		})
 	}
+}
+
+// testbedTopo is the testbed's topology at its default rates.
+func testbedTopo() *Topology {
+	t, err := testbed(&Config{HostLinkGbps: 16, SwitchLinkGbps: 32})
+	if err != nil {
+		panic(err)
+	}
+	return t
 }
