@@ -25,8 +25,9 @@ import (
 //	levels = 2                   # hosts_per_leaf or preset = "648";
 //	                             # mesh/torus: dims = [8, 8], hosts_per_router;
 //	                             # ibnetdiscover: file = "fabric.txt"
-//	[routing]
-//	algorithm = "ftree"          # minhop, updn, ftree, dor
+//	[routing]                    # default: ftree on fattree and clos, dor on
+//	algorithm = "ftree"          # mesh and torus, updn on a read fabric;
+//	                             # minhop, updn, ftree, dor
 //	lmc = 0
 //	[[flow]]                     # greedy flows, as the testbed's
 //	name = "F1"; src = "H1"; dst = "H4"; role = "victim"; start_phase = 0
@@ -162,8 +163,13 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			}
 		}
 	}
+	// Each kind's default routing is one that cannot deadlock on it.
+	spec.Routing = map[string]string{"fattree": "ftree", "clos": "ftree", "mesh": "dor", "torus": "dor"}[spec.Topology]
+	if spec.Routing == "" {
+		spec.Routing = "updn"
+	}
 	if rt := r.table(root, "routing"); rt != nil {
-		spec.Routing = r.enum(rt, "routing", "algorithm", "minhop", model.RoutingAlgorithms)
+		spec.Routing = r.enum(rt, "routing", "algorithm", spec.Routing, model.RoutingAlgorithms)
 		spec.LMC = r.int(rt, "routing", "lmc", 0, 0, 7)
 	}
 	for i, t := range r.tables(root, "flow") {

@@ -264,7 +264,7 @@ func (n *Network) addFlow(fs FlowSpec, src, dst int, gen *generator) {
 func (n *Network) newGenerator(ts *TrafficSpec, s *source, seed uint64) *generator {
 	g := &generator{src: s, rng: rand.New(rand.NewPCG(seed, streamID(ts.Name, s.host))),
 		size: ts.MessageSize, load: s.load, burst: float64(ts.Burst), nHosts: len(n.hcas),
-		bitsPs: n.cfg.HostLinkGbps / 1000, winTo: n.end, winFrom: n.end}
+		bitsPs: float64(n.ports[n.hcas[s.host].port].rateMbps) / 1e6, winTo: n.end, winFrom: n.end}
 	if g.size <= 0 {
 		g.size = n.cfg.MessageSize
 	}

@@ -38,12 +38,21 @@ const MaxSamples = 10_000_000
 
 // EstimateWork returns the work a run of sc with c implies.
 func (sc *Scenario) EstimateWork(c Config) (Work, error) {
-	hops, err := sc.pathLinks(&c)
+	sh, err := sc.shape(&c)
 	if err != nil {
 		return Work{}, err
 	}
+	hops := sh.links
 	end := float64(sc.Phases) * c.Phase.Seconds()
-	w := Work{Samples: int64(len(sc.Flows)) * int64(math.Floor(end/c.Sample.Seconds()))}
+	traffic, err := sc.traffic(&c)
+	if err != nil {
+		return Work{}, err
+	}
+	sources := len(sc.Flows)
+	for _, ts := range traffic {
+		sources += trafficSenders(&ts, sh.hosts)
+	}
+	w := Work{Samples: int64(sources) * int64(math.Floor(end/c.Sample.Seconds()))}
 	packetsPerByte := math.Ceil(float64(c.MessageSize)/float64(c.MTU)) / float64(c.MessageSize)
 	rate := min(c.HostIOGbps, c.HostLinkGbps) * 1e9 / 8 // bytes/s
 	for i, f := range sc.Flows {
@@ -58,8 +67,42 @@ func (sc *Scenario) EstimateWork(c Config) (Work, error) {
 		w.Packets += p
 		w.Events += p * (eventsPerLink*float64(hops[i]) + 1)
 	}
+	for _, ts := range traffic {
+		active := end - float64(ts.StartPhase)*c.Phase.Seconds()
+		if active <= 0 {
+			continue
+		}
+		size := ts.MessageSize
+		if size <= 0 {
+			size = c.MessageSize
+		}
+		perByte := math.Ceil(float64(size)/float64(c.MTU)) / float64(size)
+		r := rate
+		if ts.Arrival != "" && ts.Arrival != "saturate" {
+			r = min(rate, ts.Load*c.HostLinkGbps*1e9/8)
+		}
+		p := r * active * perByte * float64(trafficSenders(&ts, sh.hosts))
+		w.Packets += p
+		w.Events += p * (eventsPerLink*sh.meanLinks + 1)
+	}
 	w.Events += float64(w.Samples)
 	return w, nil
+}
+
+// trafficSenders estimates the sources a traffic spec makes on a topology
+// of hosts hosts.
+func trafficSenders(ts *TrafficSpec, hosts int) int {
+	n := hosts
+	if len(ts.Sources) > 0 {
+		n = len(ts.Sources)
+	}
+	if ts.Pattern == "incast" && ts.Senders > 0 {
+		n = min(n, ts.Senders)
+	}
+	if ts.Pattern == "hotspot" && ts.HotspotMode == "traffic" {
+		n *= 2
+	}
+	return n
 }
 
 // CheckWork refuses a run whose series would exceed MaxSamples, or whose
@@ -73,7 +116,7 @@ func (sc *Scenario) CheckWork(c Config, maxEvents float64) (Work, error) {
 	if w.Samples > MaxSamples {
 		return w, &ParamError{Name: "sample", Value: c.Sample, Reason: fmt.Sprintf(
 			"%d flows sampled every %v for %v keep %d samples, more than the %d a run may keep; sample less often",
-			len(sc.Flows), c.Sample, c.Phase*engine.Time(sc.Phases), w.Samples, MaxSamples)}
+			w.Samples/max(int64(math.Floor(float64(sc.Phases)*c.Phase.Seconds()/c.Sample.Seconds())), 1), c.Sample, c.Phase*engine.Time(sc.Phases), w.Samples, MaxSamples)}
 	}
 	if maxEvents > 0 && w.Events > maxEvents {
 		return w, &WorkError{Work: w, MaxEvents: maxEvents, PacketBytes: min(c.MTU, c.MessageSize)}
@@ -93,12 +136,26 @@ func (e *WorkError) Error() string {
 		"shorten the phase, send larger messages, set hca_msg_rate to the adapter's message rate, or raise the limit", e.Work.Events, e.Work.Packets, e.PacketBytes, e.MaxEvents)
 }
 
-// pathLinks returns, for each of sc's flows, the number of links on a
-// shortest path from its source to its destination (cached per scenario:
-// the topology's shape does not depend on the parameters).
-func (sc *Scenario) pathLinks(c *Config) ([]int, error) {
-	if v, ok := pathLinksCache.Load(sc); ok {
-		return v.([]int), nil
+// shape is what the work estimate needs of a scenario's topology: the
+// links on each greedy flow's shortest path, the host count and the mean
+// shortest-path length between hosts (from a sample of up to 16 hosts).
+type shape struct {
+	links     []int
+	hosts     int
+	meanLinks float64
+}
+
+// shape returns sc's shape under c, cached per scenario and topology
+// parameters (the shape does not depend on rates).
+func (sc *Scenario) shape(c *Config) (*shape, error) {
+	key := any(sc)
+	if sc.spec != nil {
+		r := sc.resolve(c)
+		key = fmt.Sprint(sc.Name, r.Topology, r.Topo.K, r.Topo.Levels, r.Topo.Leaves, r.Topo.Spines,
+			r.Topo.HostsPerLeaf, r.Topo.LinksPerPair, r.Topo.Preset, r.Topo.Dims, r.Topo.HostsPerRouter)
+	}
+	if v, ok := shapeCache.Load(key); ok {
+		return v.(*shape), nil
 	}
 	t, err := sc.Build(c)
 	if err != nil {
@@ -106,7 +163,7 @@ func (sc *Scenario) pathLinks(c *Config) ([]int, error) {
 	}
 	adj := t.neighbours()
 	dist := make([]int, len(t.Nodes))
-	links := make([]int, len(sc.Flows))
+	sh := &shape{links: make([]int, len(sc.Flows))}
 	for i, f := range sc.Flows {
 		src, dst := t.Lookup(f.Src), t.Lookup(f.Dst)
 		if src < 0 || dst < 0 {
@@ -116,10 +173,25 @@ func (sc *Scenario) pathLinks(c *Config) ([]int, error) {
 		if dist[src] < 0 {
 			return nil, fmt.Errorf("%w: flow %s: %s cannot reach %s", ErrBadScenario, f.Name, f.Src, f.Dst)
 		}
-		links[i] = dist[src]
+		sh.links[i] = dist[src]
 	}
-	pathLinksCache.Store(sc, links)
-	return links, nil
+	hosts := t.Hosts()
+	sh.hosts = len(hosts)
+	var sum, n float64
+	for j := 0; j < min(16, len(hosts)); j++ {
+		t.hopsTo(adj, hosts[j*len(hosts)/min(16, len(hosts))], dist)
+		for _, h := range hosts {
+			if dist[h] > 0 {
+				sum += float64(dist[h])
+				n++
+			}
+		}
+	}
+	if n > 0 {
+		sh.meanLinks = sum / n
+	}
+	shapeCache.Store(key, sh)
+	return sh, nil
 }
 
-var pathLinksCache sync.Map // *Scenario -> []int
+var shapeCache sync.Map // *Scenario or a file scenario's topology key -> *shape
