@@ -3,8 +3,8 @@ package grids
 import (
 	"errors"
 
-	"github.com/ccsweep/ccsweep/model"
 	"fmt"
+	"github.com/ccsweep/ccsweep/model"
 	"slices"
 	"strings"
 )

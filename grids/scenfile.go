@@ -321,7 +321,6 @@ func scenarioSource(data []byte, files map[string][]byte) []byte {
 	return src
 }
 
-
 // scenReader reads typed values from a scenario file's tables, reporting
 // problems with the key's line.
 type scenReader struct{ ps *problems }

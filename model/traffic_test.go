@@ -1,0 +1,313 @@
+package model
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// bitsOf spells s in b binary digits, most significant first.
+func bitsOf(s, b int) string {
+	t := strconv.FormatInt(int64(s), 2)
+	for len(t) < b {
+		t = "0" + t
+	}
+	return t
+}
+
+func fromBits(t string) int {
+	v, _ := strconv.ParseInt(t, 2, 64)
+	return int(v)
+}
+
+// TestPatternDestinations checks each fixed permutation against its
+// textbook definition (Dally & Towles), written on digit strings rather
+// than with the shifts PatternDest uses.
+func TestPatternDestinations(t *testing.T) {
+	for _, n := range []int{4, 16, 64, 256} {
+		b := int(math.Log2(float64(n)))
+		side := int(math.Sqrt(float64(n)))
+		for s := 0; s < n; s++ {
+			d := bitsOf(s, b)
+			rev := []byte(d)
+			slices.Reverse(rev)
+			want := map[string]int{
+				"bitreverse": fromBits(string(rev)),
+				"shuffle":    fromBits(d[1:] + d[:1]),              // rotate left
+				"butterfly":  fromBits(d[b-1:] + d[1:b-1] + d[:1]), // swap first and last digit
+				"neighbour":  (s + 1) % n,                          // next in host order
+				"transpose":  (s%side)*side + s/side,               // (row, col) -> (col, row)
+			}
+			if b == 1 {
+				delete(want, "butterfly")
+			}
+			for pattern, w := range want {
+				if w == s {
+					w = -1 // maps to itself: sends nothing
+				}
+				got, err := PatternDest(pattern, s, n)
+				if err != nil || got != w {
+					t.Errorf("%s n=%d s=%d (%s): got %d, %v; want %d", pattern, n, s, d, got, err, w)
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		pattern string
+		n       int
+	}{{"transpose", 8}, {"bitreverse", 12}, {"shuffle", 6}, {"butterfly", 2}} {
+		if _, err := PatternDest(c.pattern, 0, c.n); err == nil {
+			t.Errorf("%s on %d hosts: no error", c.pattern, c.n)
+		}
+	}
+}
+
+func hostList(n int) ([]string, map[string]int) {
+	names := make([]string, n)
+	index := map[string]int{}
+	for i := range names {
+		names[i] = fmt.Sprintf("H%d", i+1)
+		index[names[i]] = i
+	}
+	return names, index
+}
+
+// TestExpandTraffic checks the sources each pattern makes: who sends, to
+// whom, and in which role.
+func TestExpandTraffic(t *testing.T) {
+	names, index := hostList(16)
+	rng := rand.New(rand.NewPCG(1, 2))
+	expand := func(ts TrafficSpec) []source {
+		t.Helper()
+		srcs, err := expandTraffic(&ts, names, index, rng)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return srcs
+	}
+	t.Run("permutation is a derangement", func(t *testing.T) {
+		for seed := range 20 {
+			rng = rand.New(rand.NewPCG(uint64(seed), 2))
+			srcs := expand(TrafficSpec{Name: "p", Pattern: "permutation"})
+			seen := map[int]bool{}
+			for _, s := range srcs {
+				if s.dst == s.host || s.dst < 0 || seen[s.dst] {
+					t.Fatalf("seed %d: host %d -> %d (seen %v)", seed, s.host, s.dst, seen[s.dst])
+				}
+				seen[s.dst] = true
+			}
+			if len(srcs) != 16 {
+				t.Fatalf("%d senders, want 16", len(srcs))
+			}
+		}
+	})
+	t.Run("incast", func(t *testing.T) {
+		srcs := expand(TrafficSpec{Name: "i", Pattern: "incast", Hot: []string{"H3"}, Senders: 5})
+		if len(srcs) != 5 {
+			t.Fatalf("%d senders, want 5", len(srcs))
+		}
+		for j, s := range srcs {
+			if s.dst != 2 || s.host != 3+j || s.role != Contributor {
+				t.Errorf("sender %d: %+v", j, s)
+			}
+		}
+	})
+	t.Run("hotspot by hosts", func(t *testing.T) {
+		srcs := expand(TrafficSpec{Name: "h", Pattern: "hotspot", HotNodes: 2, HotspotFraction: 0.5})
+		hot := map[int]int{}
+		var victims int
+		for _, s := range srcs {
+			switch s.role {
+			case Contributor:
+				hot[s.dst]++
+			case Victim:
+				victims++
+				if slices.Contains(s.dests, s.host) || len(s.dests) != 13 {
+					t.Errorf("victim %d draws from %v", s.host, s.dests)
+				}
+			}
+		}
+		// 14 hosts are not hot: 7 send to the hot nodes, 4 and 3 or so each.
+		if len(srcs) != 14 || victims != 7 || len(hot) != 2 || hot[4]+hot[12] != 7 {
+			t.Errorf("%d sources, %d victims, hot %v", len(srcs), victims, hot)
+		}
+	})
+	t.Run("hotspot by traffic", func(t *testing.T) {
+		srcs := expand(TrafficSpec{Name: "h", Pattern: "hotspot", HotNodes: 1, HotspotFraction: 0.25,
+			HotspotMode: "traffic", Arrival: "poisson", Load: 0.8})
+		for _, s := range srcs {
+			want := 0.8 * 0.75
+			if s.role == Contributor {
+				want = 0.8 * 0.25
+			}
+			if math.Abs(s.load-want) > 1e-12 {
+				t.Errorf("%s: load %v, want %v", s.name, s.load, want)
+			}
+		}
+		if len(srcs) != 30 {
+			t.Errorf("%d sources, want two for each of 15 hosts", len(srcs))
+		}
+	})
+	t.Run("alltoall cycles", func(t *testing.T) {
+		srcs := expand(TrafficSpec{Name: "a", Pattern: "alltoall"})
+		g := &generator{src: &srcs[3], nHosts: 16}
+		var got []int32
+		for range 16 {
+			got = append(got, g.drawDest())
+		}
+		want := []int32{4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1, 2, 4}
+		if !slices.Equal(got, want) {
+			t.Errorf("host 3 sends to %v, want %v", got, want)
+		}
+	})
+	t.Run("explicit role wins", func(t *testing.T) {
+		for _, s := range expand(TrafficSpec{Name: "u", Pattern: "uniform", Role: Victim}) {
+			if s.role != Victim {
+				t.Fatalf("%s: role %s", s.name, s.role)
+			}
+		}
+	})
+	t.Run("uniform never sends to itself", func(t *testing.T) {
+		srcs := expand(TrafficSpec{Name: "u", Pattern: "uniform"})
+		g := &generator{src: &srcs[5], nHosts: 16, rng: rand.New(rand.NewPCG(3, 4))}
+		count := make([]int, 16)
+		for range 16000 {
+			count[g.drawDest()]++
+		}
+		if count[5] != 0 {
+			t.Fatalf("host 5 sent %d messages to itself", count[5])
+		}
+		for d, c := range count {
+			if d != 5 && (c < 850 || c > 1300) { // mean 1066.7, sd 32
+				t.Errorf("destination %d drawn %d times of 16000", d, c)
+			}
+		}
+	})
+}
+
+// twoHosts is A - S1 - B, one generated traffic from A to B.
+func twoHosts(ts TrafficSpec, phases int) *Scenario {
+	return &Scenario{Name: "two", Phases: phases, Traffic: []TrafficSpec{ts},
+		Build: func(c *Config) (*Topology, error) {
+			t := &Topology{}
+			s := t.AddSwitch("S1", 4)
+			for _, h := range []string{"A", "B"} {
+				if err := t.Connect(t.AddHost(h), s, c.HostLinkGbps); err != nil {
+					return nil, err
+				}
+			}
+			return t, nil
+		}}
+}
+
+// TestLoneMessageLatency: a message alone in the network takes its closed
+// form: the propagation delay of two links, the switch latency, and the
+// longer of its time on the wire and its time through the receive DMA
+// (the packet is cut through, so the first link's serialization overlaps
+// the second's). Poisson arrivals at a tiny load keep messages alone.
+func TestLoneMessageLatency(t *testing.T) {
+	for _, io := range []float64{16, 8} {
+		t.Run(fmt.Sprint("io=", io), func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Phase, cfg.Sample = 20*engine.Millisecond, engine.Millisecond
+			cfg.HostIOGbps = io
+			const size = 1000
+			sc := twoHosts(TrafficSpec{Name: "one", Pattern: "incast", Hot: []string{"B"}, Sources: []string{"A"},
+				Arrival: "poisson", Load: 0.001, MessageSize: size}, 1)
+			res, err := Run(sc, cfg, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wire := txTime(size+int32(cfg.HeaderBytes), mbps(cfg.HostLinkGbps))
+			dma := txTime(size, mbps(io))
+			want := 2*cfg.PropDelay + cfg.SwitchLatency + max(wire, dma)
+			all := res.Stats.All
+			if all.Count < 5 {
+				t.Fatalf("%d messages", all.Count)
+			}
+			if got := all.Mean * float64(engine.Microsecond); math.Abs(got-float64(want)) > 1 {
+				t.Errorf("mean latency %v ps, want %v ps", got, int64(want))
+			}
+			if l := res.Stats.Latency[roleIndex(Contributor)]; l.Count != all.Count {
+				t.Errorf("contributor messages %d of %d", l.Count, all.Count)
+			}
+		})
+	}
+}
+
+// TestGeneratedTrafficConservesAndRepeats runs each arrival process on a
+// fat tree: bytes and credits are conserved at odd instants, the offered
+// load is what was asked, and a second run gives the same result.
+func TestGeneratedTrafficConservesAndRepeats(t *testing.T) {
+	for _, ts := range []TrafficSpec{
+		{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4, MessageSize: 3000, SizeDist: "exponential"},
+		{Name: "b", Pattern: "bitreverse", Arrival: "onoff", Load: 0.3, Burst: 20 * engine.Microsecond, MessageSize: 2048},
+		{Name: "h", Pattern: "hotspot", HotNodes: 1, HotspotFraction: 0.25, MessageSize: 8192, SizeDist: "uniform"},
+	} {
+		t.Run(ts.Name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Phase, cfg.Sample = 3*engine.Millisecond, 100*engine.Microsecond
+			cfg.HostIOGbps, cfg.CC.Enabled = 16, true
+			sc := &Scenario{Name: "ft", Phases: 1, Traffic: []TrafficSpec{ts}, Routing: "ftree",
+				Build: func(c *Config) (*Topology, error) {
+					return GenerateTopology("fattree", TopoParams{K: 4, Levels: 2, HostGbps: 16, SwitchGbps: 16})
+				}}
+			n, err := NewNetwork(sc, cfg, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for t0 := engine.Time(0); t0 < n.End(); t0 += 333*engine.Microsecond + 7 {
+				n.RunUntil(t0)
+				if err := n.checkConservation(); err != nil {
+					t.Fatalf("at %v: %v", t0, err)
+				}
+			}
+			n.RunUntil(n.End())
+			res := n.Result()
+			m := res.Metrics()
+			if ts.Load > 0 && math.Abs(m.OfferedLoad-ts.Load) > 0.1*ts.Load {
+				t.Errorf("offered load %v, want %v", m.OfferedLoad, ts.Load)
+			}
+			if ts.Load > 0 && m.AcceptedLoad > m.OfferedLoad*1.1 {
+				t.Errorf("accepted %v above offered %v", m.AcceptedLoad, m.OfferedLoad)
+			}
+			if m.All.Count == 0 || m.MaxLinkUtil <= 0 || m.MaxLinkUtil > 1.0001 {
+				t.Errorf("latencies %d, busiest link %v", m.All.Count, m.MaxLinkUtil)
+			}
+			again, err := Run(sc, cfg, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if fmt.Sprint(again.Metrics()) != fmt.Sprint(m) || again.Events != res.Events {
+				t.Errorf("second run differs:\n%v\n%v", again.Metrics(), m)
+			}
+		})
+	}
+}
+
+// TestLatencyHistogram: quantiles land within the histogram's resolution.
+func TestLatencyHistogram(t *testing.T) {
+	var h latencyHist
+	for v := 1; v <= 100000; v++ {
+		h.add(engine.Time(v) * engine.Nanosecond)
+	}
+	for _, q := range []float64{0.5, 0.99} {
+		want := q * 100000 * float64(engine.Nanosecond) / float64(engine.Microsecond)
+		if got := h.quantileUs(q); math.Abs(got-want)/want > 1.0/32 {
+			t.Errorf("q%v = %v µs, want %v", q, got, want)
+		}
+	}
+	if got, want := h.meanUs(), 50.0005; math.Abs(got-want) > 1e-9 {
+		t.Errorf("mean %v, want %v", got, want)
+	}
+	for b := 0; b < 1800; b++ { // buckets and their values agree (up to 2^61 ps)
+		if got := latBucket(engine.Time(latValue(b))); got != b {
+			t.Fatalf("bucket %d's middle %v falls in bucket %d", b, latValue(b), got)
+		}
+	}
+}
