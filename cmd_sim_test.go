@@ -160,3 +160,25 @@ func TestSimSetTakesValuesWithCommas(t *testing.T) {
 		})
 	}
 }
+
+// TestTestbedOutputUnchanged: sim's CSV for the built-in testbed scenarios
+// is byte for byte what the model gave before generated traffic, topologies
+// and routing engines existed (testdata/sim, written by the ccsweep of
+// commit 7ef958b). A change of the model's behaviour must change
+// model.Version and these files together.
+func TestTestbedOutputUnchanged(t *testing.T) {
+	for _, sc := range []string{"testbed-s1", "testbed-s2"} {
+		for _, cc := range []string{"on", "off"} {
+			t.Run(sc+" cc="+cc, func(t *testing.T) {
+				want, err := os.ReadFile(filepath.Join("testdata", "sim", sc+"-cc"+cc+".csv"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				out, stderr, code := ccsweep(t, "sim", "--scenario", sc, "--cc", cc, "--phase", "20ms", "--quiet")
+				if code != 0 || out != string(want) {
+					t.Errorf("exit %d, %s; output differs from testdata (%d vs %d bytes)", code, stderr, len(out), len(want))
+				}
+			})
+		}
+	}
+}
