@@ -2,6 +2,7 @@ package grids
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"maps"
 	"path/filepath"
@@ -238,7 +239,16 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	// What only a built topology can tell: the hosts flows name, the
 	// patterns' host counts, the routing.
 	if _, err := model.NewNetwork(sc, sc.Config(), 1); err != nil {
-		ps.add(line, "", "%s", strings.TrimPrefix(err.Error(), model.ErrBadScenario.Error()+": "))
+		var fe *model.TopologyFileError
+		if errors.As(err, &fe) { // a problem of the fabric file: its own line
+			path := fe.Name
+			if !filepath.IsAbs(path) {
+				path = filepath.Join(filepath.Dir(ps.file), path)
+			}
+			ps.list = append(ps.list, Problem{File: path, Line: max(fe.Line, 1), Msg: fe.Reason})
+		} else {
+			ps.add(line, "topology", "%s", strings.TrimPrefix(err.Error(), model.ErrBadScenario.Error()+": "))
+		}
 		return nil, nil, ps.err()
 	}
 	return sc, files, nil
