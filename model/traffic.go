@@ -61,7 +61,7 @@ type TrafficSpec struct {
 // permutations act on host indexes 0..n-1 (Topology.Hosts order): transpose
 // needs n a perfect square, bitreverse, shuffle and butterfly a power of two.
 var Patterns = []string{"uniform", "permutation", "transpose", "bitreverse", "shuffle",
-	"butterfly", "neighbour", "hotspot", "incast", "alltoall"}
+	"butterfly", "neighbour", "shift", "hotspot", "incast", "alltoall"}
 
 // Arrivals are the arrival processes of TrafficSpec.Arrival.
 var Arrivals = []string{"saturate", "poisson", "onoff"}
@@ -71,7 +71,7 @@ var SizeDists = []string{"fixed", "exponential", "uniform"}
 
 // PatternDest returns the destination of host s of n under a fixed
 // permutation pattern (transpose, bitreverse, shuffle, butterfly,
-// neighbour), or -1 where the pattern maps s to itself (s sends nothing).
+// neighbour: s+1, shift: s+n/2, all mod n), or -1 where the pattern maps s to itself (s sends nothing).
 // It returns an error if n does not suit the pattern.
 func PatternDest(pattern string, s, n int) (int, error) {
 	lg := bits.Len(uint(n)) - 1
@@ -102,6 +102,8 @@ func PatternDest(pattern string, s, n int) (int, error) {
 		d = s&^(1<<(lg-1)|1) | lo<<(lg-1) | hi
 	case "neighbour":
 		d = (s + 1) % n
+	case "shift": // half way round the host order: every flow crosses the bisection
+		d = (s + n/2) % n
 	default:
 		return -1, fmt.Errorf("%q is not a fixed permutation", pattern)
 	}
@@ -218,7 +220,7 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 				add(s, perm[s], nil, false, ts.Load)
 			}
 		}
-	case "transpose", "bitreverse", "shuffle", "butterfly", "neighbour":
+	case "transpose", "bitreverse", "shuffle", "butterfly", "neighbour", "shift":
 		for s := range n {
 			if !senders[s] {
 				continue

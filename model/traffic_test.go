@@ -41,6 +41,7 @@ func TestPatternDestinations(t *testing.T) {
 				"shuffle":    fromBits(d[1:] + d[:1]),              // rotate left
 				"butterfly":  fromBits(d[b-1:] + d[1:b-1] + d[:1]), // swap first and last digit
 				"neighbour":  (s + 1) % n,                          // next in host order
+				"shift":      (s + n/2) % n,                        // half way round
 				"transpose":  (s%side)*side + s/side,               // (row, col) -> (col, row)
 			}
 			if b == 1 {
