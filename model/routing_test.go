@@ -626,3 +626,39 @@ func TestLMCPathsDiffer(t *testing.T) {
 		})
 	}
 }
+
+// TestMinhopSpreadsEachHostsLIDs: on irregular fabrics, at every switch
+// the 2^LMC LIDs of a host leave by as many different shortest-path ports
+// as there are, up to 2^LMC (least-loaded alone can pick one port twice).
+func TestMinhopSpreadsEachHostsLIDs(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			const lmc = 2
+			top := randomTopo(seed, 16, 5, 20, 24, 2)
+			f := newFabric(top)
+			r := f.minHop(lmc) // on a random fabric likely cyclic: no check
+			for g, dst := range f.hosts {
+				hops := linkHops(top, dst)
+				for s, n := range f.sws {
+					if int32(s) == f.attach[g] {
+						continue
+					}
+					shortest := 0
+					first, end := f.ports(int32(s))
+					for gp := first; gp < end; gp++ {
+						if p := f.peer[gp]; p >= 0 && f.host[f.owner[p]] < 0 && hops[f.owner[p]] == hops[n]-1 {
+							shortest++
+						}
+					}
+					used := map[int32]bool{}
+					for p := range 1 << lmc {
+						used[r.LFT[s][r.LID(g, p)]] = true
+					}
+					if want := min(shortest, 1<<lmc); len(used) != want {
+						t.Fatalf("switch %s, host %d: LIDs leave by %d ports of %d shortest, want %d", top.Nodes[n].Name, g, len(used), shortest, want)
+					}
+				}
+			}
+		})
+	}
+}
