@@ -259,8 +259,11 @@ func (c *candidates) of(s int32) []int32 { return c.ports[c.start[s]:c.start[s+1
 // the fewest LIDs routed through it so far, then the lowest port.
 func (f *fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Routes {
 	r := f.newRoutes(lmc)
-	load := make([]int32, len(f.peer))  // global port -> LIDs routed out of it
-	taken := make([]int32, len(f.peer)) // global port -> 1 + host whose earlier LID left by it
+	type portUse struct {
+		load  int32 // LIDs routed out of the port
+		taken int32 // 1 + the host whose earlier LID left by the port
+	}
+	use := make([]portUse, len(f.peer)) // by global port
 	var c candidates
 	cached := int32(-1)
 	for g := range f.hosts {
@@ -282,15 +285,14 @@ func (f *fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 				first, _ := f.ports(int32(s))
 				best, bestFresh, bestLoad := int32(noRoute), false, int32(0)
 				for _, pt := range c.of(int32(s)) {
-					gp := first + pt
-					fresh := taken[gp] != int32(g)+1
-					if best == noRoute || fresh && !bestFresh || fresh == bestFresh && load[gp] < bestLoad {
-						best, bestFresh, bestLoad = pt, fresh, load[gp]
+					u := use[first+pt]
+					fresh := u.taken != int32(g)+1
+					if best == noRoute || fresh && !bestFresh || fresh == bestFresh && u.load < bestLoad {
+						best, bestFresh, bestLoad = pt, fresh, u.load
 					}
 				}
 				if best != noRoute {
-					load[first+best]++
-					taken[first+best] = int32(g) + 1
+					use[first+best] = portUse{load: bestLoad + 1, taken: int32(g) + 1}
 				}
 				r.LFT[s][lid] = best
 			}

@@ -63,6 +63,9 @@ func (f *fabric) check(r *Routes, vls int) error {
 			if r.sl != nil {
 				v = int(r.sl[h][lid]) % vls
 			}
+			if a := f.attach[h]; a >= 0 && mark[v*nSw+int(a)] == int32(lid+1) {
+				continue // its switch is checked, and entering it is no turn
+			}
 			if turns[v] == nil {
 				turns[v] = make([]uint64, (turnBase[nSw]+63)/64)
 			}
@@ -82,24 +85,25 @@ func (f *fabric) check(r *Routes, vls int) error {
 					return f.unreachable(h, g, lid, "it arrives at host "+f.t.Nodes[node].Name)
 				}
 				s := f.sw[node]
-				name := f.t.Nodes[node].Name
+				fromSwitch := f.sw[f.owner[gp]] >= 0
+				checked := mark[v*nSw+int(s)] == int32(lid+1)
 				ports := int64(f.t.Nodes[node].Ports)
 				out := r.LFT[s][lid]
 				if out == noRoute {
-					return f.unreachable(h, g, lid, "switch "+name+" has no route")
+					return f.unreachable(h, g, lid, "switch "+f.t.Nodes[node].Name+" has no route")
 				}
 				if out < 0 || int64(out) >= ports {
-					return f.unreachable(h, g, lid, fmt.Sprintf("switch %s sends it to port %d, which it does not have", name, out+1))
+					return f.unreachable(h, g, lid, fmt.Sprintf("switch %s sends it to port %d, which it does not have", f.t.Nodes[node].Name, out+1))
 				}
-				if f.sw[f.owner[gp]] >= 0 {
+				if fromSwitch {
 					bit := turnBase[s] + int64(pp-f.base[node])*ports + int64(out)
 					turns[v][bit>>6] |= 1 << (bit & 63)
 				}
-				if mark[v*nSw+int(s)] == int32(lid+1) {
+				if checked {
 					break
 				}
 				if onPath[s] == walk {
-					return f.unreachable(h, g, lid, "it loops through switch "+name)
+					return f.unreachable(h, g, lid, "it loops through switch "+f.t.Nodes[node].Name)
 				}
 				onPath[s] = walk
 				path = append(path, s)

@@ -11,21 +11,25 @@ import (
 // The topology must be Kind mesh or torus with Dims, and every switch (a
 // router) must have a Coord within Dims, no two alike; Wrap makes every
 // dimension a ring. A packet corrects its dimensions one at a time in the
-// order x, y, z, …, in each the shorter way round (a torus dimension whose
-// two ways are equally long is travelled upwards), so every path is a
-// shortest path, and hosts on one router reach each other through it.
+// order x, y, z, …, in each the shorter way round (where a torus
+// dimension's two ways are equally long, the way that does not cross the
+// dateline), so every path is a shortest path, and hosts on one router
+// reach each other through it.
 //
 // A packet's VL is fixed for its whole path (the model has no SL-to-VL
 // tables per hop), so a torus is kept free of cycles by the SL of each
 // (source, LID) path: bit j of the SL is set when the path crosses the
 // dateline (the link between coordinate n-1 and 0, either way) of the j-th
 // wrapped dimension of 4 or more routers. On one VL a dimension's ring then
-// carries either only paths that cross its dateline, none of them longer
-// than half the ring, or only paths that do not, and neither closes the
-// ring; a dimension of 3 or fewer routers needs no bit because its paths
+// carries either only paths that cross its dateline, all shorter than
+// half the ring, or only paths that do not, and neither closes the ring; a dimension of 3 or fewer routers needs no bit because its paths
 // make one hop in it. Dimension order adds no dependency from a later
 // dimension back to an earlier one. A mesh needs 1 VL, a 2-D torus 4 and a
 // 3-D torus 8; ComputeRoutes refuses fewer VLs, naming how many are needed.
+// The path from b to a crosses the datelines the path from a to b crosses,
+// so for LMC 0 SL(a, LID of b) = SL(b, LID of a): a congestion notification
+// sent back along the reverse path on its data packet's VL keeps to the
+// scheme.
 //
 // LMC: path p of a host corrects the dimensions of more than one router in
 // the order rotated left by p mod R (x y z, y z x, z x y), where R is the
@@ -135,10 +139,16 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 			return 1, false
 		}
 		n := t.Dims[i]
-		if up := (b - a + n) % n; up <= n-up {
+		switch up := (b - a + n) % n; {
+		case up < n-up:
 			return 0, b < a
+		case up > n-up:
+			return 1, b > a
+		case b > a: // halfway round: the way without the dateline
+			return 0, false
+		default:
+			return 1, false
 		}
-		return 1, b > a
 	}
 	r := f.newRoutes(lmc)
 	if need > 1 {

@@ -117,7 +117,7 @@ func routingCases() []routingCase {
 		{"torus 4x3x5", func() *Topology { return gridTopo([]int{4, 3, 5}, true, 1) }, grids, []int{0}, 4},
 	}
 	for _, size := range []struct{ sw, deg, extra, hosts, room int }{
-		{5, 3, 2, 8, 3}, {12, 4, 8, 20, 3}, {30, 6, 40, 40, 2},
+		{5, 3, 2, 8, 3}, {12, 4, 8, 20, 3}, {30, 6, 40, 40, 2}, {60, 8, 120, 70, 2},
 	} {
 		for seed := uint64(1); seed <= 4; seed++ {
 			cases = append(cases, routingCase{
@@ -136,8 +136,8 @@ func routingCases() []routingCase {
 // a cycle; minhop, ftree and dor take shortest paths; updn paths are legal
 // up*/down* paths (never down then up) in the order it routed by, shortest
 // on trees and on other topologies no longer than up to its root and down;
-// dor corrects dimensions in the order of the path's rotation; a host's
-// LIDs take distinct paths when its leaf has at least 2^LMC equal uplinks.
+// dor corrects dimensions in the order of the path's rotation, and with
+// LMC 0 the way back travels on the SL of the way there.
 func TestRoutingProperties(t *testing.T) {
 	for _, c := range routingCases() {
 		for _, alg := range c.algs {
@@ -217,6 +217,10 @@ func checkPaths(t *testing.T, f *fabric, r *Routes, alg string, vls int) {
 				}
 				if alg == "dor" {
 					checkDimensionOrder(t, f, r, path, src, lid, vls)
+					// A CNP goes back on its data packet's VL.
+					if back := r.SL(g, r.LID(src, 0)); r.LMC == 0 && back != r.SL(src, lid) {
+						t.Fatalf("host %d to %d on SL %d, back on SL %d", src, g, r.SL(src, lid), back)
+					}
 				}
 			}
 		}
@@ -620,6 +624,42 @@ func TestLMCPathsDiffer(t *testing.T) {
 					}
 					if len(seen) != distinct {
 						t.Fatalf("host %d to host %d: %d distinct paths of %d LIDs, want %d", src, dst, len(seen), len(paths), distinct)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMinhopSpreadsEachHostsLIDs: on irregular fabrics, at every switch
+// the 2^LMC LIDs of a host leave by as many different shortest-path ports
+// as there are, up to 2^LMC (least-loaded alone can pick one port twice).
+func TestMinhopSpreadsEachHostsLIDs(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
+			const lmc = 2
+			top := randomTopo(seed, 16, 5, 20, 24, 2)
+			f := newFabric(top)
+			r := f.minHop(lmc) // on a random fabric likely cyclic: no check
+			for g, dst := range f.hosts {
+				hops := linkHops(top, dst)
+				for s, n := range f.sws {
+					if int32(s) == f.attach[g] {
+						continue
+					}
+					shortest := 0
+					first, end := f.ports(int32(s))
+					for gp := first; gp < end; gp++ {
+						if p := f.peer[gp]; p >= 0 && f.host[f.owner[p]] < 0 && hops[f.owner[p]] == hops[n]-1 {
+							shortest++
+						}
+					}
+					used := map[int32]bool{}
+					for p := range 1 << lmc {
+						used[r.LFT[s][r.LID(g, p)]] = true
+					}
+					if want := min(shortest, 1<<lmc); len(used) != want {
+						t.Fatalf("switch %s, host %d: LIDs leave by %d ports of %d shortest, want %d", top.Nodes[n].Name, g, len(used), shortest, want)
 					}
 				}
 			}
