@@ -84,6 +84,19 @@ func TestTestbedRoutesAsBefore(t *testing.T) {
 	}
 }
 
+// TestRoutesBackToBackHosts: two hosts linked to each other need no
+// switch and no table.
+func TestRoutesBackToBackHosts(t *testing.T) {
+	top := &Topology{}
+	mustLink(top, top.AddHost("A"), 0, top.AddHost("B"), 0)
+	for _, alg := range []string{"minhop", "updn"} {
+		r, err := ComputeRoutes(top, alg, 1, 1)
+		if err != nil || len(r.LFT) != 0 {
+			t.Errorf("%s: routes %v, err %v; want no tables", alg, r, err)
+		}
+	}
+}
+
 // routingCase is a topology and the routings it supports.
 type routingCase struct {
 	name  string
