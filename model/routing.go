@@ -65,7 +65,8 @@ func (r *Routes) SL(src, lid int) int {
 // forwarding tables, and no VL's channel dependency graph has a cycle. Its
 // errors wrap ErrBadScenario and name the problem (a pair of hosts that
 // cannot reach each other, a topology the algorithm does not route, a cycle
-// of channels). The result depends only on its arguments.
+// of channels). The result depends only on its arguments; t is only read,
+// so calls may run concurrently.
 func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error) {
 	if !slices.Contains(RoutingAlgorithms, algorithm) {
 		return nil, fmt.Errorf("%w: unknown routing %q (known: minhop, updn, ftree, dor)", ErrBadScenario, algorithm)

@@ -20,12 +20,16 @@ import (
 // tables per hop), so a torus is kept free of cycles by the SL of each
 // (source, LID) path: bit j of the SL is set when the path crosses the
 // dateline (the link between coordinate n-1 and 0, either way) of the j-th
-// wrapped dimension of 4 or more routers. On one VL a dimension's ring then
-// carries either only paths that cross its dateline, all shorter than
-// half the ring, or only paths that do not, and neither closes the ring; a dimension of 3 or fewer routers needs no bit because its paths
-// make one hop in it. Dimension order adds no dependency from a later
+// wrapped dimension of 5 or more routers. On one VL a dimension's ring then
+// carries either only paths that cross its dateline, all shorter than half
+// the ring, or only paths that do not, and neither closes the ring. In a
+// ring of 4 or fewer routers a path crossing the dateline is that one link
+// (the halfway paths keep off it), so no route turns onto or off the
+// dateline within the dimension and the ring never closes: such a
+// dimension needs no bit. Dimension order adds no dependency from a later
 // dimension back to an earlier one. A mesh needs 1 VL, a 2-D torus 4 and a
-// 3-D torus 8; ComputeRoutes refuses fewer VLs, naming how many are needed.
+// 3-D torus 8 (fewer where dimensions have 4 routers or fewer);
+// ComputeRoutes refuses fewer VLs, naming how many are needed.
 // The path from b to a crosses the datelines the path from a to b crosses,
 // so for LMC 0 SL(a, LID of b) = SL(b, LID of a): a congestion notification
 // sent back along the reverse path on its data packet's VL keeps to the
@@ -118,7 +122,7 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 		if n > 1 {
 			active = append(active, i)
 		}
-		if t.Wrap && n >= 4 {
+		if t.Wrap && n >= 5 {
 			bit[i] = len(dateline)
 			dateline = append(dateline, i)
 		}

@@ -84,6 +84,19 @@ func TestTestbedRoutesAsBefore(t *testing.T) {
 	}
 }
 
+// TestRoutesBackToBackHosts: two hosts linked to each other need no
+// switch and no table.
+func TestRoutesBackToBackHosts(t *testing.T) {
+	top := &Topology{}
+	mustLink(top, top.AddHost("A"), 0, top.AddHost("B"), 0)
+	for _, alg := range []string{"minhop", "updn"} {
+		r, err := ComputeRoutes(top, alg, 1, 1)
+		if err != nil || len(r.LFT) != 0 {
+			t.Errorf("%s: routes %v, err %v; want no tables", alg, r, err)
+		}
+	}
+}
+
 // routingCase is a topology and the routings it supports.
 type routingCase struct {
 	name  string
@@ -113,7 +126,9 @@ func routingCases() []routingCase {
 		{"torus 4x4", func() *Topology { return gridTopo([]int{4, 4}, true, 1) }, grids, []int{0, 1}, 8},
 		{"torus 5x6 2 hosts", func() *Topology { return gridTopo([]int{5, 6}, true, 2) }, grids, []int{0, 1}, 8},
 		{"torus 2x4", func() *Topology { return gridTopo([]int{2, 4}, true, 1) }, grids, []int{0, 1}, 4},
-		{"torus 4x4x4", func() *Topology { return gridTopo([]int{4, 4, 4}, true, 1) }, grids, []int{0}, 8},
+		{"torus 4x4x4", func() *Topology { return gridTopo([]int{4, 4, 4}, true, 1) }, grids, []int{0, 1}, 2},
+		{"torus 5x5x5", func() *Topology { return gridTopo([]int{5, 5, 5}, true, 1) }, grids, []int{0}, 8},
+		{"torus 6x6", func() *Topology { return gridTopo([]int{6, 6}, true, 1) }, grids, []int{0, 1}, 8},
 		{"torus 4x3x5", func() *Topology { return gridTopo([]int{4, 3, 5}, true, 1) }, grids, []int{0}, 4},
 	}
 	for _, size := range []struct{ sw, deg, extra, hosts, room int }{
@@ -467,7 +482,7 @@ func TestCheckRefusesDeadlock(t *testing.T) {
 		}
 	})
 	t.Run("dor on a torus without its SLs", func(t *testing.T) {
-		top := gridTopo([]int{4, 4}, true, 1)
+		top := gridTopo([]int{5, 6}, true, 1)
 		f := newFabric(top)
 		r, err := f.dimensionOrder(0, 4)
 		if err != nil {
@@ -522,16 +537,17 @@ func TestDorNeedsVLs(t *testing.T) {
 		lmc, vls int
 		want     string // "" routes
 	}{
-		{[]int{4, 4}, true, 0, 1, "a 4x4 torus needs 4 VLs (one per set of dimensions whose dateline a path crosses); set vls = 4"},
-		{[]int{4, 4, 4}, true, 0, 4, "a 4x4x4 torus needs 8 VLs (one per set of dimensions whose dateline a path crosses); set vls = 8"},
-		{[]int{4, 4, 4}, true, 0, 8, ""},
+		{[]int{5, 5}, true, 0, 1, "a 5x5 torus needs 4 VLs (one per set of dimensions whose dateline a path crosses); set vls = 4"},
+		{[]int{6, 5, 8}, true, 0, 4, "a 6x5x8 torus needs 8 VLs (one per set of dimensions whose dateline a path crosses); set vls = 8"},
+		{[]int{6, 5, 8}, true, 0, 8, ""},
 		{[]int{8, 3}, true, 0, 1, "a 8x3 torus needs 2 VLs (one per set of dimensions whose dateline a path crosses); set vls = 2"},
 		{[]int{3, 3}, true, 0, 1, ""},
+		{[]int{4, 4, 4}, true, 0, 1, ""},
 		{[]int{4, 4}, false, 0, 1, ""},
 		{[]int{4, 4}, false, 1, 1, "a 4x4 mesh needs 2 VLs (one per dimension order, 2 for lmc 1); set vls = 2"},
 		{[]int{4, 4, 4}, false, 3, 2, "a 4x4x4 mesh needs 3 VLs (one per dimension order, 3 for lmc 3); set vls = 3"},
-		{[]int{4, 4}, true, 1, 4, "a 4x4 torus needs 8 VLs (2 dimension orders for lmc 1 × 4 sets of datelines a path crosses); set vls = 8"},
-		{[]int{4, 4, 4}, true, 1, 15, "a 4x4x4 torus needs 16 VLs (2 dimension orders for lmc 1 × 8 sets of datelines a path crosses); more than the 15 data VLs there are: lower lmc"},
+		{[]int{5, 6}, true, 1, 4, "a 5x6 torus needs 8 VLs (2 dimension orders for lmc 1 × 4 sets of datelines a path crosses); set vls = 8"},
+		{[]int{5, 5, 5}, true, 1, 15, "a 5x5x5 torus needs 16 VLs (2 dimension orders for lmc 1 × 8 sets of datelines a path crosses); more than the 15 data VLs there are: lower lmc"},
 	} {
 		name := fmt.Sprintf("%v wrap=%v lmc=%d vls=%d", c.dims, c.wrap, c.lmc, c.vls)
 		t.Run(name, func(t *testing.T) {

@@ -41,6 +41,9 @@ func (f *fabric) upDown(lmc int) *Routes {
 // upDownRoutes routes up*/down* and returns the position of every switch in
 // the up*/down* order: a link from s to x goes up when pos[x] < pos[s].
 func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32) {
+	if len(f.sws) == 0 {
+		return f.newRoutes(lmc), nil
+	}
 	live := f.liveSwitches()
 	if roots := f.topSwitches(); roots != nil {
 		pos := f.upDownOrder(roots)
