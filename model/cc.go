@@ -241,9 +241,12 @@ func (n *Network) settleLeave(p int32) {
 // sendCNP makes the destination of FECN-marked data packet pk send a
 // congestion notification with BECN back to the source, ahead of its data.
 func (n *Network) sendCNP(pk *packet) {
-	flow, src, dst, vl := pk.flow, pk.src, pk.dst, pk.vl
+	flow, src, dst := pk.flow, pk.src, pk.dst
+	// Back to the source's first LID, on that path's VL (dor's SL for it).
+	dlid := int32(n.routes.LID(int(src), 0))
+	vl := VL((n.flows[flow].spec.SL + n.routes.SL(int(dst), int(dlid))) % n.nVL)
 	k := n.newPacket()
-	n.pkts[k] = packet{flow: flow, src: dst, dst: src, dlid: int32(n.routes.LID(int(src), 0)), wire: n.cc.cnpWire, credits: int32(credits(int(n.cc.cnpWire))),
+	n.pkts[k] = packet{flow: flow, src: dst, dst: src, dlid: dlid, wire: n.cc.cnpWire, credits: int32(credits(int(n.cc.cnpWire))),
 		vl: vl, kind: kindCNP, becn: true}
 	n.counters.CNPs++
 	n.hcas[dst].ctrl.push(k)

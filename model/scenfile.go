@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -84,6 +85,17 @@ func NewScenario(spec ScenarioSpec) (*Scenario, error) {
 	}
 	registry.files[sc.Name] = sc
 	return sc, nil
+}
+
+// FileScenarios returns the registered file scenarios, sorted by name.
+func FileScenarios() []*Scenario {
+	registry.Lock()
+	defer registry.Unlock()
+	var list []*Scenario
+	for _, name := range slices.Sorted(maps.Keys(registry.files)) {
+		list = append(list, registry.files[name])
+	}
+	return list
 }
 
 var registry = struct {

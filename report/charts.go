@@ -397,8 +397,11 @@ func axisType(slots bool) string {
 }
 
 // lineMetrics are the metrics drawn against a single dimension.
-func lineMetrics(g *Grid) []string {
+func lineMetrics(g *Grid, l *Lines) []string {
 	want := []string{"victim_gbps", "contributors_gbps", "var", "fairness_jain"}
+	if l.X == loadDim(g) { // load curves: what the network accepts and how long messages take
+		want = []string{"accepted_load", "latency_mean_us", "latency_p99_us", "victim_gbps", "contributors_gbps", "background_gbps"}
+	}
 	return slices.DeleteFunc(want, func(m string) bool { return !slices.Contains(g.Metrics, m) })
 }
 
@@ -407,7 +410,7 @@ func lineMetrics(g *Grid) []string {
 // dimensions, bands of ±1 sd over seeds, failed points marked.
 func lineCharts(g *Grid, gi int, l *Lines) []*Chart {
 	var out []*Chart
-	for _, metric := range lineMetrics(g) {
+	for _, metric := range lineMetrics(g, l) {
 		out = append(out, lineChart(g, gi, l, metric))
 	}
 	return out

@@ -285,6 +285,9 @@ func dimsOf(subs []grids.CanonicalSubGrid, results []store.Result) []Dim {
 func newDim(name string, vals []string) Dim {
 	d := Dim{Name: name, Values: vals}
 	p := model.LookupParam(name)
+	if p == nil { // a scenario file's own parameter (e.g. bg.load)
+		p = scenarioParam(name)
+	}
 	if p == nil || (p.Kind != model.KindInt && p.Kind != model.KindFloat && p.Kind != model.KindDuration) {
 		return d
 	}
@@ -529,4 +532,16 @@ func roundSig(x float64, n int) float64 {
 	}
 	p := math.Pow(10, float64(n-1)-math.Floor(math.Log10(math.Abs(x))))
 	return math.Round(x*p) / p
+}
+
+// scenarioParam returns the parameter called name of any registered file
+// scenario (model.NewScenario; reading a grid registers its scenarios), or
+// nil. Scenario parameters of one name have one kind and unit.
+func scenarioParam(name string) *model.Param {
+	for _, sc := range model.FileScenarios() {
+		if p := sc.Param(name); p != nil {
+			return p
+		}
+	}
+	return nil
 }

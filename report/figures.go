@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
@@ -81,7 +82,25 @@ type Flow struct {
 // layout chooses the figures for a grid's dimensions: surfaces for every
 // pair of numeric dimensions, or lines over the only numeric dimension (or
 // the first categorical one when none is numeric).
+//
+// A grid that sweeps an offered load (a dimension "load" or "NAME.load")
+// also gets load curves: lines over that dimension.
 func layout(g *Grid) ([]*Surface, *Lines) {
+	if x := loadDim(g); x >= 0 {
+		var surfaces []*Surface
+		var numeric []int
+		for i := range g.Dims {
+			if i != x && g.Dims[i].Numeric() && len(g.Dims[i].Values) > 1 {
+				numeric = append(numeric, i)
+			}
+		}
+		for a := 0; a < len(numeric); a++ {
+			for b := a + 1; b < len(numeric); b++ {
+				surfaces = append(surfaces, g.surface(numeric[a], numeric[b]))
+			}
+		}
+		return surfaces, g.lines(x, g.others(x))
+	}
 	var numeric, other []int
 	for i := range g.Dims {
 		if g.Dims[i].Numeric() && len(g.Dims[i].Values) > 1 {
@@ -110,6 +129,17 @@ func layout(g *Grid) ([]*Surface, *Lines) {
 		return nil, nil
 	}
 	return nil, g.lines(x, other)
+}
+
+// loadDim returns the index of the grid's offered-load dimension, or -1.
+func loadDim(g *Grid) int {
+	for i := range g.Dims {
+		d := &g.Dims[i]
+		if (d.Name == "load" || strings.HasSuffix(d.Name, ".load")) && d.Numeric() && len(d.Values) > 1 {
+			return i
+		}
+	}
+	return -1
 }
 
 // others returns every dimension index but skip.

@@ -234,7 +234,7 @@ func (p *page) addGrid(gi int, g *Grid) {
 	}
 	for pi, pk := range g.Picks {
 		pv := &pickView{Pick: pk, Where: g.describe(g.Cells[pk.Cell]), Chart: p.chart(seriesChart(g, gi, pi, pk))}
-		for _, m := range lineMetrics(g) {
+		for _, m := range lineMetrics(g, g.Lines) {
 			if v, ok := g.Cells[pk.Cell].Mean[m]; ok {
 				pv.Metrics = append(pv.Metrics, fmt.Sprintf("%s %s %s", metrics[m].Title, numberText(v), metrics[m].Unit))
 			}
