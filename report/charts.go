@@ -397,9 +397,11 @@ func axisType(slots bool) string {
 }
 
 // lineMetrics are the metrics drawn against a single dimension.
+//
+// l may be nil (a grid drawn as surfaces).
 func lineMetrics(g *Grid, l *Lines) []string {
 	want := []string{"victim_gbps", "contributors_gbps", "var", "fairness_jain"}
-	if l.X == loadDim(g) { // load curves: what the network accepts and how long messages take
+	if l != nil && l.X == loadDim(g) { // load curves: what the network accepts and how long messages take
 		want = []string{"accepted_load", "latency_mean_us", "latency_p99_us", "victim_gbps", "contributors_gbps", "background_gbps"}
 	}
 	return slices.DeleteFunc(want, func(m string) bool { return !slices.Contains(g.Metrics, m) })
