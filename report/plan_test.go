@@ -137,9 +137,9 @@ func TestPlanCanonicalFormat(t *testing.T) {
 	}
 	all := func(grids.Point) bool { return true }
 	t.Run("newer format", func(t *testing.T) {
-		newer := strings.Replace(g.Canonical(), grids.CanonicalFormat, "ccsweep-grid/2", 1)
+		newer := strings.Replace(g.Canonical(), grids.CanonicalFormat, "ccsweep-grid/9", 1)
 		_, err := loadOne(t, func(db *store.DB) { saveGrid(t, db, "newer", newer, g, all) })
-		if !errors.Is(err, grids.ErrFormatTooNew) || !strings.Contains(err.Error(), "ccsweep-grid/2") {
+		if !errors.Is(err, grids.ErrFormatTooNew) || !strings.Contains(err.Error(), "ccsweep-grid/9") {
 			t.Errorf("Load: %v, want an error wrapping grids.ErrFormatTooNew that names the format", err)
 		}
 	})
