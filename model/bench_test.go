@@ -75,3 +75,21 @@ func median(xs []float64) float64 {
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
+
+// BenchmarkBuildClos648 builds a run on the 648-port director switch
+// (generation, ftree routing with its deadlock check, ports, VoQs,
+// 648 uniform sources): the issue asks for well under a second.
+func BenchmarkBuildClos648(b *testing.B) {
+	sc := &model.Scenario{Name: "clos648", Phases: 1, Routing: "ftree",
+		Traffic: []model.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.5}},
+		Build: func(c *model.Config) (*model.Topology, error) {
+			return model.GenerateTopology("clos", model.TopoParams{Preset: "648", HostGbps: 32, SwitchGbps: 32})
+		}}
+	cfg := model.DefaultConfig()
+	cfg.CC.Enabled = true
+	for b.Loop() {
+		if _, err := model.NewNetwork(sc, cfg, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
