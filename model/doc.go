@@ -1,20 +1,27 @@
 // Package model is ccsweep's InfiniBand network: topologies of switches and
-// host channel adapters (HCAs), full-duplex links with credit-based flow
-// control in 64-byte credits per virtual lane, input-buffered switches with
-// virtual output queues and virtual cut-through, round-robin output
-// arbitration, HCAs whose I/O bandwidth caps both injection and absorption,
-// greedy flows of messages split into MTU packets, min-hop routing tables,
-// the built-in scenarios of the reference testbed, per-flow throughput
-// samples and the metrics computed from them.
+// host channel adapters (HCAs), generated or read from ibnetdiscover output;
+// routing engines that fill linear forwarding tables and prove them free of
+// deadlock; full-duplex links with credit-based flow control in 64-byte
+// credits per virtual lane, input-buffered switches with virtual output
+// queues and virtual cut-through, round-robin output arbitration, HCAs whose
+// I/O bandwidth caps both injection and absorption; greedy flows and
+// generated traffic (destination patterns, arrival processes, message
+// sizes); IB congestion control; the built-in scenarios of the reference
+// testbed and scenarios described as data; per-flow throughput samples,
+// message latencies and the metrics computed from them.
 //
 // Where each part lives: network.go (the Network, its events and their
 // dispatch, construction), link.go (transmission and credit flow control,
 // with the credit conservation invariant), switch.go (VoQs, arbitration and
 // the output wake-up protocol), hca.go (injection, the send and receive
-// DMAs, the message rate), routing.go (forwarding tables), cc.go (IB CC:
-// marking, CNPs, CCTI and its timers), params.go (parameters and Config),
-// scenario.go and topology.go (the built-in scenarios), work.go (the cost of
-// a run, estimated before it runs), sample.go, metrics.go and result.go.
+// DMAs, the message rate), topology.go, topogen.go and ibnetdiscover.go
+// (topologies), routing.go and routing_*.go (routing engines and the
+// reachability and deadlock check), traffic.go and generator.go (generated
+// traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers), params.go
+// (parameters and Config), scenario.go (the built-in scenarios), scenfile.go
+// (scenarios described as data, with their own parameters), work.go (the
+// cost of a run, estimated before it runs), stats.go (latency and window
+// statistics), sample.go, metrics.go and result.go.
 //
 // A run is a pure function of its Scenario, Config and seed: the same inputs
 // give bit-identical samples on any machine. The package imports only engine
