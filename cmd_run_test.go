@@ -481,3 +481,50 @@ message_size = [65536, 64]
 		t.Fatalf("rerun without a limit: exit %d, stderr %q, %d done; want 0 and both points done", code, stderr, doneCount(t, db))
 	}
 }
+
+// TestScenarioFileCommands: sim and run take a scenario file; a bad one is
+// named with its line, exit status 2, and nothing is written; a good one
+// runs a grid that sweeps its fields, and the export has their columns.
+func TestScenarioFileCommands(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "ft.toml")
+	os.WriteFile(scen, []byte(`[topology]
+kind = "fattree"
+k = 2
+levels = 2
+[[traffic]]
+name = "bg"
+pattern = "uniform"
+arrival = "poisson"
+load = 0.3
+message_size = 2048
+`), 0o644)
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(bad, []byte("[topology]\nkind = \"fattree\"\nk = 2\n[[traffic]]\npattern = \"spiral\"\n"), 0o644)
+	_, stderr, code := ccsweep(t, "sim", "--scenario", bad)
+	if code != 2 || !strings.Contains(stderr, "bad.toml:5: traffic[0].pattern") {
+		t.Fatalf("sim bad scenario: exit %d, stderr %q", code, stderr)
+	}
+	grid := filepath.Join(dir, "g.toml")
+	os.WriteFile(grid, []byte("name = \"g\"\nscenario = \"bad.toml\"\nphase = \"1ms\"\n"), 0o644)
+	_, stderr, code = ccsweep(t, grid)
+	if code != 2 || !strings.Contains(stderr, "bad.toml:5: traffic[0].pattern") {
+		t.Fatalf("run with a bad scenario: exit %d, stderr %q", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "g.db")); err == nil {
+		t.Fatal("a database was written for a bad scenario")
+	}
+	out, stderr, code := ccsweep(t, "sim", "--scenario", scen, "--phase", "2ms", "--set", "bg.load=0.2", "--format", "json")
+	if code != 0 || !strings.Contains(out, `"accepted_load"`) {
+		t.Fatalf("sim: exit %d, %s", code, stderr)
+	}
+	os.WriteFile(grid, []byte("name = \"g\"\nscenario = \"ft.toml\"\nphase = \"2ms\"\n[sweep]\nload = [0.1, 0.4]\n"), 0o644)
+	if _, stderr, code := ccsweep(t, grid, "-j", "2"); code != 0 {
+		t.Fatalf("run: exit %d, %s", code, stderr)
+	}
+	csv, _, code := ccsweep(t, "export", filepath.Join(dir, "g.db"))
+	lines := strings.Split(strings.TrimSpace(csv), "\n")
+	if code != 0 || len(lines) != 3 || !strings.Contains(lines[0], ",load,") || !strings.Contains(lines[0], "latency_p99_us") {
+		t.Fatalf("export:\n%s", csv)
+	}
+}
