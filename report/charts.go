@@ -137,6 +137,13 @@ func metricRange(g *Grid, s *Surface, metric string) (lo, hi float64) {
 
 // niceRange widens [lo, hi] to round numbers for an axis.
 func niceRange(lo, hi float64) (float64, float64) {
+	if !(hi > lo) { // one value everywhere: a range around it
+		d := math.Abs(lo) * 0.1
+		if d == 0 || math.IsNaN(d) || math.IsInf(d, 0) {
+			return 0, 1
+		}
+		return niceRange(lo-d, hi+d)
+	}
 	step := math.Pow(10, math.Floor(math.Log10(hi-lo)))
 	if (hi-lo)/step < 3 {
 		step /= 5

@@ -61,6 +61,8 @@ func TestNiceRange(t *testing.T) {
 		{9.589, 13.0, 9, 13},
 		{0.005637, 1.155, 0, 1.2},
 		{0.01, 0.02, 0.01, 0.02},
+		{0.9874432, 0.9874432, 0.88, 1.1}, // one value everywhere
+		{0, 0, 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.lo, "..", tt.hi), func(t *testing.T) {
