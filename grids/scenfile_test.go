@@ -128,7 +128,7 @@ func TestScenarioFileProblems(t *testing.T) {
 		{"pattern misfit", "[topology]\nkind = \"fattree\"\nk = 3\n[[traffic]]\npattern = \"bitreverse\"\n", "bitreverse needs a power of two hosts, not 9"},
 		{"nothing sent", topo, "s.toml:1: no [[flow]] or [[traffic]]"},
 		{"bad param default", "[params]\nmtu = 3\n" + topo + "[[traffic]]\npattern = \"uniform\"\n", "s.toml:2: params.mtu"},
-		{"dor on a torus needs VLs", "[topology]\nkind = \"torus\"\ndims = [4, 4]\n[[traffic]]\npattern = \"uniform\"\n", "set vls"},
+		{"dor on a torus needs VLs", "[topology]\nkind = \"torus\"\ndims = [5, 5]\n[[traffic]]\npattern = \"uniform\"\n", "set vls"},
 		{"missing fabric", "[topology]\nkind = \"ibnetdiscover\"\nfile = \"nope.txt\"\n[[traffic]]\npattern = \"uniform\"\n", "s.toml:3: topology.file:"},
 	}
 	for _, tt := range tests {

@@ -197,8 +197,7 @@ func (f *fabric) components() []NodeID {
 	for i := range comp {
 		comp[i] = NodeID(i)
 	}
-	var find func(NodeID) NodeID
-	find = func(n NodeID) NodeID {
+	find := func(n NodeID) NodeID {
 		for comp[n] != n {
 			comp[n] = comp[comp[n]]
 			n = comp[n]
