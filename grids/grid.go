@@ -39,6 +39,10 @@ type Grid struct {
 	// is no [[grid]]) and then every [[grid]] in file order. There is at
 	// least one.
 	Subs []*SubGrid
+	// Refine, if not nil, asks for points added between the grid's points
+	// where a metric changes most or a constraint's outcome changes (the
+	// [refine] table).
+	Refine *Refine
 
 	count int
 }
@@ -59,6 +63,9 @@ type SubGrid struct {
 	Where []string
 	// Seeds is the number of replications of each point, seeds 1..Seeds.
 	Seeds int
+	// Target, if not nil, asks for more seeds per point until a precision
+	// is reached (seeds = { min, max, ci, metric }); Seeds is then its Min.
+	Target *SeedTarget
 
 	key     string // the key and line problems about the whole sub-grid point at
 	line    int
@@ -132,7 +139,7 @@ func Parse(path string, data []byte) (*Grid, error) {
 }
 
 // gridKeys are the keys of a grid file that are not model parameters.
-var gridKeys = []string{"name", "scenario", "description", "seeds", "where", "base", "sweep", "zip", "grid"}
+var gridKeys = []string{"name", "scenario", "description", "seeds", "where", "base", "sweep", "zip", "grid", "refine"}
 
 // subKeys are the keys of a [[grid]] that are not model parameters.
 var subKeys = []string{"scenario", "seeds", "where", "base", "sweep", "zip"}
@@ -179,6 +186,9 @@ func (g *Grid) parse(root *table, ps *problems) {
 		subs = append([]*SubGrid{top}, subs...)
 	}
 	g.Subs = subs
+	if n := root.m["refine"]; n != nil {
+		g.Refine = g.parseRefine(ps, n)
+	}
 }
 
 // parseSub reads the sub-grid in t: the top level when parent is nil, else
@@ -188,7 +198,7 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 	var own []*setting
 	var whereNode *node
 	if parent != nil {
-		s.Scenario, s.Seeds = parent.Scenario, parent.Seeds
+		s.Scenario, s.Seeds, s.Target = parent.Scenario, parent.Seeds, parent.Target
 		s.where = slices.Clone(parent.where)
 	} else {
 		s.Seeds = 1
@@ -204,7 +214,12 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 				s.Scenario = name
 			}
 		case k == "seeds":
-			s.Seeds = parseSeeds(ps, key, n)
+			s.Seeds, s.Target = parseSeeds(ps, key, n), nil
+			if t, ok := n.val.(*table); ok {
+				if s.Target = parseSeedTarget(ps, key, t, n.line); s.Target != nil {
+					s.Seeds = s.Target.Min
+				}
+			}
 		case k == "where":
 			whereNode = n
 		case k == "base":
@@ -217,7 +232,7 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 			}
 		case k == "sweep" || k == "zip":
 			s.parseAxes(ps, key, n)
-		case k == "name" || k == "description" || k == "grid":
+		case k == "name" || k == "description" || k == "grid" || k == "refine":
 			if parent != nil {
 				ps.add(n.line, key, "%s belongs at the top level, not in a [[grid]]", k)
 			} // else Grid.parse reads it
@@ -410,6 +425,8 @@ func reason(err error) string {
 func parseSeeds(ps *problems, key string, n *node) int {
 	v, ok := n.val.(int64)
 	switch {
+	case isTable(n):
+		// a seed target: parseSeedTarget reads it
 	case !ok:
 		ps.add(n.line, key, "want a whole number of replications, not %s", show(n.val))
 	case v < 1:
