@@ -17,9 +17,10 @@ import (
 // that axis. It scores each pair by how much Metric's mean differs between
 // the two, as a fraction of the metric's range over all points, plus 1 when
 // a Where constraint holds at one and not the other (the boundary of the
-// region `ccsweep best` recommends); it splits the PerRound best-scoring
-// pairs (longer pairs first among equal scores) by a point midway on the
-// axis's scale, until Points points have been added. A pair whose midpoint
+// region `ccsweep best` recommends). It splits, by a point midway on the
+// axis's scale, PerRound pairs: first those across a boundary, the longest
+// first (relative to the axis's span), then the others by score, the
+// longest first among equal scores, until Points points have been added. A pair whose midpoint
 // rounds onto one of its ends (adjacent integers), or shorter than
 // 1/MinSplit of the axis's span, is not split; pairs that score 0 are
 // not either.
@@ -104,8 +105,21 @@ func (rs RefineStepper) Next(g *grids.Grid, planned []Planned, sums map[string]*
 			}
 		}
 	}
+	// Pairs across a boundary first, the longest (the most uncertain part
+	// of the boundary) first; then pairs by how much the metric changes.
 	slices.SortStableFunc(edges, func(x, y refineEdge) int {
-		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(y.length/span[y.axis], x.length/span[x.axis]))
+		xb, yb := x.score >= 1, y.score >= 1
+		xl, yl := x.length/span[x.axis], y.length/span[y.axis]
+		if xb != yb {
+			if xb {
+				return -1
+			}
+			return 1
+		}
+		if xb {
+			return cmp.Or(cmp.Compare(yl, xl), cmp.Compare(y.score, x.score))
+		}
+		return cmp.Or(cmp.Compare(y.score, x.score), cmp.Compare(yl, xl))
 	})
 	var next []Planned
 	taken := map[string]bool{}
