@@ -43,6 +43,9 @@ type Grid struct {
 	// where a metric changes most or a constraint's outcome changes (the
 	// [refine] table).
 	Refine *Refine
+	// Calibrate, if not nil, asks for a search that fits the grid's numeric
+	// axes to measurements (the [calibrate] table).
+	Calibrate *Calibrate
 
 	count int
 }
@@ -139,7 +142,7 @@ func Parse(path string, data []byte) (*Grid, error) {
 }
 
 // gridKeys are the keys of a grid file that are not model parameters.
-var gridKeys = []string{"name", "scenario", "description", "seeds", "where", "base", "sweep", "zip", "grid", "refine"}
+var gridKeys = []string{"name", "scenario", "description", "seeds", "where", "base", "sweep", "zip", "grid", "refine", "calibrate"}
 
 // subKeys are the keys of a [[grid]] that are not model parameters.
 var subKeys = []string{"scenario", "seeds", "where", "base", "sweep", "zip"}
@@ -189,6 +192,9 @@ func (g *Grid) parse(root *table, ps *problems) {
 	if n := root.m["refine"]; n != nil {
 		g.Refine = g.parseRefine(ps, n)
 	}
+	if n := root.m["calibrate"]; n != nil {
+		g.Calibrate = g.parseCalibrate(ps, n)
+	}
 }
 
 // parseSub reads the sub-grid in t: the top level when parent is nil, else
@@ -232,7 +238,7 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 			}
 		case k == "sweep" || k == "zip":
 			s.parseAxes(ps, key, n)
-		case k == "name" || k == "description" || k == "grid" || k == "refine":
+		case k == "name" || k == "description" || k == "grid" || k == "refine" || k == "calibrate":
 			if parent != nil {
 				ps.add(n.line, key, "%s belongs at the top level, not in a [[grid]]", k)
 			} // else Grid.parse reads it

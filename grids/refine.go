@@ -278,9 +278,9 @@ func (g *Grid) RefineWith(points int, metric string) (*Refine, error) {
 }
 
 // Adaptive reports whether the grid asks for rounds after its own points:
-// a [refine] table or a seed target in any sub-grid.
+// a [refine] or [calibrate] table, or a seed target in any sub-grid.
 func (g *Grid) Adaptive() bool {
-	if g.Refine != nil {
+	if g.Refine != nil || g.Calibrate != nil {
 		return true
 	}
 	for _, s := range g.Subs {

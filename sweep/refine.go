@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -51,7 +52,8 @@ type refineEdge struct {
 }
 
 // Next proposes the midpoints of the best-scoring pairs of neighbours.
-func (rs RefineStepper) Next(g *grids.Grid, planned []Planned, sums map[string]*store.Summary) ([]Planned, error) {
+func (rs RefineStepper) Next(_ context.Context, in StepInput) ([]Planned, error) {
+	g, planned, sums := in.Grid, in.Planned, in.Sums
 	r := rs.Refine
 	nodes, added, err := rs.nodes(planned, sums)
 	if err != nil {

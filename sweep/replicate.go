@@ -1,6 +1,7 @@
 package sweep
 
 import (
+	"context"
 	"math"
 
 	"github.com/ccsweep/ccsweep/grids"
@@ -17,7 +18,8 @@ import (
 type SeedStepper struct{}
 
 // Next proposes the further seeds of the points short of their target.
-func (SeedStepper) Next(g *grids.Grid, planned []Planned, sums map[string]*store.Summary) ([]Planned, error) {
+func (SeedStepper) Next(_ context.Context, in StepInput) ([]Planned, error) {
+	g, planned, sums := in.Grid, in.Planned, in.Sums
 	var next []Planned
 	seen := map[string]bool{}
 	for _, p := range planned {

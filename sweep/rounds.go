@@ -33,14 +33,27 @@ type Planned struct {
 	Added bool
 }
 
-// A Stepper proposes the next round of an adaptive sweep. Next is given
-// every point planned so far, in order, and the summaries of their results
-// by point (store.PointKey of scenario and parameters; every planned point
-// is done), and returns the points of the next round, or none when the
-// sweep is finished. It must depend on nothing else, so that replaying the
-// rounds from the database proposes the same points.
+// A Stepper proposes the next round of an adaptive sweep: given what the
+// rounds so far found, the points of the next round, or none when the
+// sweep is finished. It must depend on nothing but its input (and the
+// stored results of the planned points), so that replaying the rounds from
+// the database proposes the same points.
 type Stepper interface {
-	Next(g *grids.Grid, planned []Planned, sums map[string]*store.Summary) ([]Planned, error)
+	Next(ctx context.Context, in StepInput) ([]Planned, error)
+}
+
+// StepInput is what a Stepper decides from.
+type StepInput struct {
+	Grid *grids.Grid
+	// Round is the round just done: 0 for the grid's own points.
+	Round int
+	// Planned are every point planned so far, in order; every one is done.
+	Planned []Planned
+	// Sums summarize their results by point (store.PointKey of scenario
+	// and parameters), seeds aggregated.
+	Sums map[string]*store.Summary
+	// DB holds their results, for steppers that read series.
+	DB *store.DB
 }
 
 // Steppers chains steppers: the first that proposes points gives the
@@ -49,9 +62,9 @@ type Stepper interface {
 type Steppers []Stepper
 
 // Next returns the proposal of the first stepper that makes one.
-func (s Steppers) Next(g *grids.Grid, planned []Planned, sums map[string]*store.Summary) ([]Planned, error) {
+func (s Steppers) Next(ctx context.Context, in StepInput) ([]Planned, error) {
 	for _, st := range s {
-		next, err := st.Next(g, planned, sums)
+		next, err := st.Next(ctx, in)
 		if err != nil || len(next) > 0 {
 			return next, err
 		}
@@ -77,8 +90,9 @@ type RoundState struct {
 	// Round is the current round: the first with points not done, or the
 	// last one when Finished. Round 0 is the grid itself.
 	Round int
-	// Points are the current round's points, all of them, in order.
-	Points []Planned
+	// Points are the current round's points, all of them, in order; All
+	// the points of rounds 0..Round.
+	Points, All []Planned
 	// Planned counts the points of rounds 0..Round; Added those of them
 	// that refinement added (with their seeds).
 	Planned, Added int
@@ -128,7 +142,7 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 	}
 	cur := planned
 	for round := 0; ; round++ {
-		st := RoundState{Round: round, Points: cur, Planned: len(planned)}
+		st := RoundState{Round: round, Points: cur, All: planned, Planned: len(planned)}
 		for _, p := range planned {
 			if p.Added {
 				st.Added++
@@ -172,7 +186,7 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 		for _, s := range store.Summarize(ordered) {
 			sums[s.Key] = s
 		}
-		next, err := r.Stepper.Next(r.Grid, planned, sums)
+		next, err := r.Stepper.Next(ctx, StepInput{Grid: r.Grid, Round: round, Planned: planned, Sums: sums, DB: db})
 		if err != nil {
 			return st, err
 		}
@@ -331,7 +345,7 @@ func keyOf(pt grids.Point) string { return store.PointKey(pt.Scenario, storePara
 
 // NewRounds returns the adaptive sweep of g: the seed targets of its
 // sub-grids, then refine (the grid's [refine], or what replaces it; nil for
-// none). It returns nil when neither asks for anything: the grid is its
+// none), then its calibration search. It returns nil when neither asks for anything: the grid is its
 // own single round.
 func NewRounds(g *grids.Grid, refine *grids.Refine) *Rounds {
 	var steps Steppers
@@ -343,6 +357,9 @@ func NewRounds(g *grids.Grid, refine *grids.Refine) *Rounds {
 	}
 	if refine != nil {
 		steps = append(steps, RefineStepper{Refine: refine})
+	}
+	if g.Calibrate != nil {
+		steps = append(steps, NewCalibrateStepper(g.Calibrate))
 	}
 	if len(steps) == 0 {
 		return nil
