@@ -79,6 +79,16 @@ func (rs RefineStepper) Next(_ context.Context, in StepInput) ([]Planned, error)
 		}
 		span[k] = amax - amin
 	}
+	// Each axis's values so far, so that a midpoint within a thousandth
+	// of its pair's length of one of them takes it: rows line up.
+	existing := make([][]float64, len(r.Axes))
+	for k := range r.Axes {
+		for _, n := range nodes {
+			if c := n.coords[k]; !math.IsNaN(c) && !slices.Contains(existing[k], c) {
+				existing[k] = append(existing[k], c)
+			}
+		}
+	}
 	var edges []refineEdge
 	for k, ax := range r.Axes {
 		for _, line := range lines(nodes, k, ax.Name) {
@@ -96,7 +106,13 @@ func (rs RefineStepper) Next(_ context.Context, in StepInput) ([]Planned, error)
 				if e.score <= 0 {
 					continue
 				}
-				mid, ok := grids.AxisValue(ax.Name, unscale(ax, (e.a.coords[k]+e.b.coords[k])/2))
+				m := (e.a.coords[k] + e.b.coords[k]) / 2
+				for _, c := range existing[k] {
+					if math.Abs(c-m) <= 1e-3*e.length && c > e.a.coords[k] && c < e.b.coords[k] {
+						m = c
+					}
+				}
+				mid, ok := grids.AxisValue(ax.Name, unscale(ax, m))
 				av, _ := e.a.p.Value(ax.Name)
 				bv, _ := e.b.p.Value(ax.Name)
 				if !ok || mid == av || mid == bv {
