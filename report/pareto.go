@@ -101,7 +101,9 @@ const (
 )
 
 // inRegion reports whether cell ci is in the recommended region.
-func (r *Recommendation) inRegion(ci int) bool { return r != nil && ci >= 0 && slices.Contains(r.Region, ci) }
+func (r *Recommendation) inRegion(ci int) bool {
+	return r != nil && ci >= 0 && slices.Contains(r.Region, ci)
+}
 
 // regionSeries3D returns scatter series marking, on a surface slice, the
 // cells of the recommended region and the recommended point, at their
@@ -255,5 +257,5 @@ func paretoChart(g *Grid, gi int) *Chart {
 	}
 	return &Chart{ID: fmt.Sprintf("g%d-pareto", gi), Kind: "pareto", Height: 460,
 		Options: []json.RawMessage{optionOf(sc, map[string]any{"series": extra})},
-		Meta: &Meta{Grid: gi, X: &AxisMeta{Name: ox.Metric, Title: mx.Label()}, Y: &AxisMeta{Name: oy.Metric, Title: my.Label()}}}
+		Meta:    &Meta{Grid: gi, X: &AxisMeta{Name: ox.Metric, Title: mx.Label()}, Y: &AxisMeta{Name: oy.Metric, Title: my.Label()}}}
 }
