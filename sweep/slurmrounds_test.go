@@ -25,7 +25,7 @@ func TestSlurmRunsRoundsAsArrays(t *testing.T) {
 	rounds := sweep.NewRounds(g, g.Refine)
 	dir := filepath.Join(t.TempDir(), "out")
 	job := &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: dir, Name: g.Name, Tasks: 3, MaxArraySize: 3,
-		RunFlags: []string{"--rounds-from", filepath.Join(dir, "results.db")},
+		RunFlags:  []string{"--rounds-from", filepath.Join(dir, "results.db")},
 		NextRound: []string{filepath.Join(dir, "grid.toml"), "--dir", dir, "--tasks", "3", "--next-round"}}
 	gridFile := filepath.Join(t.TempDir(), "grid.toml")
 	if err := os.WriteFile(gridFile, []byte(coarseGrid), 0o644); err != nil {
