@@ -263,10 +263,14 @@ func writeRankText(w io.Writer, a *rank.Answer, top []*rank.Point, name string, 
 	}
 	if len(a.Front) > 0 {
 		var front []string
-		for _, p := range a.Front {
+		for _, p := range a.Front[:min(len(a.Front), maxFrontListed)] {
 			front = append(front, p.Describe(a.Axes))
 		}
-		fmt.Fprintf(w, "\nPareto front: %s\n", strings.Join(front, "; "))
+		more := ""
+		if n := len(a.Front) - maxFrontListed; n > 0 {
+			more = fmt.Sprintf("; and %d more (--format csv --top 0 marks every point's pareto)", n)
+		}
+		fmt.Fprintf(w, "\nPareto front, by rank: %s%s\n", strings.Join(front, "; "), more)
 	}
 	if len(at) > 0 {
 		fmt.Fprintln(w)
@@ -281,6 +285,9 @@ func writeRankText(w io.Writer, a *rank.Answer, top []*rank.Point, name string, 
 	}
 	return nil
 }
+
+// maxFrontListed is how many points of the Pareto front the text lists.
+const maxFrontListed = 12
 
 func describeParams(ps []store.Param) string {
 	var s []string

@@ -95,6 +95,9 @@ func printRounds(w io.Writer, st sweep.RoundState, from string) {
 	if st.Finished {
 		state = "finished"
 	}
-	fmt.Fprintf(w, "rounds%s: %s; %d points planned in rounds 0..%d, %d of them added by refinement\n",
-		from, state, st.Planned, st.Round, st.Added)
+	added := ""
+	if st.Added > 0 {
+		added = fmt.Sprintf(", %d of them added between the grid's points", st.Added)
+	}
+	fmt.Fprintf(w, "rounds%s: %s; %d points planned in rounds 0..%d%s\n", from, state, st.Planned, st.Round, added)
 }
