@@ -101,11 +101,9 @@ func (cs *CalibrateStepper) Next(ctx context.Context, in StepInput) ([]Planned, 
 // mean over its seeds, and that error; ties go to the earliest planned.
 func (cs *CalibrateStepper) best(ctx context.Context, db *store.DB, planned []Planned) (*Planned, float64, error) {
 	type acc struct {
-		p    *Planned
-		sum  float64
-		n    int
-		pos  int
-		done bool
+		p   *Planned
+		sum float64
+		n   int
 	}
 	byKey := map[string]*acc{}
 	var order []*acc
@@ -118,7 +116,7 @@ func (cs *CalibrateStepper) best(ctx context.Context, db *store.DB, planned []Pl
 		key := keyOf(p.Point)
 		a := byKey[key]
 		if a == nil {
-			a = &acc{p: p, pos: len(order)}
+			a = &acc{p: p}
 			byKey[key] = a
 			order = append(order, a)
 		}
