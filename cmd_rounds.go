@@ -43,6 +43,9 @@ func sweepRounds(c *cli.Context, g *grids.Grid) (*sweep.Rounds, error) {
 	if rounds == nil && c.IsSet("rounds-from") {
 		return nil, usagef("--rounds-from: grid %s has no rounds (no [refine], no seed target, no --refine)", g.Name)
 	}
+	if shard, _ := sweep.ParseShardFlag(c.String("shard")); rounds != nil && shard.Count > 1 && c.String("rounds-from") == "" {
+		return nil, usagef("--shard %s: grid %s runs in rounds; give --rounds-from MERGED.db, the database its shards are merged into, which says which round to run", shard, g.Name)
+	}
 	return rounds, nil
 }
 
@@ -58,11 +61,9 @@ func runSweep(c *cli.Context, rounds *sweep.Rounds, plan *sweep.Plan, db *store.
 		printRounds(out, sum.State, "")
 		return sum.Summary, err
 	}
-	// One shard of the current round, as the merged database says.
+	// One shard of the current round, as the merged database says
+	// (sweepRounds made sure there is one).
 	from := c.String("rounds-from")
-	if from == "" {
-		return sweep.Summary{}, usagef("--shard %s: grid %s runs in rounds; give --rounds-from MERGED.db, the database its shards are merged into, which says which round to run", opt.Shard, plan.Grid.Name)
-	}
 	st, err := currentRound(c.Context, rounds, from)
 	if err != nil {
 		return sweep.Summary{}, err
@@ -100,4 +101,16 @@ func printRounds(w io.Writer, st sweep.RoundState, from string) {
 		added = fmt.Sprintf(", %d of them added between the grid's points", st.Added)
 	}
 	fmt.Fprintf(w, "rounds%s: %s; %d points planned in rounds 0..%d%s\n", from, state, st.Planned, st.Round, added)
+}
+
+// dryRunRounds says, after a dry run's count of the grid's own points,
+// where the grid's rounds stand in the database at path.
+func dryRunRounds(c *cli.Context, rounds *sweep.Rounds, path string) error {
+	st, err := currentRound(c.Context, rounds, path)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(c.App.Writer, "the grid runs in rounds: later rounds depend on the results of earlier ones, so their points are not counted above")
+	printRounds(c.App.Writer, st, "")
+	return nil
 }

@@ -92,7 +92,10 @@ func runAction(c *cli.Context) error {
 	}
 	out := c.App.Writer
 	if c.Bool("dry-run") {
-		return dryRun(c.Context, out, plan, dbPath, c.Int("jobs"))
+		if err := dryRun(c.Context, out, plan, dbPath, c.Int("jobs")); err != nil || rounds == nil {
+			return err
+		}
+		return dryRunRounds(c, rounds, dbPath)
 	}
 	var assets *report.Assets
 	if !c.Bool("no-report") {
