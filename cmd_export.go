@@ -13,9 +13,10 @@ func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "print every finished point of a results database: grid, scenario, parameters, seed, metrics",
-		UsageText: "ccsweep export DB [--format csv|json]",
+		UsageText: "ccsweep export DB [--format csv|json] [--summary]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv or json"},
+			&cli.BoolFlag{Name: "summary", Usage: "one row per point with its seeds aggregated: seeds, then each metric's mean, sd and 95% confidence half-width (NAME_mean, NAME_sd, NAME_ci95)"},
 		},
 		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
@@ -33,9 +34,14 @@ func exportCommand() *cli.Command {
 			defer db.Close()
 			w := bufio.NewWriter(c.App.Writer)
 			opt := store.ExportOptions{Effective: sweep.EffectiveParams}
-			if format == "csv" {
+			switch {
+			case c.Bool("summary") && format == "csv":
+				err = db.ExportSummaryCSV(c.Context, w, opt)
+			case c.Bool("summary"):
+				err = db.ExportSummaryJSON(c.Context, w, opt)
+			case format == "csv":
 				err = db.ExportCSV(c.Context, w, opt)
-			} else {
+			default:
 				err = db.ExportJSON(c.Context, w, opt)
 			}
 			if err != nil {

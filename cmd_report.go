@@ -8,22 +8,26 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/report"
+	"github.com/ccsweep/ccsweep/report/rank"
 	"github.com/ccsweep/ccsweep/store"
 )
 
 func reportCommand() *cli.Command {
+	var objectives []rank.Objective
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "write the HTML report of a results database",
-		UsageText: "ccsweep report DB [-o FILE] [--assets DIR]",
+		UsageText: "ccsweep report DB [-o FILE] [--assets DIR] [--maximize M --minimize M ... [--where EXPR] [--robust]]",
 		Description: "Writes one HTML file with the grid as run, point counts and provenance, 3D surfaces and heat maps\n" +
 			"of victim throughput, contributor throughput and Var, time series and fairness bars.\n" +
 			"By default the page loads echarts " + report.EChartsVersion + " and echarts-gl " + report.EChartsGLVersion +
-			" from cdn.jsdelivr.net;\n--assets DIR inlines DIR/echarts.min.js and DIR/echarts-gl.min.js so that it works offline.",
-		Flags: []cli.Flag{
+			" from cdn.jsdelivr.net;\n--assets DIR inlines DIR/echarts.min.js and DIR/echarts-gl.min.js so that it works offline.\n" +
+			"With objectives (as for ccsweep best) it also plots the Pareto front and outlines the recommended region\n" +
+			"on every surface and heat map.",
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "report file, - for stdout (default: the database's name with .html)"},
 			assetsFlag(),
-		},
+		}, queryFlags(&objectives)...),
 		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
@@ -38,7 +42,18 @@ func reportCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			if err := writeReport(c, dbPath, out, assets); err != nil {
+			var q *rank.Query
+			switch {
+			case len(objectives) > 0:
+				query, err := rankQuery(c, objectives)
+				if err != nil {
+					return err
+				}
+				q = &query
+			case c.IsSet("where") || c.IsSet("robust") || c.IsSet("lex") || c.IsSet("tolerance"):
+				return usagef("--where, --robust, --lex and --tolerance need an objective: --maximize or --minimize a metric")
+			}
+			if err := writeReport(c, dbPath, out, assets, q); err != nil {
 				return err
 			}
 			if out != "-" {
@@ -74,13 +89,13 @@ func loadAssets(dir string) (*report.Assets, error) {
 
 // writeReport writes the report of the database at dbPath to out (- for
 // stdout), whole or not at all.
-func writeReport(c *cli.Context, dbPath, out string, assets *report.Assets) error {
+func writeReport(c *cli.Context, dbPath, out string, assets *report.Assets, q *rank.Query) error {
 	db, err := store.OpenReadOnly(dbPath)
 	if err != nil {
 		return err
 	}
 	defer db.Close()
 	return writeOutput(out, c.App.Writer, func(w io.Writer) error {
-		return report.Write(c.Context, w, db, report.Options{Assets: assets, Version: version})
+		return report.Write(c.Context, w, db, report.Options{Assets: assets, Version: version, Query: q})
 	})
 }

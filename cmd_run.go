@@ -33,7 +33,7 @@ func runCommand() *cli.Command {
 			"process died (at once on this host, when the lease expires elsewhere).\n\n" +
 			"Exit status: 0 every point is done; 1 a point failed or the run failed (e.g. a full disk);\n" +
 			"2 bad usage or input; 3 the run stopped with points not yet run (e.g. interrupted): run it again to finish them.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "db", Usage: "results database (default: the grid's name with .db, next to the grid file)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulations at once"},
 			&cli.StringFlag{Name: "shard", Usage: "run only slice I of N of the points, e.g. 2/8"},
@@ -44,7 +44,7 @@ func runCommand() *cli.Command {
 			&cli.StringFlag{Name: "report", Usage: "HTML report written after the run (default: the database's name with .html)"},
 			&cli.BoolFlag{Name: "no-report", Usage: "write no report"},
 			assetsFlag(),
-		},
+		}, roundFlags()...),
 		OnUsageError: commandUsageError,
 		Action:       runAction,
 	}
@@ -86,9 +86,16 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
+	rounds, err := sweepRounds(c, g)
+	if err != nil {
+		return err
+	}
 	out := c.App.Writer
 	if c.Bool("dry-run") {
-		return dryRun(c.Context, out, plan, dbPath, c.Int("jobs"))
+		if err := dryRun(c.Context, out, plan, dbPath, c.Int("jobs")); err != nil || rounds == nil {
+			return err
+		}
+		return dryRunRounds(c, rounds, dbPath)
 	}
 	var assets *report.Assets
 	if !c.Bool("no-report") {
@@ -109,7 +116,7 @@ func runAction(c *cli.Context) error {
 	if !c.Bool("quiet") {
 		opt.Progress = newProgress(c.App.ErrWriter)
 	}
-	sum, err := sweep.Run(c.Context, plan, db, opt)
+	sum, err := runSweep(c, rounds, plan, db, opt)
 	undone := ""
 	if sum.Undone > 0 {
 		undone = fmt.Sprintf(", %d undone", sum.Undone)

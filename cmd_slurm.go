@@ -27,7 +27,7 @@ func slurmCommand() *cli.Command {
 			"OUT/submit.sh (submits both, the merge after the array). With --submit it calls sbatch itself, prints\n" +
 			"the job IDs and exits. Run again with --submit on the same OUT, it submits only the shards that still\n" +
 			"miss points, and the merge job.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.IntFlag{Name: "tasks", Usage: "number of array tasks, each running one shard of the points (required)", DefaultText: "none"},
 			&cli.StringFlag{Name: "dir", Usage: "output directory, on a file system the compute nodes share (required)"},
 			&cli.StringFlag{Name: "partition", Aliases: []string{"p"}, Usage: "sbatch --partition of both jobs"},
@@ -41,7 +41,7 @@ func slurmCommand() *cli.Command {
 			&cli.StringFlag{Name: "ccsweep", Usage: "the ccsweep binary the jobs run, as the compute nodes see it (default: this one)"},
 			slurmAssetsFlag(),
 			&cli.BoolFlag{Name: "submit", Usage: "submit the jobs with sbatch, print their IDs and exit"},
-		},
+		}, slurmRoundFlags()...),
 		OnUsageError: commandUsageError,
 		Action:       slurmAction,
 	}
@@ -83,9 +83,17 @@ func slurmAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	rounds, err := slurmRounds(c, g, job)
+	if err != nil {
+		return err
+	}
 	setup, err := sweep.NewSlurmSetup(job, g, gridPath, gridText)
 	if err != nil {
 		return slurmError(err)
+	}
+	setup.Rounds = rounds
+	if c.Bool("next-round") {
+		return nextRound(c, setup, sched)
 	}
 
 	// Everything is checked: what to submit, then the files, then sbatch.

@@ -88,6 +88,21 @@
 // A grid expands to at most MaxPoints points, counting seeds and before
 // constraints.
 //
+// # Rounds
+//
+// Three tables make a grid adaptive: after its own points, rounds of
+// further points follow, each decided from the results of the rounds
+// before (package sweep runs them):
+//
+//	seeds = { min = 3, max = 30, ci = 0.05, metric = "victim_gbps" }   # replications to a precision (SeedTarget)
+//	[refine]      # points added between neighbours where a metric changes or a constraint flips (Refine)
+//	[calibrate]   # a search fitting the numeric axes to measured throughput (Calibrate)
+//
+// A seed target expands to seeds 1..min (SubGrid.Seeds is min); [refine]
+// and [calibrate] belong at the top level and must come after the keys
+// before the first table, like every table. None of them enters the
+// canonical form: the points they add are points of the same grid.
+//
 // # Canonical form
 //
 // Grid.Canonical spells a grid as run, in JSON of format CanonicalFormat:

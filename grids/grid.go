@@ -39,6 +39,13 @@ type Grid struct {
 	// is no [[grid]]) and then every [[grid]] in file order. There is at
 	// least one.
 	Subs []*SubGrid
+	// Refine, if not nil, asks for points added between the grid's points
+	// where a metric changes most or a constraint's outcome changes (the
+	// [refine] table).
+	Refine *Refine
+	// Calibrate, if not nil, asks for a search that fits the grid's numeric
+	// axes to measurements (the [calibrate] table).
+	Calibrate *Calibrate
 
 	count int
 	// scenarios are the scenario files the grid's sub-grids run.
@@ -63,6 +70,9 @@ type SubGrid struct {
 	Where []string
 	// Seeds is the number of replications of each point, seeds 1..Seeds.
 	Seeds int
+	// Target, if not nil, asks for more seeds per point until a precision
+	// is reached (seeds = { min, max, ci, metric }); Seeds is then its Min.
+	Target *SeedTarget
 
 	key     string // the key and line problems about the whole sub-grid point at
 	line    int
@@ -136,7 +146,7 @@ func Parse(path string, data []byte) (*Grid, error) {
 }
 
 // gridKeys are the keys of a grid file that are not model parameters.
-var gridKeys = []string{"name", "scenario", "description", "seeds", "where", "base", "sweep", "zip", "grid"}
+var gridKeys = []string{"name", "scenario", "description", "seeds", "where", "base", "sweep", "zip", "grid", "refine", "calibrate"}
 
 // subKeys are the keys of a [[grid]] that are not model parameters.
 var subKeys = []string{"scenario", "seeds", "where", "base", "sweep", "zip"}
@@ -184,6 +194,12 @@ func (g *Grid) parse(root *table, ps *problems) {
 	}
 	g.Subs = subs
 	g.scenarios = ps.scenarios
+	if n := root.m["refine"]; n != nil {
+		g.Refine = g.parseRefine(ps, n)
+	}
+	if n := root.m["calibrate"]; n != nil {
+		g.Calibrate = g.parseCalibrate(ps, n)
+	}
 }
 
 // parseSub reads the sub-grid in t: the top level when parent is nil, else
@@ -193,7 +209,7 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 	var own []*setting
 	var whereNode *node
 	if parent != nil {
-		s.Scenario, s.Seeds = parent.Scenario, parent.Seeds
+		s.Scenario, s.Seeds, s.Target = parent.Scenario, parent.Seeds, parent.Target
 		s.where = slices.Clone(parent.where)
 	} else {
 		s.Seeds = 1
@@ -224,7 +240,12 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 		switch {
 		case k == "scenario":
 		case k == "seeds":
-			s.Seeds = parseSeeds(ps, key, n)
+			s.Seeds, s.Target = parseSeeds(ps, key, n), nil
+			if t, ok := n.val.(*table); ok {
+				if s.Target = parseSeedTarget(ps, key, t, n.line); s.Target != nil {
+					s.Seeds = s.Target.Min
+				}
+			}
 		case k == "where":
 			whereNode = n
 		case k == "base":
@@ -237,7 +258,7 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 			}
 		case k == "sweep" || k == "zip":
 			s.parseAxes(ps, key, n)
-		case k == "name" || k == "description" || k == "grid":
+		case k == "name" || k == "description" || k == "grid" || k == "refine" || k == "calibrate":
 			if parent != nil {
 				ps.add(n.line, key, "%s belongs at the top level, not in a [[grid]]", k)
 			} // else Grid.parse reads it
@@ -430,6 +451,8 @@ func reason(err error) string {
 func parseSeeds(ps *problems, key string, n *node) int {
 	v, ok := n.val.(int64)
 	switch {
+	case isTable(n):
+		// a seed target: parseSeedTarget reads it
 	case !ok:
 		ps.add(n.line, key, "want a whole number of replications, not %s", show(n.val))
 	case v < 1:

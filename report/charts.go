@@ -228,7 +228,8 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 	lo, hi := metricRange(g, s, metric)
 	zlo, zhi := niceRange(lo, hi)
 
-	var data, failed, missing []opts.Chart3DData
+	fill := g.fill(s, sl, metric) // nil unless refinement made the grid irregular
+	var data, failed, missing, sampled []opts.Chart3DData
 	for yi, row := range sl.Cells {
 		for xi, ci := range row {
 			xy := []any{coord(x, xi, xSlots), coord(y, yi, ySlots)}
@@ -241,11 +242,16 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 				var mean float64
 				if mean, ok = c.Mean[metric]; ok {
 					v = roundSig(mean, 5)
+					if fill != nil {
+						sampled = append(sampled, opts.Chart3DData{Value: append(slices.Clone(xy), v)})
+					}
 				}
+			} else if fill != nil && !math.IsNaN(fill[yi][xi]) {
+				v, ok = roundSig(fill[yi][xi], 5), true
 			}
 			data = append(data, opts.Chart3DData{Value: append(slices.Clone(xy), v)})
 			switch {
-			case ok:
+			case ok, c == nil && fill != nil: // interpolated, or no point of the grid
 			case c != nil && c.Status == CellFailed:
 				failed = append(failed, opts.Chart3DData{Value: append(xy, zlo)})
 			case c == nil || c.Status == CellMissing:
@@ -267,12 +273,13 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 	for _, mk := range []struct {
 		name, color string
 		data        []opts.Chart3DData
-	}{{"failed", failedColor, failed}, {"not stored", missingColor, missing}} {
+	}{{"failed", failedColor, failed}, {"not stored", missingColor, missing}, {"points run", sampledColor, sampled}} {
 		if len(mk.data) > 0 {
 			c.MultiSeries = append(c.MultiSeries, charts.SingleSeries{Name: mk.name, Type: types.ChartScatter3D,
 				CoordSystem: types.ChartCartesian3D, Data: mk.data, ItemStyle: &opts.ItemStyle{Color: mk.color}})
 		}
 	}
+	c.MultiSeries = append(c.MultiSeries, regionSeries3D(g, s, sl, metric, xSlots, ySlots)...)
 	axis := func(slots bool, a *AxisMeta) map[string]any {
 		// A line height above the font size keeps echarts-gl from clipping
 		// underscores and descenders.
@@ -305,6 +312,7 @@ func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 	x, y := &g.Dims[hx], &g.Dims[hy]
 	m := metrics[metric]
 	lo, hi := metricRange(g, s, metric)
+	fill := g.fill(s, sl, metric) // nil unless refinement made the grid irregular
 	var data []opts.HeatMapData
 	var failed, missing []opts.ScatterData
 	for yi, row := range sl.Cells {
@@ -328,6 +336,12 @@ func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 					c.Done, c.Seeds, c.Failed, ci}})
 			case c != nil && c.Status == CellFailed:
 				failed = append(failed, opts.ScatterData{Value: []any{hxi, hyi, ci}})
+			case c == nil && fill != nil:
+				// Not a point of the grid: interpolated between points run
+				// (cell -1), or left blank.
+				if v := fill[yi][xi]; !math.IsNaN(v) {
+					data = append(data, opts.HeatMapData{Value: []any{hxi, hyi, roundSig(v, 5), 0, 0, 0, 0, -1}})
+				}
 			default:
 				missing = append(missing, opts.ScatterData{Value: []any{hxi, hyi, ci}})
 			}
@@ -360,11 +374,11 @@ func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		extraSeries = append(extraSeries, map[string]any{"symbol": "rect", "symbolSize": []int{30, 15},
 			"label": map[string]any{"show": true, "formatter": "fn:markerLabel", "color": "#fff", "fontSize": 11}})
 	}
-	return optionOf(h, map[string]any{
+	return outlineRegion(g, optionOf(h, map[string]any{
 		"visualMap": []any{map[string]any{"min": lo, "max": hi, "precision": precision(lo, hi), "seriesIndex": 0, "itemHeight": 180}},
 		"series":    extraSeries,
 		"legend":    map[string]any{"show": len(markers.MultiSeries) > 0, "bottom": 0, "data": seriesNames(markers.MultiSeries)},
-	})
+	}))
 }
 
 func seriesNames(ms charts.MultiSeries) []string {

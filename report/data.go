@@ -59,6 +59,8 @@ type Grid struct {
 	Lines *Lines `json:"lines,omitempty"`
 	// Picks are the points whose time series the report shows.
 	Picks []*Pick `json:"picks,omitempty"`
+	// Answer is the recommendation of Options.Query, if one was asked.
+	Answer *Recommendation `json:"answer,omitempty"`
 }
 
 // Scale says how a numeric dimension is laid out on a chart axis.
@@ -128,6 +130,9 @@ type Cell struct {
 	Params []store.Param `json:"params,omitempty"`
 	// Errors holds the failed seeds' messages.
 	Errors []string `json:"errors,omitempty"`
+	// Added is set for a cell the grid does not list: a point that
+	// refinement or a search added between the grid's points.
+	Added bool `json:"added,omitempty"`
 
 	seedOf   map[string]uint64
 	scenario string // of the stored points; "" for a missing cell
@@ -476,6 +481,7 @@ func (g *Grid) plan(pg *grids.Grid, err error) {
 		byKey := map[string]*Cell{}
 		for _, c := range g.Cells {
 			byKey[joinKey(c.Key)] = c
+			c.Added = true // until the grid lists it
 		}
 		for _, s := range pg.Subs {
 			for p := range s.All() {
@@ -493,8 +499,14 @@ func (g *Grid) plan(pg *grids.Grid, err error) {
 					g.Cells = append(g.Cells, c)
 				}
 				if c != nil {
-					c.Seeds = s.Seeds
+					c.Seeds, c.Added = s.Seeds, false
 				}
+			}
+		}
+		// Points refinement added count as planned: they were.
+		for _, c := range g.Cells {
+			if c.Added {
+				g.Planned += c.Done + c.Failed
 			}
 		}
 	}

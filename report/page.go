@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/report/rank"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -63,6 +64,10 @@ type Options struct {
 	Version string
 	// Now is the time the report says it was made; zero means time.Now.
 	Now time.Time
+	// Query, if not nil, ranks each grid's points (see rank): the page
+	// plots the Pareto front and outlines the recommended region on every
+	// surface and heat map.
+	Query *rank.Query
 }
 
 // Write writes the HTML report of every grid in db to w: an overview with
@@ -73,6 +78,13 @@ func Write(ctx context.Context, w io.Writer, db *store.DB, opt Options) error {
 	ov, err := Load(ctx, db)
 	if err != nil {
 		return err
+	}
+	if opt.Query != nil {
+		for _, g := range ov.Grids {
+			if err := g.recommend(ctx, db, *opt.Query); err != nil {
+				return err
+			}
+		}
 	}
 	p := newPage(ov, opt)
 	for gi, g := range ov.Grids {
@@ -128,6 +140,8 @@ type gridView struct {
 	LinesX      string
 	Picks       []*pickView
 	Fairness    *Chart
+	Pareto      *Chart
+	AnswerText  string
 	FailedCells []*Cell
 	Primary     *Metric
 }
@@ -242,6 +256,10 @@ func (p *page) addGrid(gi int, g *Grid) {
 		v.Picks = append(v.Picks, pv)
 	}
 	v.Fairness = p.chart(fairnessChart(g, gi))
+	if g.Answer != nil {
+		v.Pareto = p.chart(paretoChart(g, gi))
+		v.AnswerText = g.Answer.Summary(g)
+	}
 	for _, c := range g.Cells {
 		if c.Failed > 0 {
 			v.FailedCells = append(v.FailedCells, c)

@@ -9,6 +9,13 @@
 // planning and running a grid of millions of points takes memory that does
 // not grow with the point count, beyond four bytes a point for a shard.
 //
+// An adaptive sweep (Rounds) runs a grid in rounds: the grid's points, then
+// those a Stepper proposes from the results so far (SeedStepper for seed
+// targets, RefineStepper for refinement, CalibrateStepper for a
+// calibration), until it proposes none. Rounds are replayed from the
+// database rather than remembered, so they resume, shard (RoundState.Plan)
+// and run on Slurm (SlurmDir.RoundPlans) like a grid's points.
+//
 // The Slurm layer turns a grid into job arrays on a cluster: SlurmSetup
 // renders and writes the scripts into a SlurmDir (the output directory's
 // layout and manifest), works out which shards still miss points, and submits

@@ -29,7 +29,8 @@ type Plan struct {
 	GridID string
 
 	index *grids.Index
-	pos   []uint32 // grid positions of the plan's points, ascending; nil: every position
+	list  []grids.Point // the points of a round of an adaptive sweep, instead of index (see roundPlan)
+	pos   []uint32      // grid positions of the plan's points, ascending; nil: every position
 }
 
 // NewPlan plans the points of shard of g. A point that several sub-grids
@@ -65,14 +66,22 @@ func NewPlan(g *grids.Grid, shard Shard) (*Plan, error) {
 
 // Len returns the number of points of the plan.
 func (p *Plan) Len() int {
-	if p.pos == nil {
-		return p.index.Len()
+	switch {
+	case p.pos != nil:
+		return len(p.pos)
+	case p.list != nil:
+		return len(p.list)
 	}
-	return len(p.pos)
+	return p.index.Len()
 }
 
 // Point returns point k of the plan, 0 <= k < Len(), in grid order.
-func (p *Plan) Point(k int) grids.Point { return p.index.Point(p.gridPos(k)) }
+func (p *Plan) Point(k int) grids.Point {
+	if p.list != nil {
+		return p.list[p.gridPos(k)]
+	}
+	return p.index.Point(p.gridPos(k))
+}
 
 // ID returns the identity of point k under this model version.
 func (p *Plan) ID(k int) string { return p.Point(k).ID(model.Version) }
@@ -92,7 +101,7 @@ func (p *Plan) All() iter.Seq2[int, grids.Point] {
 // Only returns the plan of those of p's points keep accepts, in order,
 // as when a test leaves some points out of a run.
 func (p *Plan) Only(keep func(grids.Point) bool) *Plan {
-	q := &Plan{Grid: p.Grid, GridID: p.GridID, index: p.index, pos: []uint32{}}
+	q := &Plan{Grid: p.Grid, GridID: p.GridID, index: p.index, list: p.list, pos: []uint32{}}
 	for k, pt := range p.All() {
 		if keep(pt) {
 			q.pos = append(q.pos, uint32(p.gridPos(k)))
@@ -213,14 +222,19 @@ func repeats(x *grids.Index) map[uint32]uint32 {
 // repeats) goes to the shard of its first listing and adds no load, so it
 // runs once. It holds 16 bytes per point while it deals.
 func dealShards(x *grids.Index, n int, again map[uint32]uint32) []int32 {
+	return deal(x.Len(), x.Point, n, again)
+}
+
+// deal is dealShards for the count points that point returns by position.
+func deal(count int, point func(int) grids.Point, n int, again map[uint32]uint32) []int32 {
 	type entry struct {
 		cost engine.Time
 		pos  uint32
 	}
-	es := make([]entry, 0, x.Len()-len(again))
-	for i := range x.Len() {
+	es := make([]entry, 0, count-len(again))
+	for i := range count {
 		if _, ok := again[uint32(i)]; !ok {
-			es = append(es, entry{SimulatedTime(x.Point(i)), uint32(i)})
+			es = append(es, entry{SimulatedTime(point(i)), uint32(i)})
 		}
 	}
 	slices.SortFunc(es, func(a, b entry) int { return cmp.Or(cmp.Compare(b.cost, a.cost), cmp.Compare(a.pos, b.pos)) })
@@ -229,7 +243,7 @@ func dealShards(x *grids.Index, n int, again map[uint32]uint32) []int32 {
 		h[k] = shardLoad{shard: k}
 	}
 	heap.Init(&h)
-	out := make([]int32, x.Len())
+	out := make([]int32, count)
 	for _, e := range es {
 		out[e.pos] = int32(h[0].shard)
 		h[0].load += max(e.cost, 1)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"text/template"
@@ -113,6 +114,10 @@ type SlurmJob struct {
 	// MaxArraySize is the cluster's MaxArraySize: array task IDs stay below
 	// it, and larger arrays are split (see SplitArray). At least 2.
 	MaxArraySize int
+	// NextRound, if not empty, are the arguments after `ccsweep slurm` with
+	// which the merge job, once it has merged, submits the next round of a
+	// grid with rounds (see RoundPlans); empty for a grid without.
+	NextRound []string
 	// Assets, if not empty, is the absolute path of a folder holding
 	// echarts.min.js and echarts-gl.min.js as the compute nodes see it; the
 	// merge job passes it to ccsweep report --assets, so that the report
@@ -170,7 +175,7 @@ func (j *SlurmJob) Validate() error {
 			return bad("Extra", q(e), reason)
 		}
 	}
-	for _, f := range j.RunFlags {
+	for _, f := range append(slices.Clone(j.RunFlags), j.NextRound...) {
 		if strings.ContainsFunc(f, unicode.IsControl) {
 			return bad("RunFlags", q(f), "holds a control character")
 		}
@@ -480,6 +485,10 @@ fi
 if ! "$ccsweep" report "$dir/results.db" -o "$dir/report.html"{{with .Assets}} --assets {{q .}}{{end}}; then
 	echo "$dir/merge.sbatch: the results are merged into $dir/results.db, but the report could not be written" >&2
 fi
+{{- with .NextRound}}
+# The grid runs in rounds: submit the next one, if any, from what is merged.
+"$ccsweep" slurm{{range .}} {{q .}}{{end}} || exit 1
+{{- end}}
 exit 0
 `))
 

@@ -23,8 +23,15 @@ type SlurmSetup struct {
 	// which Write copies into the directory.
 	GridFile string
 	GridText []byte
+	// Rounds, if not nil, are the grid's rounds: Outstanding counts the
+	// points of the round under way (see RoundPlans).
+	Rounds *Rounds
+	// Self is the job ID of the job that submits, if a job does (the merge
+	// job submitting the next round): it is not counted as still queued.
+	Self string
 
 	manifest *SlurmManifest
+	round    RoundState
 	scripts  map[string]string // by file name
 	arrays   []ArrayChunk      // the arrays of submit.sh: every shard
 }
@@ -175,7 +182,7 @@ func (e *QueuedError) Error() string {
 // sched), it fails with a *QueuedError.
 func (s *SlurmSetup) Outstanding(ctx context.Context, sched Scheduler) (Outstanding, error) {
 	var o Outstanding
-	plans, err := ShardPlans(s.Grid, s.Job.Tasks)
+	plans, err := s.shardPlans(ctx)
 	if err != nil {
 		return o, err
 	}
@@ -201,6 +208,7 @@ func (s *SlurmSetup) Outstanding(ctx context.Context, sched Scheduler) (Outstand
 		if err != nil {
 			return o, fmt.Errorf("ask for the jobs of the last submission: %w", err)
 		}
+		active = s.others(active)
 		if len(active) > 0 {
 			return o, &QueuedError{Dir: s.Job.Dir, Jobs: active}
 		}

@@ -67,12 +67,19 @@
       let s = axisValue(meta.x, v[0]) + '<br>' + axisValue(meta.y, v[1]) + '<br>';
       if (p.seriesIndex > 0) return s + '<b>' + esc(p.seriesName) + '</b>' + cellStatus(cellOf(meta, v[2]));
       s += '<b>' + esc(meta.metric.title) + ': ' + num(v[2], meta.metric.digits + 1);
+      if (v[7] < 0) return s + unit(meta.metric) + '</b><br><i>interpolated between the points run</i>';
       if (v[4] > 1) s += ' ± ' + num(v[3], 2);
       s += unit(meta.metric) + '</b>';
       if (v[5] > 1 || v[4] > 1) s += '<br>mean ± sd over ' + v[4] + ' of ' + v[5] + ' seeds';
       return s + cellStatus(cellOf(meta, v[7])) + '<br><i>click for details</i>';
     },
-    heatLabel: (meta) => (p) => fixed(p.value[2], meta.metric.digits),
+    heatLabel: (meta) => (p) => (p.value[7] < 0 ? '' : fixed(p.value[2], meta.metric.digits)),
+    pareto: (meta) => (p) => {
+      const v = p.value, c = cellOf(meta, v[2]);
+      const params = c ? (c.params || []).map((q) => esc(q.Name) + '=' + esc(q.Value)).join(' ') : '';
+      return '<b>' + esc(p.seriesName) + '</b><br>' + params + '<br>' + esc(meta.x.title) + ': ' + num(v[0], 4) +
+        '<br>' + esc(meta.y.title) + ': ' + num(v[1], 4);
+    },
     markerLabel: () => (p) => (p.seriesName === 'failed' ? '✕' : '…'),
     linePoint: (meta) => (p) => {
       const v = p.value;

@@ -1,0 +1,384 @@
+package sweep_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
+)
+
+// fakeResult is a run whose measurement window holds victim throughput
+// victim and two contributors at 3 Gbit/s.
+func fakeResult(cfg model.Config, seed uint64, victim float64) *model.Result {
+	return &model.Result{Scenario: "testbed-s1", Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
+		Flows: []model.FlowResult{
+			{Name: "F1", Role: model.Victim, Gbps: []float64{victim, victim}},
+			{Name: "F2", Role: model.Contributor, Gbps: []float64{3, 3}},
+			{Name: "F3", Role: model.Contributor, Gbps: []float64{3, 3}},
+		}}
+}
+
+// cliffSurface is victim throughput over ccti_timer and marking_rate with
+// a cliff: 2 Gbit/s for timers shorter than 30 µs plus 7 µs per unit of
+// marking rate, 12 above.
+func cliffSurface(cfg model.Config) float64 {
+	if cfg.CC.CCTITimer.Micros() < cliffAt(float64(cfg.CC.MarkingRate)) {
+		return 2
+	}
+	return 12 - 0.001*cfg.CC.CCTITimer.Micros()
+}
+
+// coarseGrid is a 4x4 log grid over the surface, refined along its
+// victim = 7 boundary.
+const coarseGrid = `
+name     = "coarse"
+scenario = "testbed-s1"
+cc       = "on"
+phase    = "1ms"
+sample   = "1ms"
+
+[sweep]
+ccti_timer   = { from = "50us", to = "2000us", count = 4, scale = "log" }
+marking_rate = { from = 1, to = 64, count = 4, scale = "log" }
+
+[refine]
+points    = 40
+metric    = "victim_gbps"
+where     = ["victim_gbps >= 7"]
+log       = ["ccti_timer", "marking_rate"]
+`
+
+// brackets returns, per marking rate, the ccti_timer values in µs that
+// bracket the first rise of victim throughput through 7 Gbit/s.
+func brackets(t *testing.T, db *store.DB) map[string][2]float64 {
+	t.Helper()
+	rs, err := db.Results(context.Background(), store.Filter{Status: store.StatusDone})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]map[float64]float64{}
+	for _, r := range rs {
+		var mr string
+		var tm float64
+		for _, p := range r.Point.Params {
+			switch p.Name {
+			case "marking_rate":
+				mr = p.Value
+			case "ccti_timer":
+				x, _ := grids.AxisNumber(p.Name, p.Value)
+				tm = x / 1e6
+			}
+		}
+		if rows[mr] == nil {
+			rows[mr] = map[float64]float64{}
+		}
+		rows[mr][tm] = r.Metrics["victim_gbps"]
+	}
+	out := map[string][2]float64{}
+	for mr, row := range rows {
+		var ts []float64
+		for tm := range row {
+			ts = append(ts, tm)
+		}
+		sort.Float64s(ts)
+		for i := 1; i < len(ts); i++ {
+			if row[ts[i-1]] < 7 && row[ts[i]] >= 7 {
+				out[mr] = [2]float64{ts[i-1], ts[i]}
+				break
+			}
+		}
+	}
+	return out
+}
+
+func TestRefinementFollowsTheBoundary(t *testing.T) {
+	var calls atomic.Int64
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+		calls.Add(1)
+		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
+	})
+	g := parse(t, coarseGrid)
+	rounds := sweep.NewRounds(g, g.Refine)
+	db := openDB(t, "refine.db")
+	sum, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sum.State.Finished || sum.State.Added != 40 || sum.Points != 56 || calls.Load() != 56 {
+		t.Fatalf("finished %v, %d added, %d points, %d simulations; want 40 added to the 16 of the grid, each simulated once",
+			sum.State.Finished, sum.State.Added, sum.Points, calls.Load())
+	}
+	// The coarse grid brackets the boundary within a factor 3.4 of the
+	// timer (its log step); refinement narrows it on each of the grid's
+	// rows that has one below the 50 µs of a regular 50 µs grid, and
+	// brackets it on rows of its own.
+	for mr, b := range brackets(t, db) {
+		if (mr == "4" || mr == "16" || mr == "64") && b[1]-b[0] >= 50 {
+			t.Errorf("marking_rate %s: boundary between %.1f and %.1f µs; refinement should narrow it below 50 µs", mr, b[0], b[1])
+		}
+		if want := cliffAt(atof(mr)); b[0] >= want || b[1] < want {
+			t.Errorf("marking_rate %s: bracket %v misses the boundary at %.0f µs", mr, b, want)
+		}
+	}
+	if n := len(brackets(t, db)); n < 4 {
+		t.Errorf("refinement bracketed the boundary on %d marking rates; want at least 4 (4, 16, 64 and rows it added)", n)
+	}
+	// A rerun replays the rounds and runs nothing.
+	again, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 2})
+	if err != nil || again.Ran != 0 || !again.State.Finished || again.State.Planned != 56 {
+		t.Fatalf("rerun: %+v, %v; want nothing to run", again, err)
+	}
+}
+
+func cliffAt(markingRate float64) float64 { return 30 + 7*markingRate }
+
+func atof(s string) float64 {
+	var x float64
+	fmt.Sscan(s, &x)
+	return x
+}
+
+func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
+	g := parse(t, coarseGrid)
+	rounds := sweep.NewRounds(g, g.Refine)
+	whole := openDB(t, "whole.db")
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
+	})
+	if _, err := sweep.RunRounds(context.Background(), rounds, whole, sweep.Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	// Interrupt after 25 simulations (round 1 or 2), then rerun.
+	db := openDB(t, "resumed.db")
+	ctx, cancel := context.WithCancel(context.Background())
+	var calls atomic.Int64
+	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+		if calls.Add(1) > 25 {
+			cancel()
+			return nil, c.Err()
+		}
+		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
+	})
+	_, err := sweep.RunRounds(ctx, rounds, db, sweep.Options{Workers: 1})
+	if !errors.Is(err, sweep.ErrInterrupted) {
+		t.Fatalf("interrupted sweep: %v, want ErrInterrupted", err)
+	}
+	st, err := rounds.Current(context.Background(), db)
+	if err != nil || st.Round == 0 || st.Finished {
+		t.Fatalf("after the interrupt: round %d finished %v (%v); want a round after 0 under way", st.Round, st.Finished, err)
+	}
+	calls.Store(-1000)
+	sum, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 2})
+	if err != nil || sum.Ran != 56-25 {
+		t.Fatalf("rerun ran %d (%v); want the 31 points the interrupt left", sum.Ran, err)
+	}
+	if a, b := export(t, whole), export(t, db); a != b {
+		t.Errorf("the resumed sweep's results differ from an uninterrupted one's:\n%s\nvs\n%s", a, b)
+	}
+}
+
+func TestRoundShardsPartitionTheRound(t *testing.T) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
+	})
+	g := parse(t, coarseGrid)
+	rounds := sweep.NewRounds(g, g.Refine)
+	db := openDB(t, "base.db")
+	if _, err := sweep.Run(context.Background(), mustPlan(t, g), db, sweep.Options{Workers: 2}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := rounds.Current(context.Background(), db)
+	if err != nil || st.Round != 1 || len(st.Points) != 10 {
+		t.Fatalf("round %d with %d points (%v); want round 1 with 10", st.Round, len(st.Points), err)
+	}
+	var all []string
+	for i := 1; i <= 3; i++ {
+		plan, err := st.Plan(g, sweep.Shard{Index: i, Count: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := range plan.Len() {
+			all = append(all, plan.ID(k))
+		}
+	}
+	var want []string
+	for _, p := range st.Points {
+		want = append(want, p.ID(model.Version))
+	}
+	slices.Sort(all)
+	slices.Sort(want)
+	if !slices.Equal(all, want) {
+		t.Errorf("the shards of round 1 hold %v, want each point of the round once: %v", all, want)
+	}
+}
+
+func mustPlan(t *testing.T, g *grids.Grid) *sweep.Plan {
+	t.Helper()
+	p, err := sweep.NewPlan(g, sweep.Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// noisyGrid has points whose victim throughput is noisy from seed to seed,
+// by how much depending on the point.
+const noisyGrid = `
+name     = "noisy"
+scenario = "testbed-s1"
+cc       = "on"
+phase    = "1ms"
+sample   = "1ms"
+seeds    = { min = 3, max = 30, ci = 0.05, metric = "victim_gbps" }
+
+[sweep]
+marking_rate = [0, 1, 2, 4, 8]
+`
+
+// noise is a deterministic pseudo-random value in [-1, 1] of a seed.
+func noise(seed uint64) float64 {
+	x := seed*0x9e3779b97f4a7c15 + 0x632be59bd9b4e5
+	x ^= x >> 31
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 29
+	return float64(x%2001)/1000 - 1
+}
+
+func TestSeedTargetIsMetOrMaxReached(t *testing.T) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+		// Spread grows with the marking rate: rate 0 is exact, rate 8
+		// too noisy for 30 seeds to reach 5 %.
+		return fakeResult(cfg, seed, 10+float64(cfg.CC.MarkingRate)*noise(seed)), nil
+	})
+	g := parse(t, noisyGrid)
+	db := openDB(t, "seeds.db")
+	sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 2})
+	if err != nil || !sum.State.Finished {
+		t.Fatal(sum, err)
+	}
+	rs, err := db.Results(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds := map[string]int{}
+	for _, s := range store.Summarize(rs) {
+		mr, _ := s.Value("marking_rate")
+		st := s.Metrics["victim_gbps"]
+		seeds[mr] = st.N
+		for i, seed := range s.Seeds {
+			if seed != uint64(i+1) {
+				t.Errorf("marking_rate %s: seeds %v, want 1..%d", mr, s.Seeds, len(s.Seeds))
+				break
+			}
+		}
+		switch {
+		case st.N < 3 || st.N > 30:
+			t.Errorf("marking_rate %s: %d seeds, want 3..30", mr, st.N)
+		case st.N < 30 && !st.Precise(0.05):
+			t.Errorf("marking_rate %s: stopped at %d seeds with half-width %.3g of mean %.3g, above 5 %%", mr, st.N, st.HalfWidth, st.Mean)
+		case st.N > 3 && st.N < 30:
+			// It needed the last round: one seed fewer would not have met
+			// the target, or the seeds doubled from a count that did not.
+			var xs []float64
+			for _, seed := range s.Seeds[:st.N/2] {
+				xs = append(xs, 10+atof(mr)*noise(seed))
+			}
+			if store.StatOf(xs).Precise(0.05) {
+				t.Errorf("marking_rate %s: %d seeds, though %d already met the target", mr, st.N, st.N/2)
+			}
+		}
+	}
+	if seeds["0"] != 3 || seeds["8"] != 30 {
+		t.Errorf("seeds per marking rate %v; want 3 for the exact point and 30 (max) for the noisiest", seeds)
+	}
+}
+
+// TestCommonRandomNumbers checks that seed k is the same random streams at
+// every point: with random marking, two neighbouring settings under the
+// same seeds differ less from seed to seed than under different seeds.
+func TestCommonRandomNumbers(t *testing.T) {
+	g := parse(t, `
+name     = "crn"
+scenario = "testbed-s1"
+cc       = "on"
+phase    = "10ms"
+sample   = "1ms"
+seeds    = 24
+[base]
+marking_mode = "random"
+marking_rate = 16
+[sweep]
+ccti_timer = ["150us", "160us"]
+`)
+	db := openDB(t, "crn.db")
+	runGrid(t, g, db, sweep.Options{Workers: 2})
+	rs, err := db.Results(context.Background(), store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := map[string]map[uint64]float64{}
+	for _, r := range rs {
+		tm := r.Point.Params[slices.IndexFunc(r.Point.Params, func(p store.Param) bool { return p.Name == "ccti_timer" })].Value
+		if v[tm] == nil {
+			v[tm] = map[uint64]float64{}
+		}
+		v[tm][r.Point.Seed] = r.Metrics["victim_gbps"]
+	}
+	var crn, indep []float64
+	for k := uint64(1); k <= 12; k++ {
+		crn = append(crn, v["150us"][k]-v["160us"][k])
+		indep = append(indep, v["150us"][k]-v["160us"][k+12])
+	}
+	vc, vi := store.StatOf(crn).SD, store.StatOf(indep).SD
+	vc, vi = vc*vc, vi*vi
+	t.Logf("variance of the difference of victim throughput between ccti_timer 150us and 160us: %.3g with common seeds, %.3g with independent ones", vc, vi)
+	if !(vc < vi/1.5) {
+		t.Errorf("common random numbers: variance of the difference %.3g, independent seeds %.3g; want at least 1.5x less", vc, vi)
+	}
+	if math.IsNaN(vc) || vc == 0 {
+		t.Errorf("variance %g: random marking should make seeds differ", vc)
+	}
+}
+
+// TestRefinementLocatesTheTestbedCliff is the measurement of the README on
+// a shorter run: the coarse 4x4 grid of testbed-s1 over CCTI_Timer and
+// Marking_Rate, refined with 40 points along victim = 7 Gbit/s, brackets
+// the short-timer cliff of every marking rate it samples that a regular
+// grid of 50 µs steps also samples more narrowly than 50 µs.
+func TestRefinementLocatesTheTestbedCliff(t *testing.T) {
+	if testing.Short() {
+		t.Skip("simulates 56 points of testbed-s1")
+	}
+	g := parse(t, strings.Replace(strings.Replace(coarseGrid, `phase    = "1ms"`, `phase    = "50ms"`, 1),
+		`[sweep]`, "[base]\nccti_increase = 1\n[sweep]", 1))
+	db := openDB(t, "testbed.db")
+	sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, g.Refine), db, sweep.Options{Workers: 2})
+	if err != nil || sum.Points > 56 {
+		t.Fatal(sum, err)
+	}
+	b := brackets(t, db)
+	var widths []float64
+	for _, mr := range []string{"1", "2", "4", "8", "16", "32", "64"} { // the marking rates of examples/fig11-14.toml
+		if br, ok := b[mr]; ok {
+			t.Logf("marking_rate %s: cliff between %.1f and %.1f µs", mr, br[0], br[1])
+			widths = append(widths, br[1]-br[0])
+		}
+	}
+	sort.Float64s(widths)
+	if len(widths) < 3 {
+		t.Fatalf("refinement bracketed the cliff on %d of the regular grid's marking rates (%v); want at least 3", len(widths), b)
+	}
+	if med := widths[len(widths)/2]; med >= 50 {
+		t.Errorf("median bracket of the cliff %.1f µs, not narrower than the regular grid's 50 µs step", med)
+	}
+}

@@ -1,0 +1,126 @@
+package sweep_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
+)
+
+// TestSlurmRunsRoundsAsArrays drives a refined grid through Slurm as the
+// scripts would: each round's array tasks run their shard of the round the
+// merged database is in, the merge job merges and submits the next round,
+// until the rounds are finished. The merged results are those of one local
+// adaptive sweep.
+func TestSlurmRunsRoundsAsArrays(t *testing.T) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
+	})
+	g := parse(t, coarseGrid)
+	rounds := sweep.NewRounds(g, g.Refine)
+	dir := filepath.Join(t.TempDir(), "out")
+	job := &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: dir, Name: g.Name, Tasks: 3, MaxArraySize: 3,
+		RunFlags:  []string{"--rounds-from", filepath.Join(dir, "results.db")},
+		NextRound: []string{filepath.Join(dir, "grid.toml"), "--dir", dir, "--tasks", "3", "--next-round"}}
+	gridFile := filepath.Join(t.TempDir(), "grid.toml")
+	if err := os.WriteFile(gridFile, []byte(coarseGrid), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	setup := func() *sweep.SlurmSetup {
+		s, err := sweep.NewSlurmSetup(job, g, gridFile, []byte(coarseGrid))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Rounds = rounds
+		return s
+	}
+	s := setup()
+	if err := s.Write(); err != nil {
+		t.Fatal(err)
+	}
+	merge, _ := os.ReadFile(filepath.Join(dir, sweep.SlurmMergeScript))
+	if !strings.Contains(string(merge), `"$ccsweep" slurm `+filepath.Join(dir, "grid.toml")+" --dir "+dir+" --tasks 3 --next-round || exit 1") {
+		t.Errorf("the merge job does not submit the next round:\n%s", merge)
+	}
+	array, _ := os.ReadFile(filepath.Join(dir, sweep.SlurmArrayScript))
+	if !strings.Contains(string(array), "--rounds-from "+filepath.Join(dir, "results.db")) {
+		t.Errorf("the array tasks do not read the round from the merged database:\n%s", array)
+	}
+	d := sweep.SlurmDir(dir)
+	sched := &fakeScheduler{}
+	ctx := context.Background()
+	for round := 0; ; round++ {
+		if round > 10 {
+			t.Fatal("more than 10 rounds")
+		}
+		s := setup()
+		s.Self = "merge-job" // the merge job of the last round submits
+		o, err := s.Outstanding(ctx, sched)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Nothing() {
+			if st := s.Round(); !st.Finished || st.Planned != 56 || st.Round != round-1 {
+				t.Fatalf("after round %d: %+v; want the rounds finished with 56 points", round-1, st)
+			}
+			break
+		}
+		if st := s.Round(); st.Round != round {
+			t.Fatalf("submission %d is for round %d", round, st.Round)
+		}
+		if _, err := s.Submit(ctx, sched, o); err != nil {
+			t.Fatal(err)
+		}
+		// The array: each task replays the rounds from results.db and
+		// runs its shard of the current one.
+		for _, i := range o.Shards {
+			from, err := openIfThere(d.ResultsDB())
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := rounds.Current(ctx, from)
+			if from != nil {
+				from.Close()
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			db, err := store.Open(d.ShardDB(i))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := sweep.RunRound(ctx, g, st, db, sweep.Options{Workers: 2, Shard: sweep.Shard{Index: i, Count: 3}}); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+		}
+		shards, _ := filepath.Glob(filepath.Join(dir, "shards", "shard-*.db"))
+		if err := store.Merge(ctx, d.ResultsDB(), shards, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	local := openDB(t, "local.db")
+	if _, err := sweep.RunRounds(ctx, rounds, local, sweep.Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	merged, err := store.OpenReadOnly(d.ResultsDB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer merged.Close()
+	if a, b := export(t, local), export(t, merged); a != b {
+		t.Errorf("merged rounds differ from a local adaptive sweep:\n%s\nvs\n%s", b, a)
+	}
+}
+
+func openIfThere(path string) (*store.DB, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil
+	}
+	return store.OpenReadOnly(path)
+}
