@@ -535,3 +535,78 @@ func TestSlurmCancelledTaskResubmitted(t *testing.T) {
 	}
 	t.Logf("complete after %s", time.Since(start).Round(time.Millisecond))
 }
+
+// TestSlurmScenarioFileOnLocalCluster: a grid whose scenario is a file runs
+// on Slurm (the file is copied beside the grid) and gives what a local run
+// gives.
+func TestSlurmScenarioFileOnLocalCluster(t *testing.T) {
+	requireSlurm(t)
+	grid := writeGrid(t, "name = \"scen\"\nscenario = \"ft.toml\"\nphase = \"2ms\"\nsample = \"200us\"\n[sweep]\nload = [0.2, 0.4, 0.6]\n")
+	os.WriteFile(filepath.Join(filepath.Dir(grid), "ft.toml"), []byte(`[topology]
+kind = "fattree"
+k = 2
+levels = 2
+[[traffic]]
+name = "u"
+pattern = "uniform"
+arrival = "poisson"
+load = 0.3
+message_size = 2048
+`), 0o644)
+	out := filepath.Join(t.TempDir(), "out")
+	_, arrays, merge := slurmSubmit(t, grid, "--tasks", "2", "--dir", out)
+	local := filepath.Join(t.TempDir(), "local.db")
+	runInto(t, grid, local, "")
+	states := waitJobs(t, 2*time.Minute, append(arrays, merge)...)
+	if !allCompleted(states) {
+		t.Fatalf("job states %v", states)
+	}
+	results := filepath.Join(out, "results.db")
+	checkDatabase(t, results, 3)
+	if got, want := export(t, results, "csv"), export(t, local, "csv"); got != want {
+		t.Fatalf("Slurm export differs from the local run's:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestSlurmRefineRoundsOnLocalCluster: slurm --refine runs the grid, then
+// each refinement round as a job array that the previous merge job
+// submits, and ends with what a local run --refine gives.
+func TestSlurmRefineRoundsOnLocalCluster(t *testing.T) {
+	requireSlurm(t)
+	grid := writeGrid(t, `name = "rounds"
+scenario = "testbed-s1"
+cc = "on"
+phase = "5ms"
+sample = "1ms"
+[sweep]
+ccti_timer = ["20us", "500us"]
+marking_rate = [0, 16]
+`)
+	out := filepath.Join(t.TempDir(), "out")
+	slurmSubmit(t, grid, "--tasks", "2", "--dir", out, "--refine", "4")
+	local := filepath.Join(t.TempDir(), "local.db")
+	if _, stderr, code := ccsweep(t, "run", grid, "--db", local, "-j", "2", "--quiet", "--refine", "4"); code != 0 {
+		t.Fatalf("local run --refine: %s", stderr)
+	}
+	// The rounds' jobs are submitted by merge jobs: wait for the queue to
+	// empty and the merged database to hold every point the local run has.
+	deadline := time.Now().Add(4 * time.Minute)
+	want := export(t, local, "csv")
+	results := filepath.Join(out, "results.db")
+	for {
+		q, _ := exec.Command("squeue", "--noheader", "--format=%i").Output()
+		if strings.TrimSpace(string(q)) == "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("jobs still queued after 4 minutes:\n%s", q)
+		}
+		time.Sleep(time.Second)
+	}
+	if got := export(t, results, "csv"); got != want {
+		t.Fatalf("Slurm rounds give\n%s\nwant (local run --refine)\n%s", got, want)
+	}
+	if n := strings.Count(want, "\n"); n != 1+4+4 {
+		t.Errorf("local run --refine exported %d lines, want a header, the grid's 4 points and 4 refined", n)
+	}
+}
