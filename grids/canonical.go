@@ -156,9 +156,8 @@ func (c *CanonicalGrid) Grid() (*Grid, error) {
 			return nil, fmt.Errorf("canonical grid %q: %w", c.Name, err)
 		}
 	}
-	env := whereEnv()
 	for i := range c.Grids {
-		s, err := c.Grids[i].subGrid(env)
+		s, err := c.Grids[i].subGrid(whereEnv(model.LookupScenario(c.Grids[i].Scenario)))
 		if err != nil {
 			return nil, fmt.Errorf("canonical grid %q: grids[%d]: %w", c.Name, i, err)
 		}

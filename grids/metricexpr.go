@@ -53,7 +53,7 @@ func metricEnv(params []Param, metrics map[string]float64) map[string]any {
 		c.Set(p.Name, p.Value) // a stored point's values parse; a bad one keeps the default
 	}
 	env := make(map[string]any)
-	setEnv(env, &c)
+	setEnv(env, &c, nil)
 	for _, m := range model.MetricList() {
 		v, ok := metrics[m.Name]
 		if !ok {

@@ -199,7 +199,7 @@ func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
 	// Only axis values change from point to point: env starts from the
 	// base configuration and gets each point's axis values.
 	env := make(map[string]any)
-	setEnv(env, &base)
+	setEnv(env, &base, s.sc)
 	var machine vm.VM
 	idx := make([]int, len(s.dims))
 	for {

@@ -167,3 +167,34 @@ func TestGridNamesAMissingScenarioFile(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestWhereNamesScenarioParameters: a where constraint may name a scenario
+// file's parameters whose names are identifiers (load, k).
+func TestWhereNamesScenarioParameters(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := os.ReadFile(filepath.Join("testdata", "scenarios", "ft-hotspot.toml"))
+	os.WriteFile(filepath.Join(dir, "ft.toml"), src, 0o644)
+	path := filepath.Join(dir, "g.toml")
+	os.WriteFile(path, []byte(`name = "w"
+scenario = "ft.toml"
+where = ["load < 0.4 || cc", "k == 4"]
+[sweep]
+load = [0.1, 0.3, 0.5, 0.7]
+cc = [false, true]
+`), 0o644)
+	g, err := grids.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(g.Points()); n != 6 { // cc off: 0.1, 0.3; cc on: all four
+		t.Errorf("%d points, want 6", n)
+	}
+	back, err := grids.ParseCanonical([]byte(g.Canonical()))
+	if err != nil || len(back.Points()) != 6 {
+		t.Fatalf("canonical: %v", err)
+	}
+	os.WriteFile(path, []byte("name = \"w\"\nscenario = \"ft.toml\"\nwhere = [\"loads < 1\"]\n"), 0o644)
+	if _, err := grids.Load(path); err == nil || !strings.Contains(err.Error(), "g.toml:3: where") {
+		t.Errorf("unknown name in where: %v", err)
+	}
+}

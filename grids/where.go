@@ -3,6 +3,7 @@ package grids
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/expr-lang/expr"
 	"github.com/expr-lang/expr/file"
@@ -32,7 +33,7 @@ func compileWhere(ps *problems, key string, n *node) []*constraint {
 		ps.add(n.line, key, "want a list of boolean expressions, not %s", show(n.val))
 		return nil
 	}
-	env := whereEnv()
+	env := whereEnv(ps.sc)
 	var cs []*constraint
 	for _, e := range items {
 		src, ok := e.val.(string)
@@ -52,11 +53,15 @@ func compileWhere(ps *problems, key string, n *node) []*constraint {
 
 // whereEnv returns the environment where expressions are compiled
 // against: every model parameter with its default value, as envValue gives
-// it.
-func whereEnv() map[string]any {
+// it, and the parameters of scenario sc (nil: none) whose names are
+// identifiers (load, k; not bg.load).
+func whereEnv(sc *model.Scenario) map[string]any {
 	env := make(map[string]any)
 	def := model.DefaultConfig()
-	setEnv(env, &def)
+	if sc != nil {
+		def = sc.Config()
+	}
+	setEnv(env, &def, sc)
 	return env
 }
 
@@ -76,9 +81,16 @@ func exprMessage(err error) string {
 
 // setEnv stores c's parameter values in env under their names, as
 // envValue gives them.
-func setEnv(env map[string]any, c *model.Config) {
+func setEnv(env map[string]any, c *model.Config, sc *model.Scenario) {
 	for _, p := range model.Params() {
 		env[p.Name] = envValue(c.Get(p.Name))
+	}
+	if sc != nil {
+		for _, p := range sc.ScenarioParams() {
+			if !strings.Contains(p.Name, ".") {
+				env[p.Name] = envValue(sc.Get(c, p.Name))
+			}
+		}
 	}
 }
 

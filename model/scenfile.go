@@ -180,6 +180,15 @@ func (sc *Scenario) Config() Config {
 	return c
 }
 
+// Get returns the value of parameter name (a model parameter or one of
+// sc's) in c, or nil if there is none.
+func (sc *Scenario) Get(c *Config, name string) any {
+	if p := sc.Param(name); p != nil {
+		return p.get(c)
+	}
+	return nil
+}
+
 // Set sets parameter name (a model parameter or one of sc's) in c.
 func (sc *Scenario) Set(c *Config, name string, v any) error {
 	p := sc.Param(name)
