@@ -135,8 +135,13 @@ func metricRange(g *Grid, s *Surface, metric string) (lo, hi float64) {
 	return roundSig(lo, 4), roundSig(hi, 4)
 }
 
-// niceRange widens [lo, hi] to round numbers for an axis.
+// niceRange widens [lo, hi] to round numbers for an axis; an empty range
+// (a surface whose values all round to one number) is widened by 0.5 each
+// way first.
 func niceRange(lo, hi float64) (float64, float64) {
+	if !(hi > lo) {
+		lo, hi = lo-0.5, hi+0.5
+	}
 	step := math.Pow(10, math.Floor(math.Log10(hi-lo)))
 	if (hi-lo)/step < 3 {
 		step /= 5

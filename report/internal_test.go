@@ -61,6 +61,7 @@ func TestNiceRange(t *testing.T) {
 		{9.589, 13.0, 9, 13},
 		{0.005637, 1.155, 0, 1.2},
 		{0.01, 0.02, 0.01, 0.02},
+		{2.17, 2.17, 1.6, 2.8}, // metricRange's rounding can make the range empty
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.lo, "..", tt.hi), func(t *testing.T) {
