@@ -12,9 +12,11 @@
 // with the credit conservation invariant), switch.go (VoQs, arbitration and
 // the output wake-up protocol), hca.go (injection, the send and receive
 // DMAs, the message rate), routing.go (forwarding tables), cc.go (IB CC:
-// marking, CNPs, CCTI and its timers), params.go (parameters and Config),
-// scenario.go and topology.go (the built-in scenarios), work.go (the cost of
-// a run, estimated before it runs), sample.go, metrics.go and result.go.
+// marking, CNPs, CCTI and its timers), transport.go (what the RC transport
+// and the adapters add to CC: BECNs in ACKs, timer starts, paced reads),
+// params.go (parameters and Config), scenario.go and topology.go (the
+// built-in scenarios), work.go (the cost of a run, estimated before it
+// runs), sample.go, metrics.go and result.go.
 //
 // A run is a pure function of its Scenario, Config and seed: the same inputs
 // give bit-identical samples on any machine. The package imports only engine

@@ -132,6 +132,7 @@ func (n *Network) tryHCA(h int32) {
 			hc.msgFree = now + n.msgGap
 		}
 		f.msgLeft -= int(payload)
+		n.pkts[k].ackReq = n.ackRequested(f.msgLeft, (n.cfg.MessageSize-f.msgLeft+n.cfg.MTU-1)/n.cfg.MTU)
 		if f.msgLeft == 0 {
 			f.msgLeft = n.cfg.MessageSize
 		}
@@ -142,9 +143,10 @@ func (n *Network) tryHCA(h int32) {
 			hc.rr = 0
 		}
 		hc.ioFree = now + txTime(payload, n.ioMbps)
-		// The injection-rate delay adds to the packet's own time on the
-		// link or through the send DMA, whichever is longer.
-		f.readyAt = now + max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps)) + n.ird(f)
+		// The injection-rate delay (pacedGap: at least the paced read
+		// latency) adds to the packet's own time on the link or through
+		// the send DMA, whichever is longer.
+		f.readyAt = now + max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps)) + n.pacedGap(f)
 		n.transmit(hc.port, k, -1)
 		n.wake(h, n.nextSend(hc, pt))
 		return
