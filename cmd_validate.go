@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/fidelity"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -62,7 +61,7 @@ func validateAction(c *cli.Context) error {
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
 	}
-	opt := fidelity.Options{Base: &cfg, Phase: phase, Jobs: c.Int("jobs")}
+	opt := model.FidelityOptions{Base: &cfg, Phase: phase, Jobs: c.Int("jobs")}
 	if !c.Bool("quiet") && isTerminal(c.App.ErrWriter) {
 		opt.Progress = func(done, total int) {
 			fmt.Fprintf(c.App.ErrWriter, "\r\x1b[Kvalidate: %d of %d simulations", done, total)
@@ -72,7 +71,7 @@ func validateAction(c *cli.Context) error {
 		}
 	}
 	start := time.Now()
-	rep, err := fidelity.Run(c.Context, opt)
+	rep, err := model.CheckFidelity(c.Context, opt)
 	if err != nil {
 		var pe *model.ParamError
 		if errors.As(err, &pe) {
@@ -87,7 +86,7 @@ func validateAction(c *cli.Context) error {
 	return nil
 }
 
-func countFailed(rep *fidelity.Report) int {
+func countFailed(rep *model.FidelityReport) int {
 	n := 0
 	for _, r := range rep.Rows {
 		if !r.Pass {
@@ -98,7 +97,7 @@ func countFailed(rep *fidelity.Report) int {
 }
 
 // writeValidation prints the report as a Markdown table and a summary line.
-func writeValidation(w io.Writer, rep *fidelity.Report, sets []string, took time.Duration) {
+func writeValidation(w io.Writer, rep *model.FidelityReport, sets []string, took time.Duration) {
 	fmt.Fprintln(w, "| source | compared | model | published | measure | verdict |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|")
 	for _, r := range rep.Rows {

@@ -18,8 +18,7 @@ import (
 // grids parses into plain values; report reads the store. Every package must
 // be listed, as in the standard library's go/build/deps_test.go.
 var allowedImports = map[string][]string{
-	".":                {"engine", "fidelity", "grids", "model", "report", "store", "store/atomicfile", "sweep"},
-	"fidelity":         {"engine", "model"},
+	".":                {"engine", "grids", "model", "report", "store", "store/atomicfile", "sweep"},
 	"engine":           {},
 	"model":            {"engine"},
 	"grids":            {"engine", "model"},

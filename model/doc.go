@@ -16,7 +16,9 @@
 // and the adapters add to CC: BECNs in ACKs, timer starts, paced reads),
 // params.go (parameters and Config), scenario.go and topology.go (the
 // built-in scenarios), work.go (the cost of a run, estimated before it
-// runs), sample.go, metrics.go and result.go.
+// runs), sample.go, metrics.go and result.go, fidelity.go and
+// fidelity_reference.go (the model against the testbed's published
+// measurements: ccsweep validate).
 //
 // A run is a pure function of its Scenario, Config and seed: the same inputs
 // give bit-identical samples on any machine. The package imports only engine

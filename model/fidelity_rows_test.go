@@ -1,19 +1,18 @@
-package fidelity
+package model
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
 )
 
 // goodReport returns a hand-made report that agrees with every published
 // number: the SPEC §3 tables, a short-timer band, a flat contributors'
 // surface and a Var surface that is low only along the band.
-func goodReport() *Report {
-	rep := &Report{Flows: []string{"F1", "F2", "F3", "F4", "F5"}, Config: model.DefaultConfig(),
-		Surface: newSurface(DefaultTimers, DefaultRates)}
+func goodReport() *FidelityReport {
+	rep := &FidelityReport{Flows: []string{"F1", "F2", "F3", "F4", "F5"}, Config: DefaultConfig(),
+		Surface: newSurface(FidelityTimers, FidelityRates)}
 	rep.Off = [][]float64{
 		{13, 0, 0, 0, 0}, {13, 13, 0, 0, 0}, {6.5, 6.5, 6.5, 0, 0}, {3.25, 3.25, 3.25, 6.5, 0}, {2.17, 2.17, 2.17, 4.33, 4.33},
 	}
@@ -43,7 +42,7 @@ func goodReport() *Report {
 	return rep
 }
 
-func judge(rep *Report) []Row { return append(tableRows(rep), claimRows(rep)...) }
+func judge(rep *FidelityReport) []FidelityRow { return append(tableRows(rep), claimRows(rep)...) }
 
 func TestRowsJudgeHandMadeReports(t *testing.T) {
 	for _, row := range judge(goodReport()) {
@@ -53,34 +52,34 @@ func TestRowsJudgeHandMadeReports(t *testing.T) {
 	}
 	cases := []struct {
 		name   string
-		spoil  func(r *Report)
+		spoil  func(r *FidelityReport)
 		source string // the rows that must fail, by source and item prefix
 		item   string
 	}{
-		{"CC off without HOL blocking", func(r *Report) { r.Off[2][0] = 9 }, "SPEC §3, CC off", "F1–F3"},
-		{"CC on victim hit", func(r *Report) { r.On[3][0] = 11 }, "SPEC §3, CC on", "F1–F4"},
-		{"unequal contributors", func(r *Report) { r.On[4][1], r.On[4][4] = 4.2, 2.2 }, "SPEC §3, CC on", "F1–F5"},
-		{"no oscillation", func(r *Report) {
+		{"CC off without HOL blocking", func(r *FidelityReport) { r.Off[2][0] = 9 }, "SPEC §3, CC off", "F1–F3"},
+		{"CC on victim hit", func(r *FidelityReport) { r.On[3][0] = 11 }, "SPEC §3, CC on", "F1–F4"},
+		{"unequal contributors", func(r *FidelityReport) { r.On[4][1], r.On[4][4] = 4.2, 2.2 }, "SPEC §3, CC on", "F1–F5"},
+		{"no oscillation", func(r *FidelityReport) {
 			for f := 1; f < 5; f++ {
 				r.onSD[4][f] = 0.01
 			}
 		}, "SPEC §3, CC on", "F1–F5"},
-		{"victim unhurt at 50 µs, Marking_Rate 4", func(r *Report) {
+		{"victim unhurt at 50 µs, Marking_Rate 4", func(r *FidelityReport) {
 			i, j := r.Surface.index(50*engine.Microsecond, 4)
 			r.Surface.Victim[i][j] = 12
 		}, "claim 1", "victim, CCTI_Timer 20"},
-		{"victim unhurt at 100 µs", func(r *Report) {
+		{"victim unhurt at 100 µs", func(r *FidelityReport) {
 			i, j := r.Surface.index(100*engine.Microsecond, 16)
 			r.Surface.Victim[i][j] = 11
 		}, "claim 1", "victim, CCTI_Timer 100"},
-		{"best region below PCIe", func(r *Report) {
+		{"best region below PCIe", func(r *FidelityReport) {
 			for i := range r.Surface.Victim {
 				for j := range r.Surface.Victim[i] {
 					r.Surface.Victim[i][j] *= 11 / 12.9
 				}
 			}
 		}, "claim 2", "victim, best region"},
-		{"high Marking_Rate best", func(r *Report) {
+		{"high Marking_Rate best", func(r *FidelityReport) {
 			for i, tm := range r.Surface.Timers {
 				for j, mr := range r.Surface.Rates {
 					if tm >= 150*engine.Microsecond { // rising with Marking_Rate
@@ -89,11 +88,11 @@ func TestRowsJudgeHandMadeReports(t *testing.T) {
 				}
 			}
 		}, "claim 2", "victim, low vs high"},
-		{"contributors collapse at 2000 µs", func(r *Report) {
+		{"contributors collapse at 2000 µs", func(r *FidelityReport) {
 			i, j := r.Surface.index(2000*engine.Microsecond, 0)
 			r.Surface.Contributors[i][j] = 2.5
 		}, "claim 3", "contributors"},
-		{"Var large only in one corner", func(r *Report) {
+		{"Var large only in one corner", func(r *FidelityReport) {
 			for i := range r.Surface.Var {
 				for j := range r.Surface.Var[i] {
 					r.Surface.Var[i][j] = min(r.Surface.Var[i][j], 0.05)
@@ -101,7 +100,7 @@ func TestRowsJudgeHandMadeReports(t *testing.T) {
 			}
 			r.Surface.Var[len(r.Surface.Timers)-1][0] = 2
 		}, "claim 4", "Var over the plane"},
-		{"Var large at low timers", func(r *Report) {
+		{"Var large at low timers", func(r *FidelityReport) {
 			for i, tm := range r.Surface.Timers {
 				for j := range r.Surface.Rates {
 					if tm <= 100*engine.Microsecond {
@@ -110,11 +109,11 @@ func TestRowsJudgeHandMadeReports(t *testing.T) {
 				}
 			}
 		}, "claim 4", "Var at low timers"},
-		{"chosen setting unfair", func(r *Report) {
+		{"chosen setting unfair", func(r *FidelityReport) {
 			i, j := r.Surface.index(150*engine.Microsecond, 1)
 			r.Surface.Var[i][j] = 1
 		}, "claim 5", "threshold 15"},
-		{"two contributors fill H5", func(r *Report) { r.On[2][1], r.On[2][2] = 6.5, 6.45 }, "claim 6", "F2 + F3"},
+		{"two contributors fill H5", func(r *FidelityReport) { r.On[2][1], r.On[2][2] = 6.5, 6.45 }, "claim 6", "F2 + F3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

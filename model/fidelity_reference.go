@@ -1,4 +1,4 @@
-package fidelity
+package model
 
 import (
 	"fmt"
@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
 )
 
 // band is a published value as a range the model must fall in.
@@ -15,7 +14,7 @@ type band struct{ lo, hi float64 }
 
 func (b band) holds(x float64) bool { return x >= b.lo && x <= b.hi }
 
-func (b band) String() string { return fmt.Sprintf("%.3g–%.3g", b.lo, b.hi) }
+func (b band) String() string { return fmt.Sprintf("%g–%g", b.lo, b.hi) }
 
 // Published values of SPEC §3, read as ranges: "≈ 13" is within 5 %
 // (one flow's PCIe-limited rate); smaller numbers, read off figures, within
@@ -74,8 +73,8 @@ var ccOnTable = []phaseRow{
 }
 
 // tableRows checks the reference runs against SPEC §3.
-func tableRows(rep *Report) []Row {
-	var rows []Row
+func tableRows(rep *FidelityReport) []FidelityRow {
+	var rows []FidelityRow
 	for _, t := range []struct {
 		source string
 		table  []phaseRow
@@ -101,11 +100,15 @@ func tableRows(rep *Report) []Row {
 				for _, f := range c.flows {
 					ok = ok && c.want.holds(means[f])
 				}
-				measures = append(measures, fmt.Sprintf("%s each in %v", flowNames(rep.Flows, c.flows), c.want))
+				each := " each"
+				if len(c.flows) == 1 {
+					each = ""
+				}
+				measures = append(measures, fmt.Sprintf("%s%s in %v", flowNames(rep.Flows, c.flows), each, c.want))
 			}
 			active := pr.phase + 1
 			if pr.jain > 0 {
-				j := model.Jain(means[1:active])
+				j := Jain(means[1:active])
 				ok = ok && j >= pr.jain
 				measures = append(measures, fmt.Sprintf("Jain's index of the contributors ≥ %.2f (%.3f)", pr.jain, j))
 			}
@@ -114,7 +117,7 @@ func tableRows(rep *Report) []Row {
 				ok = ok && on >= oscillating*off
 				measures = append(measures, fmt.Sprintf("contributors' sd over the samples ≥ %g × theirs with CC off (%.3f vs %.3f Gbit/s)", oscillating, on, off))
 			}
-			rows = append(rows, Row{
+			rows = append(rows, FidelityRow{
 				Source:    t.source,
 				Item:      activeFlows(rep.Flows, active),
 				Model:     formatMeans(rep.Flows[:active], means[:active]),
@@ -129,9 +132,9 @@ func tableRows(rep *Report) []Row {
 
 // claimRows checks the claims about the surfaces (1-5) and about two
 // contributors with CC on (6).
-func claimRows(rep *Report) []Row {
+func claimRows(rep *FidelityReport) []FidelityRow {
 	s := &rep.Surface
-	var rows []Row
+	var rows []FidelityRow
 	short := s.timersWhere(func(t engine.Time) bool { return t <= 100*engine.Microsecond })
 	rest := s.timersWhere(func(t engine.Time) bool { return t >= 150*engine.Microsecond })
 	positive := s.ratesWhere(func(r int) bool { return r >= 1 })
@@ -143,7 +146,7 @@ func claimRows(rep *Report) []Row {
 	edge := s.timersWhere(func(t engine.Time) bool { return t <= 50*engine.Microsecond })
 	at100 := s.timersWhere(func(t engine.Time) bool { return t == 100*engine.Microsecond })
 	edgeMax, at100Max := maxOf(s.Victim, edge, positive), maxOf(s.Victim, at100, positive)
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 1", Item: "victim, CCTI_Timer " + s.timerRange(edge),
 		Model: fmt.Sprintf("at most %.2f (%.0f %% of best %.2f); at Marking_Rate 0 at most %.2f",
 			edgeMax, 100*edgeMax/best, best, maxOf(s.Victim, edge, zero)),
@@ -151,7 +154,7 @@ func claimRows(rep *Report) []Row {
 		Measure:   "victim ≤ 50 % of its best at every CCTI_Timer ≤ 50 µs and Marking_Rate in {1,2,4,8,16} (at 0 not published)",
 		Pass:      len(edge) > 0 && len(positive) > 0 && edgeMax <= 0.5*best,
 	})
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 1", Item: "victim, CCTI_Timer 100 µs",
 		Model: fmt.Sprintf("at most %.2f (%.0f %% of best); at Marking_Rate 0 %.2f",
 			at100Max, 100*at100Max/best, maxOf(s.Victim, at100, zero)),
@@ -163,7 +166,7 @@ func claimRows(rep *Report) []Row {
 	// Claim 2: low Marking_Rate best, mattering most at low timers; the
 	// best region limited by PCIe.
 	io := rep.Config.HostIOGbps
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 2", Item: "victim, best region",
 		Model:     fmt.Sprintf("%.2f", best),
 		Published: fmt.Sprintf("limited by the host's PCIe (≈ %g)", io),
@@ -173,7 +176,7 @@ func claimRows(rep *Report) []Row {
 	low := s.ratesWhere(func(r int) bool { return r <= 2 })
 	high := s.ratesWhere(func(r int) bool { return r >= 8 })
 	lowMean, highMean := meanOver(s.Victim, rest, low), meanOver(s.Victim, rest, high)
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 2", Item: "victim, low vs high Marking_Rate",
 		Model:     fmt.Sprintf("%.2f at Marking_Rate ≤ 2, %.2f at ≥ 8", lowMean, highMean),
 		Published: "keeping the Marking_Rate low generally gives the victim the best throughput",
@@ -183,7 +186,7 @@ func claimRows(rep *Report) []Row {
 	third := min(len(rest), max(1, len(rest)/3))
 	early, late := rest[:third], rest[len(rest)-third:]
 	spreadEarly, spreadLate := meanSpread(s.Victim, early, s.allRates()), meanSpread(s.Victim, late, s.allRates())
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 2", Item: "victim's sensitivity to Marking_Rate",
 		Model: fmt.Sprintf("spread %.2f at %s, %.2f at %s",
 			spreadEarly, s.timerRange(early), spreadLate, s.timerRange(late)),
@@ -195,7 +198,7 @@ func claimRows(rep *Report) []Row {
 	// Claim 3: the contributors barely move.
 	cLo, cHi := minOf(s.Contributors, s.allTimers(), s.allRates()), maxOf(s.Contributors, s.allTimers(), s.allRates())
 	cMean := meanOver(s.Contributors, s.allTimers(), s.allRates())
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 3", Item: "contributors' mean throughput",
 		Model:     fmt.Sprintf("%.2f–%.2f (mean %.2f)", cLo, cHi, cMean),
 		Published: "varies very little over the whole plane, even at a CCTI_Timer of 2000 µs",
@@ -207,7 +210,7 @@ func claimRows(rep *Report) []Row {
 	vMax := maxOf(s.Var, s.allTimers(), s.allRates())
 	large := countWhere(s.Var, rest, s.allRates(), func(v float64) bool { return v >= vMax/4 })
 	restPoints := len(rest) * len(s.Rates)
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 4", Item: "Var over the plane",
 		Model:     fmt.Sprintf("%d of %d points at CCTI_Timer ≥ 150 µs have Var ≥ %.3f (a quarter of the largest, %.3f)", large, restPoints, vMax/4, vMax),
 		Published: "large over a large part of the plane",
@@ -215,7 +218,7 @@ func claimRows(rep *Report) []Row {
 		Pass:      restPoints > 0 && 2*large >= restPoints,
 	})
 	varShort, varRest := meanOver(s.Var, short, s.allRates()), meanOver(s.Var, rest, s.allRates())
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 4", Item: "Var at low timers",
 		Model:     fmt.Sprintf("mean %.3f at CCTI_Timer ≤ 100 µs, %.3f at ≥ 150 µs", varShort, varRest),
 		Published: "the mechanism is fairest when the CCTI_Timer is kept low",
@@ -226,13 +229,13 @@ func claimRows(rep *Report) []Row {
 	// Claim 5: the chosen setting is good on all three surfaces.
 	ti, ri := s.index(150*engine.Microsecond, 1)
 	if ti < 0 {
-		rows = append(rows, Row{Source: "claim 5", Item: "threshold 15, Marking_Rate 1, CCTI_Timer 150 µs",
+		rows = append(rows, FidelityRow{Source: "claim 5", Item: "threshold 15, Marking_Rate 1, CCTI_Timer 150 µs",
 			Model: "not on the grid", Published: "good on all three surfaces", Measure: "the grid must hold the point"})
 	} else {
 		v, c, vr := s.Victim[ti][ri], s.Contributors[ti][ri], s.Var[ti][ri]
 		cMed := median(flatten(s.Contributors, s.allTimers(), s.allRates()))
 		varMed := median(flatten(s.Var, rest, s.allRates()))
-		rows = append(rows, Row{
+		rows = append(rows, FidelityRow{
 			Source: "claim 5", Item: "threshold 15, Marking_Rate 1, CCTI_Timer 150 µs",
 			Model: fmt.Sprintf("victim %.2f (best %.2f), contributors %.2f (median %.2f), Var %.3f (median %.3f)",
 				v, best, c, cMed, vr, varMed),
@@ -244,7 +247,7 @@ func claimRows(rep *Report) []Row {
 
 	// Claim 6: two contributors with CC on, the 2-3 s phase.
 	f23 := rep.On[2][1] + rep.On[2][2]
-	rows = append(rows, Row{
+	rows = append(rows, FidelityRow{
 		Source: "claim 6", Item: "F2 + F3, CC on, third phase",
 		Model:     fmt.Sprintf("%.2f", f23),
 		Published: "about 11 of a bottleneck just above 13 (hardware); ≈ 13 is too aggressive",
@@ -255,7 +258,7 @@ func claimRows(rep *Report) []Row {
 }
 
 // timersWhere returns the indexes of the timers keep accepts.
-func (s *Surface) timersWhere(keep func(engine.Time) bool) []int {
+func (s *FidelitySurface) timersWhere(keep func(engine.Time) bool) []int {
 	var idx []int
 	for i, t := range s.Timers {
 		if keep(t) {
@@ -266,7 +269,7 @@ func (s *Surface) timersWhere(keep func(engine.Time) bool) []int {
 }
 
 // ratesWhere returns the indexes of the marking rates keep accepts.
-func (s *Surface) ratesWhere(keep func(int) bool) []int {
+func (s *FidelitySurface) ratesWhere(keep func(int) bool) []int {
 	var idx []int
 	for i, r := range s.Rates {
 		if keep(r) {
@@ -276,11 +279,13 @@ func (s *Surface) ratesWhere(keep func(int) bool) []int {
 	return idx
 }
 
-func (s *Surface) allTimers() []int { return s.timersWhere(func(engine.Time) bool { return true }) }
-func (s *Surface) allRates() []int  { return s.ratesWhere(func(int) bool { return true }) }
+func (s *FidelitySurface) allTimers() []int {
+	return s.timersWhere(func(engine.Time) bool { return true })
+}
+func (s *FidelitySurface) allRates() []int { return s.ratesWhere(func(int) bool { return true }) }
 
 // index returns the position of (timer, rate) on the grid, or -1, -1.
-func (s *Surface) index(timer engine.Time, rate int) (int, int) {
+func (s *FidelitySurface) index(timer engine.Time, rate int) (int, int) {
 	ti, ri := slices.Index(s.Timers, timer), slices.Index(s.Rates, rate)
 	if ti < 0 || ri < 0 {
 		return -1, -1
@@ -288,7 +293,7 @@ func (s *Surface) index(timer engine.Time, rate int) (int, int) {
 	return ti, ri
 }
 
-func (s *Surface) timerRange(idx []int) string {
+func (s *FidelitySurface) timerRange(idx []int) string {
 	if len(idx) == 0 {
 		return "no timer"
 	}

@@ -1,4 +1,4 @@
-package fidelity_test
+package model_test
 
 import (
 	"context"
@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/fidelity"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -18,7 +17,7 @@ var (
 	smallRates = []int{0, 1, 4, 16}
 )
 
-func failedRows(rep *fidelity.Report) map[string]bool {
+func failedRows(rep *model.FidelityReport) map[string]bool {
 	failed := map[string]bool{}
 	for _, r := range rep.Rows {
 		if !r.Pass {
@@ -32,9 +31,9 @@ func failedRows(rep *fidelity.Report) map[string]bool {
 // (100 ms phases, a smaller grid), and the model before the transport
 // mechanisms (CNP per FECN, paced QPs streaming, timers in step, counter
 // marking) fails claims 1 and 6 in the same run: the check can fail.
-func TestScaledDownValidation(t *testing.T) {
-	opt := fidelity.Options{Phase: 100 * engine.Millisecond, Timers: smallTimers, Rates: smallRates}
-	rep, err := fidelity.Run(context.Background(), opt)
+func TestScaledDownFidelityCheck(t *testing.T) {
+	opt := model.FidelityOptions{Phase: 100 * engine.Millisecond, Timers: smallTimers, Rates: smallRates}
+	rep, err := model.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +56,7 @@ func TestScaledDownValidation(t *testing.T) {
 		}
 	}
 	opt.Base = &old
-	rep, err = fidelity.Run(context.Background(), opt)
+	rep, err = model.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,14 +69,14 @@ func TestScaledDownValidation(t *testing.T) {
 }
 
 // Run gives the same report with any number of jobs.
-func TestRunIsDeterministicAcrossJobs(t *testing.T) {
-	opt := fidelity.Options{Phase: 10 * engine.Millisecond, Timers: smallTimers[:3], Rates: smallRates[:2], Jobs: 1}
-	one, err := fidelity.Run(context.Background(), opt)
+func TestFidelityCheckIsDeterministicAcrossJobs(t *testing.T) {
+	opt := model.FidelityOptions{Phase: 10 * engine.Millisecond, Timers: smallTimers[:3], Rates: smallRates[:2], Jobs: 1}
+	one, err := model.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.Jobs = 3
-	three, err := fidelity.Run(context.Background(), opt)
+	three, err := model.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,10 +85,10 @@ func TestRunIsDeterministicAcrossJobs(t *testing.T) {
 	}
 }
 
-func TestRunStopsWhenCancelled(t *testing.T) {
+func TestFidelityCheckStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := fidelity.Run(ctx, fidelity.Options{Phase: 100 * engine.Millisecond}); err == nil {
+	if _, err := model.CheckFidelity(ctx, model.FidelityOptions{Phase: 100 * engine.Millisecond}); err == nil {
 		t.Fatal("a cancelled run returned no error")
 	}
 }
