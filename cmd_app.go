@@ -64,7 +64,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		DisableSliceFlagSeparator: true,
 		HideHelpCommand:           true,
 		Commands: []*cli.Command{runCommand(), simCommand(), reportCommand(), serveCommand(), exportCommand(),
-			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand(), completionCommand(),
+			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand(), validateCommand(), completionCommand(),
 			bestCommand(), calibrateCommand()},
 		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {

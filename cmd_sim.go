@@ -89,24 +89,34 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 			setBy[flag] = "--" + flag
 		}
 	}
-	for _, kv := range c.StringSlice("set") {
-		key, val, ok := strings.Cut(kv, "=")
-		if !ok {
-			return nil, cfg, usagef("--set %q: want key=value", kv)
-		}
-		key = strings.TrimSpace(key)
-		if prev, ok := setBy[key]; ok {
-			return nil, cfg, usagef("--set %s: %s is already set by %s; give each parameter once", kv, key, prev)
-		}
-		setBy[key] = "--set " + kv
-		if err := sc.Set(&cfg, key, strings.TrimSpace(val)); err != nil {
-			return nil, cfg, usagef("--set: %v", err)
-		}
+	if err := applySets(&cfg, c.StringSlice("set"), setBy, sc.Set); err != nil {
+		return nil, cfg, err
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, cfg, usagef("%v", err)
 	}
 	return sc, cfg, nil
+}
+
+// applySets applies --set key=value flags to cfg. setBy names what already
+// set each parameter (e.g. "--phase"); a parameter set twice is a usage
+// error, not a silent last-one-wins.
+func applySets(cfg *model.Config, sets []string, setBy map[string]string, set func(*model.Config, string, any) error) error {
+	for _, kv := range sets {
+		key, val, ok := strings.Cut(kv, "=")
+		if !ok {
+			return usagef("--set %q: want key=value", kv)
+		}
+		key = strings.TrimSpace(key)
+		if prev, ok := setBy[key]; ok {
+			return usagef("--set %s: %s is already set by %s; give each parameter once", kv, key, prev)
+		}
+		setBy[key] = "--set " + kv
+		if err := set(cfg, key, strings.TrimSpace(val)); err != nil {
+			return usagef("--set: %v", err)
+		}
+	}
+	return nil
 }
 
 func simAction(c *cli.Context) error {

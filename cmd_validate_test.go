@@ -1,0 +1,81 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestValidateBadInputExitsTwoAndPrintsNothing(t *testing.T) {
+	cases := map[string][]string{
+		"argument":         {"validate", "extra"},
+		"phase no unit":    {"validate", "--phase", "5"},
+		"phase zero":       {"validate", "--phase", "0s"},
+		"jobs":             {"validate", "-j", "0"},
+		"cc is validate's": {"validate", "--set", "cc=off"},
+		"phase twice":      {"validate", "--set", "phase=1s"},
+		"unknown key":      {"validate", "--set", "nope=1"},
+		"bad value":        {"validate", "--set", "becn_return=maybe"},
+		"not key=value":    {"validate", "--set", "becn_return"},
+		"bad relation":     {"validate", "--set", "ccti_min=200"},
+	}
+	for name, args := range cases {
+		t.Run(name, func(t *testing.T) {
+			out, stderr, code := ccsweep(t, args...)
+			if code != 2 || out != "" || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ccsweep: ") {
+				t.Errorf("exit %d, stdout %q, stderr %q: want exit 2, one line on stderr, nothing on stdout", code, out, stderr)
+			}
+		})
+	}
+}
+
+// validate prints one table row per check and a summary, and its exit
+// status says whether every row passed. At 20 ms phases, without the
+// transport mechanisms, claim 6 (two contributors reach only about 11 of
+// H5's 13 Gbit/s) must fail.
+func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		args     []string
+		mustFail string
+	}{
+		{"defaults", nil, ""},
+		{"ib-1 transport", []string{"--set", "becn_return=cnp", "--set", "paced_read_latency=0s"}, "| claim 6 |"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, stderr, code := ccsweep(t, append([]string{"validate", "--phase", "20ms", "-j", "2", "--quiet"}, c.args...)...)
+			lines := strings.Split(strings.TrimSpace(out), "\n")
+			if len(lines) < 23 || lines[0] != "| source | compared | model | published | measure | verdict |" {
+				t.Fatalf("exit %d, output:\n%s%s", code, out, stderr)
+			}
+			rows, failed := 0, 0
+			for _, l := range lines[2:] {
+				if !strings.HasPrefix(l, "| ") {
+					continue
+				}
+				rows++
+				if strings.HasSuffix(l, "| **FAIL** |") {
+					failed++
+					if c.mustFail != "" && strings.HasPrefix(l, c.mustFail) {
+						c.mustFail = ""
+					}
+				} else if !strings.HasSuffix(l, "| pass |") {
+					t.Errorf("row without a verdict: %s", l)
+				}
+			}
+			summary := fmt.Sprintf("%d of %d rows pass (testbed-s1, phase 20ms, model ib-2", rows-failed, rows)
+			if rows != 20 || !strings.Contains(out, summary) {
+				t.Errorf("%d rows; output:\n%s", rows, out)
+			}
+			if c.mustFail != "" {
+				t.Errorf("no failing row starts with %q:\n%s", c.mustFail, out)
+			}
+			switch {
+			case failed == 0 && (code != 0 || stderr != ""):
+				t.Errorf("every row passed but exit %d, stderr %q", code, stderr)
+			case failed > 0 && (code != 1 || !strings.Contains(stderr, fmt.Sprintf("validate: %d of %d rows fail", failed, rows))):
+				t.Errorf("%d rows failed but exit %d, stderr %q", failed, code, stderr)
+			}
+		})
+	}
+}

@@ -1,0 +1,94 @@
+package model_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// smallGrid is a scaled-down plane: the short-timer edge, 100 µs, the
+// chosen 150 µs and a few longer timers, four marking rates.
+var (
+	smallTimers = []engine.Time{20 * engine.Microsecond, 50 * engine.Microsecond, 100 * engine.Microsecond,
+		150 * engine.Microsecond, 300 * engine.Microsecond, 1000 * engine.Microsecond, 2000 * engine.Microsecond}
+	smallRates = []int{0, 1, 4, 16}
+)
+
+func failedRows(rep *model.FidelityReport) map[string]bool {
+	failed := map[string]bool{}
+	for _, r := range rep.Rows {
+		if !r.Pass {
+			failed[r.Source+": "+r.Item] = true
+		}
+	}
+	return failed
+}
+
+// The model agrees with every published row in a scaled-down validation
+// (100 ms phases, a smaller grid), and the model before the transport
+// mechanisms (CNP per FECN, paced QPs streaming, timers in step, counter
+// marking) fails claims 1 and 6 in the same run: the check can fail.
+func TestScaledDownFidelityCheck(t *testing.T) {
+	opt := model.FidelityOptions{Phase: 100 * engine.Millisecond, Timers: smallTimers, Rates: smallRates}
+	rep, err := model.CheckFidelity(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 20 {
+		t.Errorf("%d rows, want 20", len(rep.Rows))
+	}
+	for _, r := range rep.Rows {
+		if !r.Pass {
+			t.Errorf("%s, %s: model %s; published %s; measure %s", r.Source, r.Item, r.Model, r.Published, r.Measure)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	old := model.DefaultConfig()
+	for k, v := range map[string]string{"becn_return": "cnp", "paced_read_latency": "0s",
+		"ccti_timer_start": "zero", "marking_mode": "counter"} {
+		if err := old.Set(k, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opt.Base = &old
+	rep, err = model.CheckFidelity(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := failedRows(rep)
+	for _, want := range []string{"claim 1: victim, CCTI_Timer 20 µs–50 µs", "claim 6: F2 + F3, CC on, third phase"} {
+		if !failed[want] {
+			t.Errorf("without the transport mechanisms %q passes; failed: %v", want, failed)
+		}
+	}
+}
+
+// Run gives the same report with any number of jobs.
+func TestFidelityCheckIsDeterministicAcrossJobs(t *testing.T) {
+	opt := model.FidelityOptions{Phase: 10 * engine.Millisecond, Timers: smallTimers[:3], Rates: smallRates[:2], Jobs: 1}
+	one, err := model.CheckFidelity(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Jobs = 3
+	three, err := model.CheckFidelity(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one.Rows, three.Rows) || !reflect.DeepEqual(one.Surface, three.Surface) {
+		t.Error("reports differ between 1 and 3 jobs")
+	}
+}
+
+func TestFidelityCheckStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := model.CheckFidelity(ctx, model.FidelityOptions{Phase: 100 * engine.Millisecond}); err == nil {
+		t.Fatal("a cancelled run returned no error")
+	}
+}

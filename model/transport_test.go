@@ -1,0 +1,138 @@
+package model
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+func TestAckRequestedOnEveryNthPacketAndTheLast(t *testing.T) {
+	cases := []struct {
+		every, left, sent int
+		want              bool
+	}{
+		{16, 60 << 10, 2, false},
+		{16, 32 << 10, 16, true},
+		{16, 30 << 10, 17, false},
+		{16, 0, 32, true}, // the message's last packet
+		{16, 0, 5, true},  // a short message's last packet
+		{0, 32 << 10, 16, false},
+		{0, 0, 32, true},
+		{1, 60 << 10, 3, true},
+	}
+	for _, c := range cases {
+		n := ccNetwork(t, map[string]any{"ack_req_packets": int64(c.every)})
+		if got := n.ackRequested(c.left, c.sent); got != c.want {
+			t.Errorf("ack_req_packets %d, %d bytes left, packet %d of its message: AckReq %v, want %v",
+				c.every, c.left, c.sent, got, c.want)
+		}
+	}
+}
+
+// With BECNs in ACKs a flow gets at most one BECN per ACK it asks for, however
+// many of its packets are marked; with CNPs it gets one per marked packet.
+func TestBECNsInACKsCoalesceTheFECNsBetweenTwoACKs(t *testing.T) {
+	for _, c := range []struct {
+		ret   string
+		every int
+	}{{"ack", 16}, {"ack", 0}, {"ack", 4}, {"cnp", 16}} {
+		n := ccNetwork(t, map[string]any{"becn_return": c.ret, "ack_req_packets": int64(c.every),
+			"marking_rate": int64(0), "phase": "5ms"})
+		n.RunUntil(n.End())
+		var acks int64 // ACKs the requesters asked for
+		perMsg := int64(n.cfg.MessageSize / n.cfg.MTU)
+		for _, f := range n.flows {
+			pkts := f.sent / int64(n.cfg.MTU)
+			acks += pkts / perMsg
+			if c.every > 0 {
+				acks += pkts / perMsg * (perMsg/int64(c.every) - 1)
+			}
+			acks += 1 // a message in progress may have asked for one
+		}
+		got := n.counters
+		if got.FECN == 0 || got.BECNs == 0 {
+			t.Fatalf("%s/%d: FECN %d, BECNs %d: no congestion to notify", c.ret, c.every, got.FECN, got.BECNs)
+		}
+		switch c.ret {
+		case "ack":
+			if got.CNPs > acks {
+				t.Errorf("ack, every %d: %d BECN-carrying ACKs for %d ACKs requested", c.every, got.CNPs, acks)
+			}
+			if got.CNPs*2 > got.FECN {
+				t.Errorf("ack, every %d: %d BECNs for %d FECNs: marks were not coalesced", c.every, got.CNPs, got.FECN)
+			}
+		case "cnp":
+			if got.CNPs < got.FECN-100 {
+				t.Errorf("cnp: %d CNPs for %d FECNs: every marked packet that arrived needs its own", got.CNPs, got.FECN)
+			}
+		}
+		if got.BECNs > got.CNPs || got.BECNs < got.CNPs-10 {
+			t.Errorf("%s/%d: BECNs %d of %d sent: notifications must reach their sources", c.ret, c.every, got.BECNs, got.CNPs)
+		}
+	}
+}
+
+// A flow held at a fixed CCTI (ccti_min = ccti_limit) alone on the testbed
+// sends one 2 KiB packet per max(link, DMA) time plus its paced gap: the IRD,
+// stretched to the paced read latency when that is longer.
+func TestPacedFlowRateMatchesItsClosedForm(t *testing.T) {
+	for _, c := range []struct {
+		ccti int
+		read engine.Time
+	}{{40, 2 * engine.Microsecond}, {40, 0}, {100, 2 * engine.Microsecond}, {0, 2 * engine.Microsecond}} {
+		n := ccNetwork(t, map[string]any{"ccti_min": int64(c.ccti), "ccti_limit": int64(c.ccti),
+			"paced_read_latency": c.read, "phase": "20ms"})
+		n.RunUntil(n.End())
+		r := n.Result()
+		got := r.MeanGbps(0, 2*engine.Millisecond, n.cfg.Phase) // F1 alone in the first phase
+		own := max(txTime(2048+26, mbps(16)), txTime(2048, mbps(13)))
+		gap := engine.Time(0)
+		if ird := cctEntry(c.ccti, 106); ird > 0 {
+			gap = max(ird, c.read)
+		}
+		want := 2048 * 8 / float64(own+gap) * 1000 // Gbit/s: bits per ps × 1000
+		if math.Abs(got-want) > 0.01*want {
+			t.Errorf("CCTI %d, read latency %v: F1 %.3f Gbit/s, want %.3f", c.ccti, c.read, got, want)
+		}
+	}
+}
+
+func TestCCTITimersStartOutOfStepAndDeterministically(t *testing.T) {
+	firsts := func(start string, seed uint64) []engine.Time {
+		cfg := DefaultConfig()
+		cfg.CC.Enabled = true
+		cfg.Transport.CCTITimerStart = start
+		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := n.cctiTimerStarts()
+		var out []engine.Time
+		for i := 0; i < 5; i++ {
+			out = append(out, next())
+		}
+		return out
+	}
+	period := DefaultConfig().CC.CCTITimer
+	a, b, c := firsts("random", 1), firsts("random", 1), firsts("random", 2)
+	distinct := map[engine.Time]bool{}
+	for i, t0 := range a {
+		if t0 <= 0 || t0 > period {
+			t.Errorf("first expiry %v outside (0, %v]", t0, period)
+		}
+		if t0 != b[i] {
+			t.Errorf("seed 1 gave %v then %v: not deterministic", a, b)
+		}
+		distinct[t0] = true
+	}
+	if len(distinct) < 4 || slices.Equal(a, c) {
+		t.Errorf("first expiries %v (seed 2: %v): want out of step, and different per seed", a, c)
+	}
+	for _, t0 := range firsts("zero", 1) {
+		if t0 != period {
+			t.Errorf("ccti_timer_start zero: first expiry %v, want %v", t0, period)
+		}
+	}
+}
