@@ -78,11 +78,7 @@ func (g *Grid) parseCalibrate(ps *problems, n *node) *Calibrate {
 		ps.add(line, key, format, args...)
 		bad = true
 	}
-	for _, k := range t.keys {
-		if !slices.Contains(calibrateKeys, k) {
-			add(t.m[k].line, "calibrate."+k, "unknown key%s (a [calibrate] table takes %s)", suggest(k, calibrateKeys), strings.Join(calibrateKeys, ", "))
-		}
-	}
+	bad = unknownKeys(ps, t, "calibrate", calibrateKeys, "calibrate")
 	c := &Calibrate{Rounds: 8, Shrink: 0.5}
 	if m := t.m["rounds"]; m != nil {
 		if v, ok := m.val.(int64); !ok || v < 0 || v > 1000 {

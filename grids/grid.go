@@ -572,3 +572,22 @@ func (g *Grid) Axes() []Axis {
 	}
 	return axes
 }
+
+// unknownKeys reports every key of table t (at prefix) that is not one of
+// allowed, with a suggestion, and says whether there was one. With name
+// set, the message also lists what "a [name] table takes".
+func unknownKeys(ps *problems, t *table, prefix string, allowed []string, name string) bool {
+	bad := false
+	for _, k := range t.keys {
+		if slices.Contains(allowed, k) {
+			continue
+		}
+		bad = true
+		if name == "" {
+			ps.add(t.m[k].line, dotted(prefix, k), "unknown key%s", suggest(k, allowed))
+		} else {
+			ps.add(t.m[k].line, dotted(prefix, k), "unknown key%s (a [%s] table takes %s)", suggest(k, allowed), name, strings.Join(allowed, ", "))
+		}
+	}
+	return bad
+}

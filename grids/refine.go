@@ -71,11 +71,7 @@ func (g *Grid) parseRefine(ps *problems, n *node) *Refine {
 		ps.add(line, key, format, args...)
 		bad = true
 	}
-	for _, k := range t.keys {
-		if !slices.Contains(refineKeys, k) {
-			add(t.m[k].line, "refine."+k, "unknown key%s (a [refine] table takes %s)", suggest(k, refineKeys), strings.Join(refineKeys, ", "))
-		}
-	}
+	bad = unknownKeys(ps, t, "refine", refineKeys, "refine")
 	r := &Refine{}
 	positive := func(name string) int {
 		m := t.m[name]
@@ -180,6 +176,13 @@ func DefaultPerRound(points int) int { return max(1, (points+3)/4) }
 // stringList returns the strings of n, one string or a list of them,
 // reporting other values.
 func stringList(ps *problems, key string, n *node) []*node {
+	return stringsOf(ps, key, n, "strings", "a string")
+}
+
+// stringsOf returns the strings of n, one string or a list of them,
+// reporting other values: "want a list of <list>" for n, "want <item>" for
+// an element.
+func stringsOf(ps *problems, key string, n *node, list, item string) []*node {
 	var items []*node
 	switch v := n.val.(type) {
 	case string:
@@ -187,13 +190,13 @@ func stringList(ps *problems, key string, n *node) []*node {
 	case []*node:
 		items = v
 	default:
-		ps.add(n.line, key, "want a list of strings, not %s", show(n.val))
+		ps.add(n.line, key, "want a list of %s, not %s", list, show(n.val))
 		return nil
 	}
 	var out []*node
 	for _, e := range items {
 		if _, ok := e.val.(string); !ok {
-			ps.add(e.line, key, "want a string, not %s", show(e.val))
+			ps.add(e.line, key, "want %s, not %s", item, show(e.val))
 			continue
 		}
 		out = append(out, e)

@@ -337,11 +337,7 @@ type scenReader struct{ ps *problems }
 
 // keys reports keys of t that its table (scenarioKeys[kind]) does not have.
 func (r scenReader) keys(t *table, prefix, kind string) {
-	for _, k := range t.keys {
-		if !slices.Contains(scenarioKeys[kind], k) {
-			r.ps.add(t.m[k].line, dotted(prefix, k), "unknown key%s", suggest(k, scenarioKeys[kind]))
-		}
-	}
+	unknownKeys(r.ps, t, prefix, scenarioKeys[kind], "")
 }
 
 func (r scenReader) table(root *table, name string) *table {

@@ -113,6 +113,9 @@ func TestEditedScenarioIsAnotherScenario(t *testing.T) {
 
 func TestScenarioFileProblems(t *testing.T) {
 	const topo = "[topology]\nkind = \"fattree\"\nk = 2\n"
+	// want is part of the message (the directory left out); "PREFIX|PART"
+	// wants a message that starts with PREFIX and holds PART, for one with
+	// the scenario's registered name, not known in advance, between them.
 	tests := []struct {
 		name, text, want string
 	}{
@@ -124,7 +127,7 @@ func TestScenarioFileProblems(t *testing.T) {
 		{"load above 1", topo + "[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\nload = 1.5\n", "s.toml:7: traffic[0].load: 1.5: want a number from 0 to 1"},
 		{"load on saturate", topo + "[[traffic]]\npattern = \"uniform\"\nload = 0.5\n", "s.toml:6: traffic[0].load: a saturating source sends all it can"},
 		{"poisson without load", topo + "[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\n", "s.toml:4: traffic[0]: arrival poisson needs a load"},
-		{"unknown host", topo + "[[flow]]\nsrc = \"H1\"\ndst = \"H9\"\n", "s.toml:1: topology: two: flow F1: H1->H9 is not a pair of distinct hosts"},
+		{"unknown host", topo + "[[flow]]\nsrc = \"H1\"\ndst = \"H9\"\n", "s.toml:1: topology: |flow F1: H1->H9 is not a pair of distinct hosts"},
 		{"pattern misfit", "[topology]\nkind = \"fattree\"\nk = 3\n[[traffic]]\npattern = \"bitreverse\"\n", "bitreverse needs a power of two hosts, not 9"},
 		{"nothing sent", topo, "s.toml:1: no [[flow]] or [[traffic]]"},
 		{"bad param default", "[params]\nmtu = 3\n" + topo + "[[traffic]]\npattern = \"uniform\"\n", "s.toml:2: params.mtu"},
@@ -135,18 +138,16 @@ func TestScenarioFileProblems(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "s.toml")
-			text := strings.Replace(tt.text, "H1->H9", "H1->H9", 1)
-			os.WriteFile(path, []byte(text), 0o644)
+			os.WriteFile(path, []byte(tt.text), 0o644)
 			_, err := grids.LoadScenario(path)
 			var ge *grids.Error
 			if !errors.As(err, &ge) {
 				t.Fatalf("error %v, want a *grids.Error", err)
 			}
 			msg := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")
-			want := strings.Replace(tt.want, "two: ", "s@", 1)
-			if want != tt.want { // the scenario's registered name is not known in advance
-				if !strings.Contains(msg, "flow F1: H1->H9 is not a pair of distinct hosts") || !strings.HasPrefix(msg, "s.toml:1: topology: ") {
-					t.Errorf("got  %s\nwant %s", msg, tt.want)
+			if prefix, part, ok := strings.Cut(tt.want, "|"); ok {
+				if !strings.HasPrefix(msg, prefix) || !strings.Contains(msg, part) {
+					t.Errorf("got  %s\nwant %s...%s", msg, prefix, part)
 				}
 				return
 			}

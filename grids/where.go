@@ -23,24 +23,10 @@ type constraint struct {
 
 // compileWhere compiles the where value n: one expression or a list of them.
 func compileWhere(ps *problems, key string, n *node) []*constraint {
-	var items []*node
-	switch v := n.val.(type) {
-	case string:
-		items = []*node{n}
-	case []*node:
-		items = v
-	default:
-		ps.add(n.line, key, "want a list of boolean expressions, not %s", show(n.val))
-		return nil
-	}
 	env := whereEnv(ps.sc)
 	var cs []*constraint
-	for _, e := range items {
-		src, ok := e.val.(string)
-		if !ok {
-			ps.add(e.line, key, "want a boolean expression in a string, not %s", show(e.val))
-			continue
-		}
+	for _, e := range stringsOf(ps, key, n, "boolean expressions", "a boolean expression in a string") {
+		src := e.val.(string)
 		prog, err := compileExpr(env, src)
 		if err != nil {
 			ps.add(e.line, key, "%q: %s", src, exprMessage(err))

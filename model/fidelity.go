@@ -262,7 +262,7 @@ func phaseStats(r *Result, phases int, sd bool) [][]float64 {
 		first, last := WindowSamples(from, engine.Time(p+1)*ph, r.Sample, len(r.Flows[0].Gbps))
 		for _, f := range r.Flows {
 			s := f.Gbps[first : last+1]
-			m := meanOf(s)
+			m := mean(s)
 			if sd {
 				var v float64
 				for _, x := range s {

@@ -113,7 +113,7 @@ func tableRows(rep *FidelityReport) []FidelityRow {
 				measures = append(measures, fmt.Sprintf("Jain's index of the contributors ≥ %.2f (%.3f)", pr.jain, j))
 			}
 			if pr.oscillate {
-				on, off := meanOf(rep.onSD[pr.phase][1:active]), meanOf(rep.offSD[pr.phase][1:active])
+				on, off := mean(rep.onSD[pr.phase][1:active]), mean(rep.offSD[pr.phase][1:active])
 				ok = ok && on >= oscillating*off
 				measures = append(measures, fmt.Sprintf("contributors' sd over the samples ≥ %g × theirs with CC off (%.3f vs %.3f Gbit/s)", oscillating, on, off))
 			}
@@ -332,7 +332,7 @@ func minOf(m [][]float64, rows, cols []int) float64 {
 	return x
 }
 
-func meanOver(m [][]float64, rows, cols []int) float64 { return meanOf(flatten(m, rows, cols)) }
+func meanOver(m [][]float64, rows, cols []int) float64 { return mean(flatten(m, rows, cols)) }
 
 // meanSpread is the mean over rows of each row's max − min over cols.
 func meanSpread(m [][]float64, rows, cols []int) float64 {
@@ -340,7 +340,7 @@ func meanSpread(m [][]float64, rows, cols []int) float64 {
 	for _, i := range rows {
 		spreads = append(spreads, maxOf(m, []int{i}, cols)-minOf(m, []int{i}, cols))
 	}
-	return meanOf(spreads)
+	return mean(spreads)
 }
 
 func countWhere(m [][]float64, rows, cols []int, keep func(float64) bool) int {
@@ -351,17 +351,6 @@ func countWhere(m [][]float64, rows, cols []int, keep func(float64) bool) int {
 		}
 	}
 	return n
-}
-
-func meanOf(xs []float64) float64 {
-	if len(xs) == 0 {
-		return math.NaN()
-	}
-	var s float64
-	for _, x := range xs {
-		s += x
-	}
-	return s / float64(len(xs))
 }
 
 func median(xs []float64) float64 {

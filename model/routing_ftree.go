@@ -153,20 +153,5 @@ func (f *fabric) fatTree(lmc int) (*Routes, error) {
 // switch dst going only down (to lower levels), or -1; queue is scratch
 // space, returned for reuse.
 func (f *fabric) downHops(dst int32, level, dist []int32, queue []int32) []int32 {
-	for i := range dist {
-		dist[i] = -1
-	}
-	dist[dst] = 0
-	queue = append(queue[:0], dst)
-	for i := 0; i < len(queue); i++ {
-		u := queue[i]
-		first, end := f.ports(u)
-		for gp := first; gp < end; gp++ {
-			if v := f.next(gp); v >= 0 && dist[v] < 0 && level[v] > level[u] {
-				dist[v] = dist[u] + 1
-				queue = append(queue, v)
-			}
-		}
-	}
-	return queue
+	return f.search(dst, level, dist, queue)
 }

@@ -27,6 +27,13 @@ func (f *fabric) minHop(lmc int) *Routes {
 // s to switch dst through switches, or -1 where there is none, by a
 // breadth-first search; queue is scratch space, returned for reuse.
 func (f *fabric) hops(dst int32, dist []int32, queue []int32) []int32 {
+	return f.search(dst, nil, dist, queue)
+}
+
+// search is the breadth-first search of hops and downHops: from dst through
+// switches, with level set only towards higher levels (links a packet takes
+// going down to dst).
+func (f *fabric) search(dst int32, level, dist []int32, queue []int32) []int32 {
 	for i := range dist {
 		dist[i] = -1
 	}
@@ -36,7 +43,7 @@ func (f *fabric) hops(dst int32, dist []int32, queue []int32) []int32 {
 		u := queue[i]
 		first, end := f.ports(u)
 		for gp := first; gp < end; gp++ {
-			if v := f.next(gp); v >= 0 && dist[v] < 0 {
+			if v := f.next(gp); v >= 0 && dist[v] < 0 && (level == nil || level[v] > level[u]) {
 				dist[v] = dist[u] + 1
 				queue = append(queue, v)
 			}

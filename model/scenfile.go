@@ -236,6 +236,18 @@ func (c *Config) getExtra(name string) (any, bool) {
 	return nil, false
 }
 
+// extraParam makes p a scenario parameter: its value lives in Config.extra,
+// def when a Config does not set it.
+func extraParam(p *Param, def any) {
+	p.get = func(c *Config) any {
+		if v, ok := c.getExtra(p.Name); ok {
+			return v
+		}
+		return def
+	}
+	p.set = func(c *Config, v any) { c.setExtra(p.Name, v) }
+}
+
 // params lists the spec's sweepable fields: the generator's numeric
 // parameters, lmc, and each traffic's numeric fields both as NAME.field and,
 // for the fields the traffic sets, as a bare field name that sets them in
@@ -244,35 +256,17 @@ func (sp *ScenarioSpec) params() []scenParam {
 	var out []scenParam
 	intP := func(name, doc string, lo, hi float64, def int, apply func(*ScenarioSpec, int)) {
 		p := &Param{Name: name, Kind: KindInt, Min: lo, Max: hi, Doc: doc}
-		p.get = func(c *Config) any {
-			if v, ok := c.getExtra(name); ok {
-				return v
-			}
-			return def
-		}
-		p.set = func(c *Config, v any) { c.setExtra(name, v) }
+		extraParam(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(int)) }})
 	}
 	floatP := func(name, doc string, lo, hi, def float64, apply func(*ScenarioSpec, float64)) {
 		p := &Param{Name: name, Kind: KindFloat, Min: lo, Max: hi, Doc: doc}
-		p.get = func(c *Config) any {
-			if v, ok := c.getExtra(name); ok {
-				return v
-			}
-			return def
-		}
-		p.set = func(c *Config, v any) { c.setExtra(name, v) }
+		extraParam(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(float64)) }})
 	}
 	durP := func(name, doc string, lo, hi, def engine.Time, apply func(*ScenarioSpec, engine.Time)) {
 		p := &Param{Name: name, Kind: KindDuration, Min: float64(lo), Max: float64(hi), Unit: "time", Doc: doc}
-		p.get = func(c *Config) any {
-			if v, ok := c.getExtra(name); ok {
-				return v
-			}
-			return def
-		}
-		p.set = func(c *Config, v any) { c.setExtra(name, v) }
+		extraParam(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(engine.Time)) }})
 	}
 	t := &sp.Topo

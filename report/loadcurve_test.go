@@ -26,11 +26,13 @@ func TestLoadCurves(t *testing.T) {
 	if m := lineMetrics(g, lines); len(m) < 3 || m[0] != "accepted_load" || !slices.Contains(m, "latency_p99_us") {
 		t.Errorf("load curve metrics %v", m)
 	}
+	g.Dims = g.Dims[:2] // cc and one numeric axis, not a load: lines over it
 	g.Dims[1].Name = "hotspot_fraction"
 	_, lines = layout(g)
-	if lines != nil {
-		if m := lineMetrics(g, lines); m[0] != "victim_gbps" {
-			t.Errorf("without a load axis: metrics %v", m)
-		}
+	if lines == nil || lines.X != 1 {
+		t.Fatalf("lines %+v, want over hotspot_fraction", lines)
+	}
+	if m := lineMetrics(g, lines); m[0] != "victim_gbps" {
+		t.Errorf("without a load axis: metrics %v", m)
 	}
 }

@@ -47,10 +47,7 @@ func (d *DB) ExportCSV(ctx context.Context, w io.Writer, opt ExportOptions) erro
 	cw.Write(slices.Concat(exportColumns, params, []string{"seed"}, metricNames))
 	record := make([]string, 0, len(exportColumns)+len(params)+1+len(metricNames))
 	for _, r := range rows {
-		record = append(record[:0], r.gridName, r.Point.GridID, r.Point.Scenario)
-		for _, name := range params {
-			record = append(record, r.value(name))
-		}
+		record = r.appendCSVHead(record[:0], r.Point.GridID, r.Point.Scenario, params)
 		record = append(record, strconv.FormatUint(r.Point.Seed, 10))
 		for _, name := range metricNames {
 			v, ok := r.Metrics[name]
@@ -87,24 +84,7 @@ func (d *DB) ExportJSON(ctx context.Context, w io.Writer, opt ExportOptions) err
 		if i > 0 {
 			bw.WriteString(",")
 		}
-		line = append(line[:0], "\n  {"...)
-		for i, v := range []string{r.gridName, r.Point.GridID, r.Point.Scenario} {
-			line = appendString(appendKey(line, exportColumns[i]), v)
-			line = append(line, ", "...)
-		}
-		for _, name := range params {
-			v := r.value(name)
-			if v == "" {
-				continue
-			}
-			line = appendKey(line, name)
-			if jsonNumber.MatchString(v) {
-				line = append(line, v...)
-			} else {
-				line = appendString(line, v)
-			}
-			line = append(line, ", "...)
-		}
+		line = r.appendJSONHead(line[:0], r.Point.GridID, r.Point.Scenario, params)
 		line = appendKey(line, "seed")
 		line = strconv.AppendUint(line, r.Point.Seed, 10)
 		for _, name := range metricNames {
@@ -146,6 +126,42 @@ type exportRow struct {
 	Result
 	gridName  string
 	effective map[string]string // from ExportOptions.Effective; may be nil
+}
+
+// appendCSVHead appends the row's first cells: grid, grid_id, scenario,
+// then each of params (value).
+func (r *exportRow) appendCSVHead(rec []string, gridID, scenario string, params []string) []string {
+	rec = append(rec, r.gridName, gridID, scenario)
+	for _, name := range params {
+		rec = append(rec, r.value(name))
+	}
+	return rec
+}
+
+// appendJSONHead opens the row's JSON object on a new line and appends
+// grid, grid_id and scenario as strings and each of params that has a value,
+// as a number when it is a JSON number, else as a string; every entry is
+// followed by ", ".
+func (r *exportRow) appendJSONHead(line []byte, gridID, scenario string, params []string) []byte {
+	line = append(line, "\n  {"...)
+	for i, v := range []string{r.gridName, gridID, scenario} {
+		line = appendString(appendKey(line, exportColumns[i]), v)
+		line = append(line, ", "...)
+	}
+	for _, name := range params {
+		v := r.value(name)
+		if v == "" {
+			continue
+		}
+		line = appendKey(line, name)
+		if jsonNumber.MatchString(v) {
+			line = append(line, v...)
+		} else {
+			line = appendString(line, v)
+		}
+		line = append(line, ", "...)
+	}
+	return line
 }
 
 // value returns the cell of parameter name: the point's own value, else its

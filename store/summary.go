@@ -283,10 +283,7 @@ func (d *DB) ExportSummaryCSV(ctx context.Context, w io.Writer, opt ExportOption
 	cw.Write(slices.Concat(exportColumns, params, summaryColumns()))
 	for i, s := range sums {
 		r := firsts[i]
-		rec := []string{r.gridName, s.GridID, s.Scenario}
-		for _, name := range params {
-			rec = append(rec, r.value(name))
-		}
+		rec := r.appendCSVHead(nil, s.GridID, s.Scenario, params)
 		rec = append(rec, strconv.Itoa(len(s.Seeds)))
 		for _, name := range metricNames {
 			st, ok := s.Metrics[name]
@@ -322,24 +319,7 @@ func (d *DB) ExportSummaryJSON(ctx context.Context, w io.Writer, opt ExportOptio
 		if i > 0 {
 			bw.WriteString(",")
 		}
-		line = append(line[:0], "\n  {"...)
-		for k, v := range []string{r.gridName, s.GridID, s.Scenario} {
-			line = appendString(appendKey(line, exportColumns[k]), v)
-			line = append(line, ", "...)
-		}
-		for _, name := range params {
-			v := r.value(name)
-			if v == "" {
-				continue
-			}
-			line = appendKey(line, name)
-			if jsonNumber.MatchString(v) {
-				line = append(line, v...)
-			} else {
-				line = appendString(line, v)
-			}
-			line = append(line, ", "...)
-		}
+		line = r.appendJSONHead(line[:0], s.GridID, s.Scenario, params)
 		line = appendKey(line, "seeds")
 		line = strconv.AppendInt(line, int64(len(s.Seeds)), 10)
 		for _, name := range metricNames {
