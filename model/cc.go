@@ -160,20 +160,21 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 		return
 	}
 	vl := pk.vl
+	ln := n.lane(p, vl)
 	var fill int32
 	switch cc.fill {
 	case fillVoQ:
 		sw := &n.sws[pt.owner]
 		fill = sw.fill[n.voqIndex(sw, n.ports[from].local, vl, pt.local)]
 	case fillPort:
-		fill = pt.lane[vl].voqFill
+		fill = ln.voqFill
 	case fillPortAvg:
-		fill = pt.lane[vl].voqFill / max(1, pt.lane[vl].fillInputs)
+		fill = ln.voqFill / max(1, ln.fillInputs)
 	}
 	if fill < pt.markThreshold {
 		return
 	}
-	if pt.lane[vl].credits-pk.credits < cc.mtuCredits && !pt.victimMask {
+	if ln.credits-pk.credits < cc.mtuCredits && !pt.victimMask {
 		return // a victim without victim mask
 	}
 	rate := int32(n.cfg.CC.MarkingRate)
@@ -181,11 +182,11 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 		if rate > 0 && n.rng.Int32N(rate+1) != 0 {
 			return
 		}
-	} else if pt.lane[vl].markCount > 0 {
-		pt.lane[vl].markCount--
+	} else if ln.markCount > 0 {
+		ln.markCount--
 		return
 	} else {
-		pt.lane[vl].markCount = rate
+		ln.markCount = rate
 	}
 	if !pk.fecn {
 		pk.fecn = true
@@ -203,21 +204,23 @@ func (n *Network) enterVoQ(in, out int32, vl VL, c int32) {
 	}
 	n.settleLeave(out)
 	pt := &n.ports[out]
-	pt.lane[vl].voqFill += c
+	ln := n.lane(out, vl)
+	ln.voqFill += c
 	if !n.cc.perVoQ {
 		return
 	}
 	sw := &n.sws[pt.owner]
 	i := n.voqIndex(sw, n.ports[in].local, vl, pt.local)
 	if sw.fill[i] == 0 {
-		pt.lane[vl].fillInputs++
+		ln.fillInputs++
 	}
 	sw.fill[i] += c
 }
 
 func (n *Network) leaveVoQ(in, out int32, vl VL, c int32) {
 	pt := &n.ports[out]
-	pt.lane[vl].voqFill -= c
+	ln := n.lane(out, vl)
+	ln.voqFill -= c
 	if !n.cc.perVoQ {
 		return
 	}
@@ -225,7 +228,7 @@ func (n *Network) leaveVoQ(in, out int32, vl VL, c int32) {
 	i := n.voqIndex(sw, n.ports[in].local, vl, pt.local)
 	sw.fill[i] -= c
 	if sw.fill[i] == 0 {
-		pt.lane[vl].fillInputs--
+		ln.fillInputs--
 	}
 }
 

@@ -91,13 +91,13 @@ func congestedPort(n *Network, starved bool) int32 {
 	h5 := n.nodePort(topo.Lookup("H5"))
 	p := n.ports[h5].peer
 	pt := &n.ports[p]
-	pt.lane[0].voqFill = pt.markThreshold + 100
+	n.lane(p, 0).voqFill = pt.markThreshold + 100
 	in := n.nodePort(topo.Lookup("S2")) // any input of S2
 	sw := &n.sws[pt.owner]
 	sw.fill[n.voqIndex(sw, n.ports[in].local, 0, pt.local)] = pt.markThreshold + 100
-	pt.lane[0].credits = 200
+	n.lane(p, 0).credits = 200
 	if starved {
-		pt.lane[0].credits = 40
+		n.lane(p, 0).credits = 40
 	}
 	return p
 }
@@ -158,7 +158,7 @@ func TestThresholdZeroNeverMarksAndBelowThresholdDoesNot(t *testing.T) {
 	}
 	n = ccNetwork(t, map[string]any{"marking_rate": int64(0)})
 	p := congestedPort(n, false)
-	n.ports[p].lane[0].voqFill = n.ports[p].markThreshold - 1
+	n.lane(p, 0).voqFill = n.ports[p].markThreshold - 1
 	if got := markCount(n, p, 100, 33); got != 0 {
 		t.Errorf("below threshold: %d marks", got)
 	}

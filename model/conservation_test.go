@@ -23,12 +23,13 @@ func (n *Network) checkConservation() error {
 		}
 		peer := &n.ports[p.peer]
 		for v := 0; v < n.nVL; v++ {
-			if p.lane[v].credits < 0 || p.lane[v].credits > peer.bufCap {
-				return fmt.Errorf("port %d VL %d holds %d credits of %d", i, v, p.lane[v].credits, peer.bufCap)
+			held, in := n.lane(int32(i), VL(v)).credits, n.lane(p.peer, VL(v))
+			if held < 0 || held > peer.bufCap {
+				return fmt.Errorf("port %d VL %d holds %d credits of %d", i, v, held, peer.bufCap)
 			}
-			if sum := p.lane[v].credits + peer.lane[v].bufUsed + peer.lane[v].returning; sum != peer.bufCap {
+			if sum := held + in.bufUsed + in.returning; sum != peer.bufCap {
 				return fmt.Errorf("port %d VL %d: credits %d + used %d + returning %d = %d, buffer %d",
-					i, v, p.lane[v].credits, peer.lane[v].bufUsed, peer.lane[v].returning, sum, peer.bufCap)
+					i, v, held, in.bufUsed, in.returning, sum, peer.bufCap)
 			}
 		}
 	}
@@ -113,7 +114,7 @@ func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 	peak := int32(0)
 	for t0 := 3 * cfg.Phase; t0 < 4*cfg.Phase; t0 += 10 * engine.Microsecond {
 		n.RunUntil(t0)
-		peak = max(peak, n.ports[inter].lane[0].bufUsed)
+		peak = max(peak, n.lane(inter, 0).bufUsed)
 	}
 	if cap := n.ports[inter].bufCap; peak > cap || peak < cap-2*33 {
 		t.Fatalf("S2's buffer from S1 peaked at %d credits of %d: want it full (HOL) but never over", peak, cap)
@@ -154,9 +155,9 @@ func TestCreditImbalanceIsCaughtByTheRun(t *testing.T) {
 		name    string
 		corrupt func(n *Network, p int32)
 	}{
-		{"phantom credit at the sender", func(n *Network, p int32) { n.ports[p].lane[0].credits++ }},
-		{"credit lost at the sender", func(n *Network, p int32) { n.ports[p].lane[0].credits-- }},
-		{"credit lost on its way back", func(n *Network, p int32) { n.ports[n.ports[p].peer].lane[0].returning-- }},
+		{"phantom credit at the sender", func(n *Network, p int32) { n.lane(p, 0).credits++ }},
+		{"credit lost at the sender", func(n *Network, p int32) { n.lane(p, 0).credits-- }},
+		{"credit lost on its way back", func(n *Network, p int32) { n.lane(n.ports[p].peer, 0).returning-- }},
 		{"nothing broken", func(n *Network, p int32) {}},
 	}
 	for _, c := range cases {

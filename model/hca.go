@@ -95,7 +95,7 @@ func (n *Network) tryHCA(h int32) {
 			return
 		}
 		k := hc.ctrl.peek()
-		if n.pkts[k].credits <= pt.lane[n.pkts[k].vl].credits {
+		if n.pkts[k].credits <= n.lane(hc.port, n.pkts[k].vl).credits {
 			hc.ctrl.pop()
 			n.transmit(hc.port, k, -1)
 			n.wake(h, n.nextSend(hc, pt))
@@ -131,7 +131,7 @@ func (n *Network) tryHCA(h int32) {
 		payload := int32(min(n.cfg.MTU, f.msgLeft))
 		wire := payload + int32(n.cfg.HeaderBytes)
 		c := int32(credits(int(wire)))
-		if c > pt.lane[f.vl].credits {
+		if c > n.lane(hc.port, f.vl).credits {
 			continue // a credit update will try again
 		}
 		k := n.newPacket()

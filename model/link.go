@@ -26,14 +26,15 @@ func (n *Network) transmit(p, k, from int32) {
 		n.settleLeave(p)
 		n.markFECN(p, from, pk)
 	}
-	pt.lane[vl].credits -= pk.credits
-	if pt.lane[vl].credits < 0 {
+	ln := n.lane(p, vl)
+	if ln.credits -= pk.credits; ln.credits < 0 {
 		n.violations++
 	}
 	peer := &n.ports[pt.peer]
 	pt.txBytes += int64(pk.wire)
-	if peer.lane[vl].bufUsed += pk.credits; peer.lane[vl].bufUsed > n.stats.maxBuf && !peer.host {
-		n.stats.maxBuf = peer.lane[vl].bufUsed
+	in := n.lane(pt.peer, vl)
+	if in.bufUsed += pk.credits; in.bufUsed > n.stats.maxBuf && !peer.host {
+		n.stats.maxBuf = in.bufUsed
 	}
 	now := n.sim.Now()
 	tx := txTime(pk.wire, pt.rateMbps)
@@ -80,8 +81,9 @@ func (n *Network) freeBuffer(q int32, vl VL, c int32) { n.freeBufferAt(q, vl, c,
 // port after the flow-control delay and the link's propagation delay.
 func (n *Network) freeBufferAt(q int32, vl VL, c int32, at engine.Time) {
 	in := &n.ports[q]
-	in.lane[vl].bufUsed -= c
-	in.lane[vl].returning += c
+	ln := n.lane(q, vl)
+	ln.bufUsed -= c
+	ln.returning += c
 	n.sim.At(at+n.cfg.FCDelay+in.prop, evCredit, packCredit(in.peer, vl, c))
 }
 
@@ -107,8 +109,8 @@ func packCredit(p int32, vl VL, c int32) uint32 {
 func (n *Network) credit(arg uint32) {
 	p, vl, c := int32(arg>>12), VL(arg>>8&15), int32(arg&255)
 	pt := &n.ports[p]
-	pt.lane[vl].credits += c
-	n.ports[pt.peer].lane[vl].returning -= c
+	n.lane(p, vl).credits += c
+	n.lane(pt.peer, vl).returning -= c
 	if !n.balanced(p, vl) {
 		n.violations++
 	}
@@ -120,7 +122,8 @@ func (n *Network) credit(arg uint32) {
 func (n *Network) balanced(p int32, vl VL) bool {
 	out := &n.ports[p]
 	peer := &n.ports[out.peer]
-	held, used, back := out.lane[vl].credits, peer.lane[vl].bufUsed, peer.lane[vl].returning
+	in := n.lane(out.peer, vl)
+	held, used, back := n.lane(p, vl).credits, in.bufUsed, in.returning
 	return held >= 0 && used >= 0 && back >= 0 && held+used+back == peer.bufCap
 }
 

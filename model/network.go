@@ -54,7 +54,6 @@ type port struct {
 	leave    voqLeave     // CC: the VoQ fill the packet on the link gives up when it has left
 	arbIdx   int32        // current entry of the VL arbitration table
 	arbLeft  int32        // bytes the current entry may still start
-	lane     [maxVLs]lane // per-VL state, output and input side
 
 	// Congestion control (output side).
 	victimMask    bool
@@ -65,7 +64,9 @@ type port struct {
 }
 
 // lane is a port's state for one VL, kept together so that one VL's
-// counters share a cache line.
+// counters share a cache line. The lanes of all ports live in one slice
+// (Network.lanes, nVL per port) apart from the ports, so that a port stays
+// small (two cache lines) however many VLs a run has.
 type lane struct {
 	// Output side.
 	ready   uint64 // bit i: input i's VoQ heading here is not empty (switches of up to 64 ports)
@@ -142,6 +143,7 @@ type Network struct {
 	end      engine.Time
 
 	ports  []port
+	lanes  []lane // per port and VL: lane(p, vl)
 	hcas   []hcaState
 	sws    []switchState
 	flows  []flowState
@@ -330,6 +332,7 @@ func (n *Network) build(t *Topology) error {
 	if len(n.ports) >= 1<<20 {
 		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", ErrBadScenario, len(n.ports))
 	}
+	n.lanes = make([]lane, len(n.ports)*n.nVL)
 	for i := range n.ports {
 		p := &n.ports[i]
 		p.bufCap = int32(n.cfg.SwitchBufferCredits)
@@ -346,7 +349,7 @@ func (n *Network) build(t *Topology) error {
 			return fmt.Errorf("%w: link at %s port %d has no rate", ErrBadScenario, t.Nodes[p.node].Name, p.local)
 		}
 		for v := 0; v < n.nVL; v++ {
-			p.lane[v].credits = n.ports[p.peer].bufCap
+			n.lane(int32(i), VL(v)).credits = n.ports[p.peer].bufCap
 		}
 	}
 	for s := range n.sws {
@@ -409,6 +412,9 @@ func (n *Network) Now() engine.Time { return n.sim.Now() }
 // Events returns the number of events run so far.
 func (n *Network) Events() uint64 { return n.sim.Handled() }
 
+// lane returns port p's state for VL vl.
+func (n *Network) lane(p int32, vl VL) *lane { return &n.lanes[int(p)*n.nVL+int(vl)] }
+
 func (n *Network) newPacket() int32 {
 	if k := len(n.free); k > 0 {
 		id := n.free[k-1]
@@ -449,10 +455,11 @@ func (n *Network) arrive(k int32) {
 	sw := &n.sws[in.owner]
 	out := &n.ports[pk.outPort]
 	sw.voq[n.voqIndex(sw, in.local, pk.vl, out.local)].push(k)
-	out.lane[pk.vl].waiting++
+	ln := n.lane(pk.outPort, pk.vl)
+	ln.waiting++
 	out.queued++
 	if in.local < 64 {
-		out.lane[pk.vl].ready |= 1 << uint(in.local)
+		ln.ready |= 1 << uint(in.local)
 	}
 	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
 	n.trySwitch(pk.outPort)

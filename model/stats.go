@@ -57,7 +57,7 @@ func (n *Network) startWindow() {
 	for i := range n.ports { // what the buffers hold as the window begins
 		if p := &n.ports[i]; !p.host {
 			for v := 0; v < n.nVL; v++ {
-				s.maxBuf = max(s.maxBuf, p.lane[v].bufUsed)
+				s.maxBuf = max(s.maxBuf, n.lane(int32(i), VL(v)).bufUsed)
 			}
 		}
 	}

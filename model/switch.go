@@ -57,7 +57,7 @@ func (n *Network) trySwitch(o int32) {
 	sw := &n.sws[pt.owner]
 	table := n.vlArb
 	if len(table) == 1 { // one data VL: nothing to arbitrate
-		if pt.lane[0].waiting > 0 {
+		if n.lane(o, 0).waiting > 0 {
 			if in := n.nextInput(sw, pt, 0); in >= 0 {
 				n.transmit(o, n.takeVoQ(sw, pt, in, 0), sw.firstPort+in)
 			}
@@ -67,7 +67,7 @@ func (n *Network) trySwitch(o int32) {
 	for j := 0; j < len(table); j++ {
 		idx := (int(pt.arbIdx) + j) % len(table)
 		vl := table[idx].vl
-		if pt.lane[vl].waiting == 0 {
+		if n.lane(o, vl).waiting == 0 {
 			continue
 		}
 		in := n.nextInput(sw, pt, vl)
@@ -91,14 +91,15 @@ func (n *Network) trySwitch(o int32) {
 // round-robin pointer past in.
 func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 	q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
+	ln := n.lane(sw.firstPort+pt.local, vl)
 	k := q.pop()
 	if q.n == 0 {
-		pt.lane[vl].ready &^= 1 << uint(in)
+		ln.ready &^= 1 << uint(in)
 	}
-	pt.lane[vl].waiting--
+	ln.waiting--
 	pt.queued--
-	if pt.lane[vl].rrIn = in + 1; pt.lane[vl].rrIn == sw.nPorts {
-		pt.lane[vl].rrIn = 0
+	if ln.rrIn = in + 1; ln.rrIn == sw.nPorts {
+		ln.rrIn = 0
 	}
 	return k
 }
@@ -107,12 +108,13 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 // round-robin from pt's pointer among inputs whose VoQ head fits in pt's
 // credits, or -1.
 func (n *Network) nextInput(sw *switchState, pt *port, vl VL) int32 {
-	cr := pt.lane[vl].credits
-	start := pt.lane[vl].rrIn
+	ln := n.lane(sw.firstPort+pt.local, vl)
+	cr := ln.credits
+	start := ln.rrIn
 	nIn := sw.nPorts
 	if nIn <= 64 {
 		// Rotate the ready mask so that the pointer's bit comes first.
-		m := bits.RotateLeft64(pt.lane[vl].ready, -int(start))
+		m := bits.RotateLeft64(ln.ready, -int(start))
 		for m != 0 {
 			tz := int32(bits.TrailingZeros64(m))
 			m &^= 1 << uint(tz)
