@@ -14,8 +14,13 @@ type refEvent struct {
 }
 
 func TestQueueMatchesTimeSequenceOrder(t *testing.T) {
+	// Seeds 1-3 stress equal times and the far heap; 42 and 2026 put
+	// spans of a wheel slot to a few wheel turns, so that slots hold from
+	// one to hundreds of events (both sorts) and far events come within
+	// reach.
 	for _, seed := range []uint64{1, 2, 3, 42, 2026} {
 		rng := rand.New(rand.NewPCG(seed, 7))
+		wide := seed > 3
 		var q Queue
 		var pending []refEvent
 		now, seq := Time(0), 0
@@ -32,6 +37,9 @@ func TestQueueMatchesTimeSequenceOrder(t *testing.T) {
 					d = Time(rng.IntN(1000))
 				default:
 					d = Time(rng.Int64N(1 << 40))
+				}
+				if wide && d > 3 {
+					d = Time(rng.Int64N(1 << (8 + rng.IntN(20)))) // 256 ps .. 134 µs
 				}
 				e := Event{At: now + d, Kind: uint32(seq), Arg: uint32(seed)}
 				q.Push(e)
@@ -129,5 +137,47 @@ func TestQueueSteadyStateAllocatesNothing(t *testing.T) {
 	})
 	if allocs != 0 {
 		t.Fatalf("hold step allocates %.2f times, want 0", allocs)
+	}
+}
+
+// TestQueueBurstsAndWraps pushes bursts of up to 300 events into a few
+// slots (sorted by the radix passes) and events up to three wheel turns
+// ahead (the wheel wraps, far events come within reach), popping between
+// bursts, and checks the order against (At, push order).
+func TestQueueBurstsAndWraps(t *testing.T) {
+	const slot = Time(1) << slotBits
+	for _, seed := range []uint64{5, 6, 7} {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		var q Queue
+		var pending []refEvent
+		now, seq := Time(0), 0
+		for round := 0; round < 300; round++ {
+			for range rng.IntN(300) {
+				var d Time
+				if rng.IntN(4) == 0 {
+					d = Time(rng.Int64N(int64(3 * wheelSize * slot)))
+				} else {
+					d = Time(rng.Int64N(int64(3 * slot)))
+				}
+				e := Event{At: now + d, Kind: uint32(seq)}
+				q.Push(e)
+				pending = append(pending, refEvent{e, seq})
+				seq++
+			}
+			sort.SliceStable(pending, func(i, j int) bool {
+				if pending[i].At != pending[j].At {
+					return pending[i].At < pending[j].At
+				}
+				return pending[i].seq < pending[j].seq
+			})
+			for range rng.IntN(len(pending) + 1) {
+				got, ok := q.Pop()
+				if !ok || got != pending[0].Event {
+					t.Fatalf("seed %d round %d: Pop = %+v, %v; want %+v", seed, round, got, ok, pending[0].Event)
+				}
+				pending = pending[1:]
+				now = got.At
+			}
+		}
 	}
 }

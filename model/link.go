@@ -13,6 +13,16 @@ func txTime(bytes int32, rateMbps int64) engine.Time {
 	return engine.Time((int64(bytes)*8_000_000 + rateMbps - 1) / rateMbps)
 }
 
+// txTime returns the time wire bytes take on port pt's link. Most packets
+// of a link have one size, so the last answer is kept: a division saved
+// per packet and hop.
+func (pt *port) txTime(wire int32) engine.Time {
+	if wire != pt.txWire {
+		pt.txWire, pt.txPs = wire, txTime(wire, pt.rateMbps)
+	}
+	return pt.txPs
+}
+
 // transmit starts packet k on port p's output. from is the input port whose
 // buffer k leaves (-1 when an HCA injects it). The packet's header reaches
 // the peer after the propagation delay; at a switch it is routed at once and
@@ -37,7 +47,7 @@ func (n *Network) transmit(p, k, from int32) {
 		n.stats.maxBuf = in.bufUsed
 	}
 	now := n.sim.Now()
-	tx := txTime(pk.wire, pt.rateMbps)
+	tx := pt.txTime(pk.wire)
 	end := now + tx
 	pt.linkFree = end
 	if !pt.host {
@@ -66,7 +76,7 @@ func (n *Network) transmit(p, k, from int32) {
 	out := n.sws[peer.owner].lft[pk.dlid]
 	pk.outPort = out
 	ready := header + n.cfg.SwitchLatency
-	if t := pk.tailAt - txTime(pk.wire, n.ports[out].rateMbps); t > ready {
+	if t := pk.tailAt - n.ports[out].txTime(pk.wire); t > ready {
 		ready = t
 	}
 	n.sim.At(ready, evArrive, uint32(k))

@@ -51,6 +51,8 @@ type port struct {
 	linkFree engine.Time  // the output's link is free from then
 	txWakeAt engine.Time  // a switch output's one live evTxDone is due then; 0: none (see txDone)
 	queued   int32        // packets in VoQs heading here, all VLs
+	txWire   int32        // with txPs: the last packet size sent, and its time on the link
+	txPs     engine.Time
 	leave    voqLeave     // CC: the VoQ fill the packet on the link gives up when it has left
 	arbIdx   int32        // current entry of the VL arbitration table
 	arbLeft  int32        // bytes the current entry may still start
@@ -70,6 +72,10 @@ type port struct {
 type lane struct {
 	// Output side.
 	ready   uint64 // bit i: input i's VoQ heading here is not empty (switches of up to 64 ports)
+	// failReady and failCredits: the ready inputs and the credits of the
+	// last scan that found no head to send (nextInput); failReady 0: none.
+	failReady   uint64
+	failCredits int32
 	credits int32  // credits held for the peer's input buffer
 	rrIn    int32  // round-robin pointer among input ports
 	waiting int32  // packets in VoQs heading here
@@ -84,10 +90,10 @@ type lane struct {
 
 // voqLeave is a VoQ fill change due when a packet has left the switch.
 type voqLeave struct {
-	in  int32
-	vl  VL
-	c   int32
 	at  engine.Time
+	in  int32
+	c   int32
+	vl  VL
 	set bool
 }
 
@@ -104,11 +110,12 @@ type packet struct {
 	fecn    bool
 	becn    bool
 	ackReq  bool  // the requester asks for an ACK (transport.go)
+	last    bool  // the last packet of its message
 	inPort  int32 // port whose input buffer holds it
 	outPort int32 // at a switch, the output it was routed to
+	next    int32 // the next packet in its VoQ (switch.go)
 	tailAt  engine.Time
 	born    engine.Time // with last: when the message arrived at its source
-	last    bool        // the last packet of its message
 }
 
 type flowState struct {
@@ -354,7 +361,10 @@ func (n *Network) build(t *Topology) error {
 	}
 	for s := range n.sws {
 		sw := &n.sws[s]
-		sw.voq = make([]fifo, int(sw.nPorts)*n.nVL*int(sw.nPorts))
+		sw.voq = make([]voq, int(sw.nPorts)*n.nVL*int(sw.nPorts))
+		for i := range sw.voq {
+			sw.voq[i] = voq{head: -1, tail: -1}
+		}
 		sw.fill = make([]int32, len(sw.voq))
 	}
 	if err := n.applyVictimMask(t, n.cfg.CC.VictimMask); err != nil {
@@ -454,7 +464,7 @@ func (n *Network) arrive(k int32) {
 	}
 	sw := &n.sws[in.owner]
 	out := &n.ports[pk.outPort]
-	sw.voq[n.voqIndex(sw, in.local, pk.vl, out.local)].push(k)
+	n.push(&sw.voq[n.voqIndex(sw, in.local, pk.vl, out.local)], k)
 	ln := n.lane(pk.outPort, pk.vl)
 	ln.waiting++
 	out.queued++

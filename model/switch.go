@@ -5,14 +5,47 @@ import "math/bits"
 type switchState struct {
 	firstPort int32
 	nPorts    int32
-	voq       []fifo  // [in][vl][out]
+	voq       []voq   // [out][vl][in]: an output's VoQs side by side
 	fill      []int32 // credits per VoQ, kept when CC is on
 	lft       []int32 // destination HCA -> output port (global)
 }
 
+// voq is a virtual output queue: a list of packets linked through
+// packet.next, oldest first, and the credits its head needs. Twelve bytes
+// and no storage of its own, so an output's VoQs of every input share a few
+// cache lines, arbitration reads no packet, and nothing grows.
+type voq struct {
+	head, tail int32 // packets; -1 when empty
+	credits    int32 // the head's credits
+}
+
+func (q *voq) empty() bool { return q.head < 0 }
+
+// push appends packet k.
+func (n *Network) push(q *voq, k int32) {
+	n.pkts[k].next = -1
+	if q.head < 0 {
+		q.head, q.credits = k, n.pkts[k].credits
+	} else {
+		n.pkts[q.tail].next = k
+	}
+	q.tail = k
+}
+
+// pop removes and returns the oldest packet.
+func (n *Network) pop(q *voq) int32 {
+	k := q.head
+	if q.head = n.pkts[k].next; q.head < 0 {
+		q.tail = -1
+	} else {
+		q.credits = n.pkts[q.head].credits
+	}
+	return k
+}
+
 // voqIndex returns the VoQ of input in, VL vl, output out (switch-local ports).
 func (n *Network) voqIndex(sw *switchState, in int32, vl VL, out int32) int32 {
-	return (in*int32(n.nVL)+int32(vl))*sw.nPorts + out
+	return (out*int32(n.nVL)+int32(vl))*sw.nPorts + in
 }
 
 // txDone wakes switch output p when its link frees with packets waiting.
@@ -92,11 +125,12 @@ func (n *Network) trySwitch(o int32) {
 func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 	q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
 	ln := n.lane(sw.firstPort+pt.local, vl)
-	k := q.pop()
-	if q.n == 0 {
+	k := n.pop(q)
+	if q.empty() {
 		ln.ready &^= 1 << uint(in)
 	}
 	ln.waiting--
+	ln.failReady = 0 // a head changed
 	pt.queued--
 	if ln.rrIn = in + 1; ln.rrIn == sw.nPorts {
 		ln.rrIn = 0
@@ -106,23 +140,30 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 
 // nextInput returns the input port that output pt serves next on VL vl:
 // round-robin from pt's pointer among inputs whose VoQ head fits in pt's
-// credits, or -1.
+// credits, or -1. A congested output is asked again and again (at every
+// arrival for it) while it lacks credits; a scan that failed is not
+// repeated while the same heads wait and the credits have not grown.
 func (n *Network) nextInput(sw *switchState, pt *port, vl VL) int32 {
 	ln := n.lane(sw.firstPort+pt.local, vl)
 	cr := ln.credits
 	start := ln.rrIn
 	nIn := sw.nPorts
 	if nIn <= 64 {
+		if ln.ready == ln.failReady && cr <= ln.failCredits {
+			return -1
+		}
 		// Rotate the ready mask so that the pointer's bit comes first.
 		m := bits.RotateLeft64(ln.ready, -int(start))
+		first := n.voqIndex(sw, 0, vl, pt.local)
 		for m != 0 {
 			tz := int32(bits.TrailingZeros64(m))
 			m &^= 1 << uint(tz)
 			in := (start + tz) & 63
-			if n.pkts[sw.voq[n.voqIndex(sw, in, vl, pt.local)].peek()].credits <= cr {
+			if sw.voq[first+in].credits <= cr {
 				return in
 			}
 		}
+		ln.failReady, ln.failCredits = ln.ready, cr
 		return -1
 	}
 	for i := int32(0); i < nIn; i++ {
@@ -131,7 +172,7 @@ func (n *Network) nextInput(sw *switchState, pt *port, vl VL) int32 {
 			in -= nIn
 		}
 		q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
-		if q.n > 0 && n.pkts[q.peek()].credits <= cr {
+		if !q.empty() && q.credits <= cr {
 			return in
 		}
 	}
