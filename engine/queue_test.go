@@ -14,10 +14,8 @@ type refEvent struct {
 }
 
 func TestQueueMatchesTimeSequenceOrder(t *testing.T) {
-	// Seeds 1-3 stress equal times and the far heap; 42 and 2026 put
-	// spans of a wheel slot to a few wheel turns, so that slots hold from
-	// one to hundreds of events (both sorts) and far events come within
-	// reach.
+	// Seeds 1-3 stress equal times and spans up to a second; 42 and 2026
+	// spans of 256 ps to 134 µs, where a packet network's events fall.
 	for _, seed := range []uint64{1, 2, 3, 42, 2026} {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		wide := seed > 3
@@ -140,12 +138,11 @@ func TestQueueSteadyStateAllocatesNothing(t *testing.T) {
 	}
 }
 
-// TestQueueBurstsAndWraps pushes bursts of up to 300 events into a few
-// slots (sorted by the radix passes) and events up to three wheel turns
-// ahead (the wheel wraps, far events come within reach), popping between
-// bursts, and checks the order against (At, push order).
+// TestQueueBurstsAndWraps pushes bursts of up to 300 events within 12 ns
+// (buckets too big for the bottom) and events up to 50 µs ahead, popping
+// between bursts, and checks the order against (At, push order).
 func TestQueueBurstsAndWraps(t *testing.T) {
-	const slot = Time(1) << slotBits
+	const slot, wheelSize = Time(4096), 4096
 	for _, seed := range []uint64{5, 6, 7} {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		var q Queue
