@@ -68,6 +68,8 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 		cfg = sc.Config()
 	} else if sc = model.LookupScenario(name); sc == nil {
 		return nil, cfg, usagef("--scenario: unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
+	} else {
+		cfg = sc.Config()
 	}
 	if err := cfg.Set("cc", c.String("cc")); c.IsSet("cc") && err != nil {
 		return nil, cfg, usagef("--cc: want on or off, not %q", c.String("cc"))

@@ -1,10 +1,14 @@
 package model_test
 
 import (
+	"flag"
+	"fmt"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -91,5 +95,103 @@ func BenchmarkBuildClos648(b *testing.B) {
 		if _, err := model.NewNetwork(sc, cfg, 1); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+var clos648Phase = flag.Duration("clos648.phase", 0, "BenchmarkClos648's phase (0: the scenarios' 250ms, 0.5 s in all)")
+
+// BenchmarkClos648 runs each 648-port scenario (clos648-hotspot and
+// clos648-uniform, CC on, two phases: 0.5 s simulated) once per iteration
+// and reports simulated seconds per wall second, events per second and
+// the peak heap (HeapSys: heap memory taken from the OS, which never
+// shrinks, so it bounds the peak from above). Run one at a time on one core:
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench 'Clos648/hotspot' -benchtime 1x ./model
+//
+// -clos648.phase 10ms shortens the runs for profiling.
+func BenchmarkClos648(b *testing.B) {
+	for _, name := range []string{"hotspot", "uniform"} {
+		b.Run(name, func(b *testing.B) {
+			sc := model.LookupScenario("clos648-" + name)
+			cfg := sc.Config()
+			if *clos648Phase > 0 {
+				cfg.Phase = engine.Time(clos648Phase.Nanoseconds()) * engine.Nanosecond
+				cfg.Sample = min(cfg.Sample, cfg.Phase)
+			}
+			var events uint64
+			var simulated, bytes float64
+			for b.Loop() {
+				r, err := model.Run(sc, cfg, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				events += r.Events
+				simulated += r.End.Seconds()
+				for _, f := range r.Flows {
+					for _, g := range f.Gbps {
+						bytes += g * 1e9 / 8 * r.Sample.Seconds()
+					}
+				}
+			}
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(simulated/b.Elapsed().Seconds(), "sim-s/s")
+			b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+			b.ReportMetric(float64(events)/float64(b.N), "events/op")
+			b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-MB")
+			b.ReportMetric(bytes/1e9/float64(b.N), "GB/op")
+		})
+	}
+}
+
+// BenchmarkScaling runs two-level fat trees (folded Clos, full bisection)
+// of 16, 128, 648 and 2592 hosts under the same per-host load: every host
+// sends Poisson traffic of 64 KiB messages to uniform random destinations
+// at 40 % of its QDR link, IB CC on, 4 ms simulated (window: the whole
+// run). It reports wall time per simulated second, the cost of an event
+// and events per host and simulated second, so that the per-event cost can
+// be read against the network's size:
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench Scaling -benchtime 1x ./model
+func BenchmarkScaling(b *testing.B) {
+	for _, s := range []struct{ leaves, hosts, spines int }{
+		{4, 4, 4}, {8, 16, 16}, {36, 18, 18}, {72, 36, 36},
+	} {
+		hosts := s.leaves * s.hosts
+		b.Run(fmt.Sprintf("hosts=%d", hosts), func(b *testing.B) {
+			sc := &model.Scenario{Name: fmt.Sprintf("clos%d", hosts), Phases: 1, Routing: "ftree",
+				Traffic: []model.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
+				Build: func(c *model.Config) (*model.Topology, error) {
+					return model.GenerateTopology("clos", model.TopoParams{Leaves: s.leaves, HostsPerLeaf: s.hosts,
+						Spines: s.spines, HostGbps: 32, SwitchGbps: 32})
+				}}
+			cfg := model.DefaultConfig()
+			for name, v := range map[string]string{"cc": "on", "host_io_gbps": "25", "fill_mode": "voq",
+				"phase": "4ms", "sample": "1ms", "host_link_gbps": "32"} {
+				if err := cfg.Set(name, v); err != nil {
+					b.Fatal(err)
+				}
+			}
+			// Building the network is not timed: it is run once per run
+			// (BenchmarkBuildClos648 measures it).
+			var events uint64
+			var simulated float64
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				n, err := model.NewNetwork(sc, cfg, 1)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.StartTimer()
+				n.RunUntil(n.End())
+				events += n.Events()
+				simulated += n.End().Seconds()
+			}
+			wall := b.Elapsed().Seconds()
+			b.ReportMetric(wall/simulated, "wall-s/sim-s")
+			b.ReportMetric(wall/float64(events)*1e9, "ns/event")
+			b.ReportMetric(float64(events)/simulated/float64(hosts), "events/host/sim-s")
+		})
 	}
 }

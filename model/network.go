@@ -71,10 +71,11 @@ type port struct {
 // small (two cache lines) however many VLs a run has.
 type lane struct {
 	// Output side.
-	ready   uint64 // bit i: input i's VoQ heading here is not empty (switches of up to 64 ports)
-	// failReady and failCredits: the ready inputs and the credits of the
-	// last scan that found no head to send (nextInput); failReady 0: none.
-	failReady   uint64
+	// heads counts changes of the VoQ heads heading here; failHeads and
+	// failCredits are its value and the credits at the last scan that
+	// found no head to send (nextInput).
+	heads       uint32
+	failHeads   uint32
 	failCredits int32
 	credits int32  // credits held for the peer's input buffer
 	rrIn    int32  // round-robin pointer among input ports
@@ -362,6 +363,8 @@ func (n *Network) build(t *Topology) error {
 	for s := range n.sws {
 		sw := &n.sws[s]
 		sw.voq = make([]voq, int(sw.nPorts)*n.nVL*int(sw.nPorts))
+		sw.words = (sw.nPorts + 63) / 64
+		sw.ready = make([]uint64, int(sw.nPorts)*n.nVL*int(sw.words))
 		for i := range sw.voq {
 			sw.voq[i] = voq{head: -1, tail: -1}
 		}
@@ -464,12 +467,14 @@ func (n *Network) arrive(k int32) {
 	}
 	sw := &n.sws[in.owner]
 	out := &n.ports[pk.outPort]
-	n.push(&sw.voq[n.voqIndex(sw, in.local, pk.vl, out.local)], k)
+	q := &sw.voq[n.voqIndex(sw, in.local, pk.vl, out.local)]
+	n.push(q, k)
 	ln := n.lane(pk.outPort, pk.vl)
 	ln.waiting++
 	out.queued++
-	if in.local < 64 {
-		ln.ready |= 1 << uint(in.local)
+	if q.head == k { // a new head
+		sw.ready[sw.readyWord(out.local, pk.vl, n.nVL)+int(in.local>>6)] |= 1 << (in.local & 63)
+		ln.heads++
 	}
 	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
 	n.trySwitch(pk.outPort)

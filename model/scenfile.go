@@ -57,8 +57,33 @@ type scenParam struct {
 // different scenario. It checks what it can without a run's parameters.
 func NewScenario(spec ScenarioSpec) (*Scenario, error) {
 	sum := sha256.Sum256(spec.Source)
+	sc, err := specScenario(spec.Name+"@"+hex.EncodeToString(sum[:6]), spec)
+	if err != nil {
+		return nil, err
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	if old := registry.files[sc.Name]; old != nil {
+		return old, nil
+	}
+	registry.files[sc.Name] = sc
+	return sc, nil
+}
+
+// registerSpec registers a built-in scenario described as data, under its
+// own name.
+func registerSpec(spec ScenarioSpec) {
+	sc, err := specScenario(spec.Name, spec)
+	if err != nil {
+		panic(fmt.Sprintf("built-in scenario %s: %v", spec.Name, err))
+	}
+	register(sc)
+}
+
+// specScenario makes the scenario called name of spec.
+func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 	sc := &Scenario{
-		Name:        spec.Name + "@" + hex.EncodeToString(sum[:6]),
+		Name:        name,
 		Description: spec.Description,
 		Phases:      max(spec.Phases, 1),
 		Flows:       spec.Flows,
@@ -78,12 +103,6 @@ func NewScenario(spec ScenarioSpec) (*Scenario, error) {
 	}
 	sc.params = spec.params()
 	sc.Build = func(c *Config) (*Topology, error) { return sc.resolve(c).build(c) }
-	registry.Lock()
-	defer registry.Unlock()
-	if old := registry.files[sc.Name]; old != nil {
-		return old, nil
-	}
-	registry.files[sc.Name] = sc
 	return sc, nil
 }
 

@@ -5,7 +5,9 @@ import "math/bits"
 type switchState struct {
 	firstPort int32
 	nPorts    int32
-	voq       []voq   // [out][vl][in]: an output's VoQs side by side
+	voq       []voq    // [out][vl][in]: an output's VoQs side by side
+	ready     []uint64 // [out][vl][words]: bit in: VoQ (in, vl, out) is not empty
+	words     int32    // words of ready per output and VL
 	fill      []int32 // credits per VoQ, kept when CC is on
 	lft       []int32 // destination HCA -> output port (global)
 }
@@ -41,6 +43,11 @@ func (n *Network) pop(q *voq) int32 {
 		q.credits = n.pkts[q.head].credits
 	}
 	return k
+}
+
+// readyWord returns the first word of output out's ready bits on VL vl.
+func (sw *switchState) readyWord(out int32, vl VL, nVL int) int {
+	return (int(out)*nVL + int(vl)) * int(sw.words)
 }
 
 // voqIndex returns the VoQ of input in, VL vl, output out (switch-local ports).
@@ -127,10 +134,10 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 	ln := n.lane(sw.firstPort+pt.local, vl)
 	k := n.pop(q)
 	if q.empty() {
-		ln.ready &^= 1 << uint(in)
+		sw.ready[sw.readyWord(pt.local, vl, n.nVL)+int(in>>6)] &^= 1 << (in & 63)
 	}
 	ln.waiting--
-	ln.failReady = 0 // a head changed
+	ln.heads++
 	pt.queued--
 	if ln.rrIn = in + 1; ln.rrIn == sw.nPorts {
 		ln.rrIn = 0
@@ -143,38 +150,37 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 // credits, or -1. A congested output is asked again and again (at every
 // arrival for it) while it lacks credits; a scan that failed is not
 // repeated while the same heads wait and the credits have not grown.
+//
+// The inputs with a packet are the set bits of the output's ready words;
+// the scan visits them from the pointer's bit up, wrapping round to the
+// bits below it, so a switch of any radix costs one step per waiting input
+// (a word per 64 ports when none waits).
 func (n *Network) nextInput(sw *switchState, pt *port, vl VL) int32 {
 	ln := n.lane(sw.firstPort+pt.local, vl)
 	cr := ln.credits
+	if ln.failHeads == ln.heads && cr <= ln.failCredits {
+		return -1
+	}
+	r := sw.readyWord(pt.local, vl, n.nVL)
+	words := sw.ready[r : r+int(sw.words)]
+	first := n.voqIndex(sw, 0, vl, pt.local)
 	start := ln.rrIn
-	nIn := sw.nPorts
-	if nIn <= 64 {
-		if ln.ready == ln.failReady && cr <= ln.failCredits {
-			return -1
+	w0, below := int(start>>6), uint64(1)<<(start&63)-1
+	for i := 0; i <= len(words); i++ {
+		w := (w0 + i) % len(words)
+		m := words[w]
+		if i == 0 {
+			m &^= below
+		} else if i == len(words) {
+			m &= below
 		}
-		// Rotate the ready mask so that the pointer's bit comes first.
-		m := bits.RotateLeft64(ln.ready, -int(start))
-		first := n.voqIndex(sw, 0, vl, pt.local)
-		for m != 0 {
-			tz := int32(bits.TrailingZeros64(m))
-			m &^= 1 << uint(tz)
-			in := (start + tz) & 63
+		for ; m != 0; m &= m - 1 {
+			in := int32(w<<6 | bits.TrailingZeros64(m))
 			if sw.voq[first+in].credits <= cr {
 				return in
 			}
 		}
-		ln.failReady, ln.failCredits = ln.ready, cr
-		return -1
 	}
-	for i := int32(0); i < nIn; i++ {
-		in := start + i
-		if in >= nIn {
-			in -= nIn
-		}
-		q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
-		if !q.empty() && q.credits <= cr {
-			return in
-		}
-	}
+	ln.failHeads, ln.failCredits = ln.heads, cr
 	return -1
 }

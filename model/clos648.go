@@ -1,0 +1,133 @@
+package model
+
+import "fmt"
+
+// The 648-port director switch (reference [002] §1.5): a folded three-stage
+// Clos of 36 leaves with 18 hosts each and 18 spines, QDR everywhere, routed
+// by ftree (d-mod-k: a packet for the host at position p of its leaf
+// crosses spine p+1). [002] simulated 0.5 s of it with every CC feature on
+// and all 648 end nodes active, moving about 100 GB, but gives neither the
+// traffic nor the parameters; these two scenarios are ccsweep's documented
+// stand-ins, with the testbed's IB CC parameters (Table I), 2048-byte MTU
+// and 64 KiB messages, and adapters that move 25 Gbit/s of payload (QDR
+// ConnectX on PCIe 2.0 x8). Both run four phases of 125 ms: 0.5 s.
+//
+// clos648-hotspot is what CC is for at this size. Eight hot nodes, on
+// different leaves and at different leaf positions (so each is reached
+// through its own spine), are each the target of 12 greedy contributors,
+// one on each of the 12 leaves after the hot node's. On four of those
+// leaves per hot node a victim sends greedily to a cold host at the hot
+// node's leaf position, so it climbs to the same spine through the same
+// leaf uplink as the contributor beside it and, without CC, waits in the
+// spine's input buffer behind packets for the hot node (the testbed's F1,
+// 32 times). Every other host (the hot nodes included) sends Poisson
+// background traffic to uniform random destinations at 7 % of its link.
+// Contributors join at the second phase; IB CC takes about 120 ms to
+// throttle them (a BECN per 16 packets against a CCTI timer of 150 µs), so
+// the measurement window is the last phase. Some 100 GB cross the fabric.
+//
+// A switch port measures its fill per VoQ (fill_mode voq): with d-mod-k
+// routing every packet for a hot node reaches its leaf through one spine
+// link, so the hot node's port is fed by one input, and the testbed's port
+// sum, scaled to all 35 other inputs, could never reach the threshold.
+//
+// clos648-uniform has every host offer its full rate (greedy) to uniform
+// random destinations: the fabric's heaviest all-to-all load.
+const (
+	clos648Hot          = 8  // hot nodes
+	clos648Contributors = 12 // contributors per hot node
+	clos648Victims      = 4  // victims per hot node
+	clos648Leaves       = 36
+	clos648HostsPerLeaf = 18
+	clos648Phases       = 4
+)
+
+// clos648Defaults are the two scenarios' model parameters.
+var clos648Defaults = map[string]string{
+	"host_io_gbps": "25",
+	"phase":        "125ms",
+	"cc":           "on",
+	"fill_mode":    "voq",
+}
+
+func init() {
+	registerSpec(clos648Hotspot())
+	registerSpec(ScenarioSpec{
+		Name:        "clos648-uniform",
+		Description: "648-port Clos (36x18, QDR, ftree): every host greedy to uniform random destinations",
+		Phases:      clos648Phases,
+		Defaults:    clos648Defaults,
+		Topology:    "clos",
+		Topo:        TopoParams{Preset: "648"},
+		Routing:     "ftree",
+		Traffic: []TrafficSpec{{
+			Name: "all", Pattern: "uniform", Arrival: "saturate", Role: Background,
+		}},
+	})
+}
+
+// clos648Hotspot lays out clos648-hotspot's flows (see above).
+func clos648Hotspot() ScenarioSpec {
+	host := func(leaf, pos int) int { return leaf*clos648HostsPerLeaf + pos }
+	name := func(h int) string { return fmt.Sprintf("H%d", h+1) }
+	used := make([]bool, clos648Leaves*clos648HostsPerLeaf)
+	// take returns the first host of leaf not yet given a role.
+	take := func(leaf int) int {
+		for pos := range clos648HostsPerLeaf {
+			if h := host(leaf, pos); !used[h] {
+				used[h] = true
+				return h
+			}
+		}
+		panic("clos648: leaf full")
+	}
+	var flows []FlowSpec
+	var victims []int
+	for k := range clos648Hot {
+		hot := 82 * k // leaves 0, 4, 9, …, 31; positions 0, 10, 2, …, 16
+		used[hot] = true
+		hotLeaf := hot / clos648HostsPerLeaf
+		for j := range clos648Contributors {
+			leaf := (hotLeaf + 1 + j) % clos648Leaves
+			flows = append(flows, FlowSpec{
+				Name: fmt.Sprintf("C%d.%d", k+1, j+1), Src: name(take(leaf)), Dst: name(hot),
+				Role: Contributor, StartPhase: 1,
+			})
+			if j%(clos648Contributors/clos648Victims) == 0 {
+				victims = append(victims, k, leaf)
+			}
+		}
+	}
+	// Victims after every contributor, so that each contributor leaf's
+	// first hosts are contributors whatever the order.
+	for i := 0; i < len(victims); i += 2 {
+		k, leaf := victims[i], victims[i+1]
+		hotPos := (82 * k) % clos648HostsPerLeaf
+		dstLeaf := (leaf + clos648Leaves/2) % clos648Leaves
+		flows = append(flows, FlowSpec{
+			Name: fmt.Sprintf("V%d.%d", k+1, i/2%clos648Victims+1), Src: name(take(leaf)),
+			Dst: name(host(dstLeaf, hotPos)), Role: Victim,
+		})
+	}
+	var background []string
+	for h, u := range used {
+		if !u || h%82 == 0 && h/82 < clos648Hot {
+			background = append(background, name(h))
+		}
+	}
+	return ScenarioSpec{
+		Name: "clos648-hotspot",
+		Description: "648-port Clos (36x18, QDR, ftree): 8 hot nodes of 12 contributors each, " +
+			"32 victims beside them, Poisson background at 7 % from the rest",
+		Phases:   clos648Phases,
+		Defaults: clos648Defaults,
+		Topology: "clos",
+		Topo:     TopoParams{Preset: "648"},
+		Routing:  "ftree",
+		Flows:    flows,
+		Traffic: []TrafficSpec{{
+			Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.07,
+			Sources: background, Role: Background,
+		}},
+	}
+}
