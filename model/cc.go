@@ -165,7 +165,7 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 	switch cc.fill {
 	case fillVoQ:
 		sw := &n.sws[pt.owner]
-		fill = sw.fill[n.voqIndex(sw, n.ports[from].local, vl, pt.local)]
+		fill = sw.voq[n.voqIndex(sw, n.ports[from].local, vl, pt.local)].fill
 	case fillPort:
 		fill = ln.voqFill
 	case fillPortAvg:
@@ -211,10 +211,10 @@ func (n *Network) enterVoQ(in, out int32, vl VL, c int32) {
 	}
 	sw := &n.sws[pt.owner]
 	i := n.voqIndex(sw, n.ports[in].local, vl, pt.local)
-	if sw.fill[i] == 0 {
+	if sw.voq[i].fill == 0 {
 		ln.fillInputs++
 	}
-	sw.fill[i] += c
+	sw.voq[i].fill += c
 }
 
 func (n *Network) leaveVoQ(in, out int32, vl VL, c int32) {
@@ -226,8 +226,8 @@ func (n *Network) leaveVoQ(in, out int32, vl VL, c int32) {
 	}
 	sw := &n.sws[pt.owner]
 	i := n.voqIndex(sw, n.ports[in].local, vl, pt.local)
-	sw.fill[i] -= c
-	if sw.fill[i] == 0 {
+	sw.voq[i].fill -= c
+	if sw.voq[i].fill == 0 {
 		ln.fillInputs--
 	}
 }

@@ -23,13 +23,14 @@ func (n *Network) checkConservation() error {
 		}
 		peer := &n.ports[p.peer]
 		for v := 0; v < n.nVL; v++ {
-			held, in := n.lane(int32(i), VL(v)).credits, n.lane(p.peer, VL(v))
+			in := n.lane(int32(i), VL(v))
+			held := in.credits
 			if held < 0 || held > peer.bufCap {
 				return fmt.Errorf("port %d VL %d holds %d credits of %d", i, v, held, peer.bufCap)
 			}
-			if sum := held + in.bufUsed + in.returning; sum != peer.bufCap {
+			if sum := held + in.used + in.returning; sum != peer.bufCap {
 				return fmt.Errorf("port %d VL %d: credits %d + used %d + returning %d = %d, buffer %d",
-					i, v, held, in.bufUsed, in.returning, sum, peer.bufCap)
+					i, v, held, in.used, in.returning, sum, peer.bufCap)
 			}
 		}
 	}
@@ -114,7 +115,7 @@ func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 	peak := int32(0)
 	for t0 := 3 * cfg.Phase; t0 < 4*cfg.Phase; t0 += 10 * engine.Microsecond {
 		n.RunUntil(t0)
-		peak = max(peak, n.lane(inter, 0).bufUsed)
+		peak = max(peak, n.lane(n.ports[inter].peer, 0).used)
 	}
 	if cap := n.ports[inter].bufCap; peak > cap || peak < cap-2*33 {
 		t.Fatalf("S2's buffer from S1 peaked at %d credits of %d: want it full (HOL) but never over", peak, cap)
@@ -157,7 +158,7 @@ func TestCreditImbalanceIsCaughtByTheRun(t *testing.T) {
 	}{
 		{"phantom credit at the sender", func(n *Network, p int32) { n.lane(p, 0).credits++ }},
 		{"credit lost at the sender", func(n *Network, p int32) { n.lane(p, 0).credits-- }},
-		{"credit lost on its way back", func(n *Network, p int32) { n.lane(n.ports[p].peer, 0).returning-- }},
+		{"credit lost on its way back", func(n *Network, p int32) { n.lane(p, 0).returning-- }},
 		{"nothing broken", func(n *Network, p int32) {}},
 	}
 	for _, c := range cases {

@@ -40,11 +40,9 @@ func (n *Network) transmit(p, k, from int32) {
 	if ln.credits -= pk.credits; ln.credits < 0 {
 		n.violations++
 	}
-	peer := &n.ports[pt.peer]
 	pt.txBytes += int64(pk.wire)
-	in := n.lane(pt.peer, vl)
-	if in.bufUsed += pk.credits; in.bufUsed > n.stats.maxBuf && !peer.host {
-		n.stats.maxBuf = in.bufUsed
+	if ln.used += pk.credits; ln.used > n.stats.maxBuf && !pt.toHost {
+		n.stats.maxBuf = ln.used
 	}
 	now := n.sim.Now()
 	tx := pt.txTime(pk.wire)
@@ -69,11 +67,11 @@ func (n *Network) transmit(p, k, from int32) {
 	header := now + pt.prop
 	pk.inPort = pt.peer
 	pk.tailAt = header + tx
-	if peer.host {
+	if pt.toHost {
 		n.sim.At(header, evArrive, uint32(k))
 		return
 	}
-	out := n.sws[peer.owner].lft[pk.dlid]
+	out := n.sws[pt.peerOwner].lft[pk.dlid]
 	pk.outPort = out
 	ready := header + n.cfg.SwitchLatency
 	if t := pk.tailAt - n.ports[out].txTime(pk.wire); t > ready {
@@ -91,8 +89,8 @@ func (n *Network) freeBuffer(q int32, vl VL, c int32) { n.freeBufferAt(q, vl, c,
 // port after the flow-control delay and the link's propagation delay.
 func (n *Network) freeBufferAt(q int32, vl VL, c int32, at engine.Time) {
 	in := &n.ports[q]
-	ln := n.lane(q, vl)
-	ln.bufUsed -= c
+	ln := n.lane(in.peer, vl) // the upstream port keeps the count of q's buffer
+	ln.used -= c
 	ln.returning += c
 	n.sim.At(at+n.cfg.FCDelay+in.prop, evCredit, packCredit(in.peer, vl, c))
 }
@@ -108,19 +106,20 @@ func packCredit(p int32, vl VL, c int32) uint32 {
 // This is where the credit conservation invariant of each link and VL is
 // kept, with transmit and freeBufferAt:
 //
-//	sender's credits + receiver's bufUsed + receiver's returning = bufCap
+//	sender's credits + receiver's used + receiver's returning = bufCap
 //
-// transmit moves a packet's credits from the sender's count to the
-// receiver's bufUsed; freeBufferAt moves them from bufUsed to returning when
+// (all three kept in the sender's lane). transmit moves a packet's credits
+// from the sender's count to the receiver's used; freeBufferAt moves them
+// from used to returning when
 // the buffer frees; credit moves them from returning back to the sender. So
 // no buffer ever holds more than it has room for and nothing is dropped. A
 // count found outside 0..bufCap is counted in violations, and a run with
 // any fails (RunContext).
 func (n *Network) credit(arg uint32) {
 	p, vl, c := int32(arg>>12), VL(arg>>8&15), int32(arg&255)
-	pt := &n.ports[p]
-	n.lane(p, vl).credits += c
-	n.lane(pt.peer, vl).returning -= c
+	ln := n.lane(p, vl)
+	ln.credits += c
+	ln.returning -= c
 	if !n.balanced(p, vl) {
 		n.violations++
 	}
@@ -130,11 +129,9 @@ func (n *Network) credit(arg uint32) {
 // balanced reports whether output port p's VL vl keeps credit conservation
 // (see credit): no term negative and the three summing to the peer's buffer.
 func (n *Network) balanced(p int32, vl VL) bool {
-	out := &n.ports[p]
-	peer := &n.ports[out.peer]
-	in := n.lane(out.peer, vl)
-	held, used, back := n.lane(p, vl).credits, in.bufUsed, in.returning
-	return held >= 0 && used >= 0 && back >= 0 && held+used+back == peer.bufCap
+	ln := n.lane(p, vl)
+	held, used, back := ln.credits, ln.used, ln.returning
+	return held >= 0 && used >= 0 && back >= 0 && held+used+back == n.ports[p].peerCap
 }
 
 func (n *Network) tryOutput(p int32) {

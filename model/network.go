@@ -36,33 +36,37 @@ const (
 
 // port is one end of a link: its output side sends to peer, its input side
 // buffers what peer sends.
+//
+// What a packet's hop needs (sending, and the credit update that comes back)
+// is in the first of its two cache lines, including what it needs of the
+// peer (peerOwner, peerCap), so that a hop touches no other port.
 type port struct {
-	node     NodeID
-	local    int32 // index among the node's ports
-	peer     int32 // port at the far end, -1 if unconnected
-	owner    int32 // index of the HCA or switch it belongs to
-	host     bool  // belongs to an HCA
-	toHost   bool  // its peer belongs to an HCA
-	rateMbps int64
-	prop     engine.Time
-
 	// Output side.
-	txBytes  int64        // bytes sent, headers included
-	linkFree engine.Time  // the output's link is free from then
-	txWakeAt engine.Time  // a switch output's one live evTxDone is due then; 0: none (see txDone)
-	queued   int32        // packets in VoQs heading here, all VLs
-	txWire   int32        // with txPs: the last packet size sent, and its time on the link
-	txPs     engine.Time
-	leave    voqLeave     // CC: the VoQ fill the packet on the link gives up when it has left
-	arbIdx   int32        // current entry of the VL arbitration table
-	arbLeft  int32        // bytes the current entry may still start
+	linkFree  engine.Time // the output's link is free from then
+	txWakeAt  engine.Time // a switch output's one live evTxDone is due then; 0: none (see txDone)
+	txPs      engine.Time // with txWire: the last packet size sent, and its time on the link
+	rateMbps  int64
+	prop      engine.Time
+	peer      int32 // port at the far end, -1 if unconnected
+	owner     int32 // index of the HCA or switch it belongs to
+	peerOwner int32 // the peer's owner
+	queued    int32 // packets in VoQs heading here, all VLs
+	txWire    int32
+	peerCap   int32 // the peer's input buffer, per VL, in credits
 
-	// Congestion control (output side).
-	victimMask    bool
-	markThreshold int32 // fill in credits at which the port-VL is over threshold; 0 never
-
-	// Input side.
-	bufCap int32
+	txBytes int64    // bytes sent, headers included
+	leave   voqLeave // CC: the VoQ fill the packet on the link gives up when it has left
+	node    NodeID
+	local   int32 // index among the node's ports
+	arbIdx  int32 // current entry of the VL arbitration table
+	arbLeft int32 // bytes the current entry may still start
+	// markThreshold is the fill in credits at which the port-VL is over
+	// threshold (CC); 0 never.
+	markThreshold int32
+	bufCap        int32 // the input buffer, per VL, in credits
+	host          bool  // belongs to an HCA
+	toHost        bool  // its peer belongs to an HCA
+	victimMask    bool  // CC: marks as a victim too
 }
 
 // lane is a port's state for one VL, kept together so that one VL's
@@ -84,9 +88,10 @@ type lane struct {
 	markCount  int32 // eligible packets still to pass before the next mark
 	voqFill    int32 // credits in the VoQs heading here
 	fillInputs int32 // inputs whose VoQ heading here is not empty
-	// Input side.
-	bufUsed   int32 // credits taken by packets sent to this buffer and not yet freed
-	returning int32 // credits freed and on their way back to the peer
+	// The peer's input buffer, kept here beside the credits for it so
+	// that a hop and its credit update touch one lane.
+	used      int32 // credits taken by packets sent to the peer and not yet freed there
+	returning int32 // credits freed at the peer and on their way back
 }
 
 // voqLeave is a VoQ fill change due when a packet has left the switch.
@@ -335,6 +340,7 @@ func (n *Network) build(t *Topology) error {
 			p.rateMbps = mbps(l.Gbps)
 			p.prop = n.cfg.PropDelay
 			p.toHost = t.Nodes[n.ports[pair[1]].node].Host
+			p.peerOwner = n.ports[pair[1]].owner
 		}
 	}
 	if len(n.ports) >= 1<<20 {
@@ -356,8 +362,9 @@ func (n *Network) build(t *Topology) error {
 		if p.rateMbps <= 0 {
 			return fmt.Errorf("%w: link at %s port %d has no rate", ErrBadScenario, t.Nodes[p.node].Name, p.local)
 		}
+		p.peerCap = n.ports[p.peer].bufCap
 		for v := 0; v < n.nVL; v++ {
-			n.lane(int32(i), VL(v)).credits = n.ports[p.peer].bufCap
+			n.lane(int32(i), VL(v)).credits = p.peerCap
 		}
 	}
 	for s := range n.sws {
@@ -368,7 +375,6 @@ func (n *Network) build(t *Topology) error {
 		for i := range sw.voq {
 			sw.voq[i] = voq{head: -1, tail: -1}
 		}
-		sw.fill = make([]int32, len(sw.voq))
 	}
 	if err := n.applyVictimMask(t, n.cfg.CC.VictimMask); err != nil {
 		return err

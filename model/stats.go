@@ -54,10 +54,10 @@ func (n *Network) startWindow() {
 		s.txAt[i] = n.ports[i].txBytes
 	}
 	s.maxBuf = 0
-	for i := range n.ports { // what the buffers hold as the window begins
-		if p := &n.ports[i]; !p.host {
+	for i := range n.ports { // what the switches' buffers hold as the window begins
+		if p := &n.ports[i]; p.peer >= 0 && !p.toHost {
 			for v := 0; v < n.nVL; v++ {
-				s.maxBuf = max(s.maxBuf, n.lane(int32(i), VL(v)).bufUsed)
+				s.maxBuf = max(s.maxBuf, n.lane(int32(i), VL(v)).used)
 			}
 		}
 	}

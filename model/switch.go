@@ -8,17 +8,17 @@ type switchState struct {
 	voq       []voq    // [out][vl][in]: an output's VoQs side by side
 	ready     []uint64 // [out][vl][words]: bit in: VoQ (in, vl, out) is not empty
 	words     int32    // words of ready per output and VL
-	fill      []int32 // credits per VoQ, kept when CC is on
 	lft       []int32 // destination HCA -> output port (global)
 }
 
 // voq is a virtual output queue: a list of packets linked through
-// packet.next, oldest first, and the credits its head needs. Twelve bytes
-// and no storage of its own, so an output's VoQs of every input share a few
-// cache lines, arbitration reads no packet, and nothing grows.
+// packet.next, oldest first, the credits its head needs and its fill. 16
+// bytes and no storage of its own, so an output's VoQs of every input share
+// a few cache lines, arbitration reads no packet, and nothing grows.
 type voq struct {
 	head, tail int32 // packets; -1 when empty
 	credits    int32 // the head's credits
+	fill       int32 // credits in the VoQ from arrival to the tail's leaving, kept when CC needs it
 }
 
 func (q *voq) empty() bool { return q.head < 0 }
