@@ -173,7 +173,7 @@ func simAction(c *cli.Context) error {
 const defaultMaxEvents = 1e10
 
 // simProgress shows, on a terminal, the simulated time reached against the
-// run's end, the rate (simulated seconds per wall second) and an ETA, once a
+// run's end, the rate (simulated time per wall second) and an ETA, once a
 // run has taken more than two seconds; it redraws one line twice a second
 // and clears it at the end.
 type simProgress struct {
@@ -192,10 +192,22 @@ func (p *simProgress) Update(now, end engine.Time) {
 		return
 	}
 	p.last, p.shown = t, true
-	rate := now.Seconds() / el.Seconds()
+	rate := now.Seconds() / el.Seconds() // simulated seconds per wall second
 	eta := time.Duration(float64(end-now) / float64(now) * float64(el))
-	fmt.Fprintf(p.w, "\r\x1b[Ksimulated %v of %v (%.0f%%), %.3g s/s, ETA %v", now, end,
-		100*float64(now)/float64(end), rate, eta.Round(time.Second))
+	fmt.Fprintf(p.w, "\r\x1b[Ksimulated %v of %v (%.0f%%), %s per second, ETA %v", now, end,
+		100*float64(now)/float64(end), seconds(rate), eta.Round(time.Second))
+}
+
+// seconds prints s seconds with three digits in s, ms or µs.
+func seconds(s float64) string {
+	switch {
+	case s >= 1:
+		return fmt.Sprintf("%.3g s", s)
+	case s >= 1e-3:
+		return fmt.Sprintf("%.3g ms", s*1e3)
+	default:
+		return fmt.Sprintf("%.3g µs", s*1e6)
+	}
 }
 
 // Finish clears the line.

@@ -610,3 +610,38 @@ marking_rate = [0, 16]
 		t.Errorf("local run --refine exported %d lines, want a header, the grid's 4 points and 4 refined", n)
 	}
 }
+
+// TestSlurmClos648ExampleOnLocalCluster runs examples/clos648-cc.toml on
+// the local cluster, shortened to 1 ms phases and four of its points, and
+// checks the merged results against a local run of the same grid.
+func TestSlurmClos648ExampleOnLocalCluster(t *testing.T) {
+	requireSlurm(t)
+	text, err := os.ReadFile(filepath.Join("examples", "clos648-cc.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	short := string(text)
+	for old, repl := range map[string]string{
+		`phase = "75ms"`: `phase = "1ms"`, `sample = "1ms"`: `sample = "500us"`,
+		`["50us", "100us", "150us", "300us", "600us", "1ms"]`: `["50us", "1ms"]`, `[0, 1, 4, 16, 64]`: `[0, 16]`,
+	} {
+		if !strings.Contains(short, old) {
+			t.Fatalf("examples/clos648-cc.toml no longer has %s", old)
+		}
+		short = strings.Replace(short, old, repl, 1)
+	}
+	grid := writeGrid(t, short)
+	out := filepath.Join(t.TempDir(), "out")
+	_, arrays, merge := slurmSubmit(t, grid, "--tasks", "2", "--dir", out)
+	local := filepath.Join(t.TempDir(), "local.db")
+	runInto(t, grid, local, "")
+	states := waitJobs(t, 3*time.Minute, append(arrays, merge)...)
+	if !allCompleted(states) {
+		t.Fatalf("job states %v", states)
+	}
+	results := filepath.Join(out, "results.db")
+	checkDatabase(t, results, 4)
+	if got, want := export(t, results, "csv"), export(t, local, "csv"); got != want {
+		t.Fatalf("Slurm export differs from the local run's:\n%s\nwant\n%s", got, want)
+	}
+}
