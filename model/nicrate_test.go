@@ -108,6 +108,11 @@ func TestSharesFollowInverseIDT(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			g, res := runRates(t, rateScenario(c.flows...), nil)
 			m := res.Metrics()
+			var req []float64
+			for _, f := range c.flows {
+				req = append(req, f.RateGbps)
+			}
+			t.Logf("throughput %.3f Gbit/s for requests %v; share_error %.4f", g, req, m.ShareError)
 			for i, f := range c.flows {
 				if err := math.Abs(g[i]/f.RateGbps - 1); err > 0.02 {
 					t.Errorf("%s: %.3f Gbit/s for %g requested (%.1f %% off)", f.Name, g[i], f.RateGbps, 100*err)

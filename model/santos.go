@@ -59,13 +59,28 @@ var santosParams = forScheme(SchemeSantos,
 		func(c *Config) *float64 { return &c.Santos.AIMDIncrease }),
 )
 
-// validate checks the relations of the santos parameters.
-func (s *SantosConfig) validate() error {
-	if s.RMinGbps > 0 && s.RMaxGbps > 0 && s.RMinGbps >= s.RMaxGbps {
+// validate checks the relations of the santos parameters; c is the run's
+// configuration, whose host rates give R_max when RMaxGbps is 0.
+func (s *SantosConfig) validate(c *Config) error {
+	rMax := s.rMax(c)
+	if s.RMinGbps > 0 && s.RMinGbps >= rMax {
+		what := "santos.r_max"
+		if s.RMaxGbps == 0 {
+			what = "the hosts' injection rate, santos.r_max's default"
+		}
 		return &ParamError{Name: "santos.r_min", Value: s.RMinGbps,
-			Reason: fmt.Sprintf("not below santos.r_max (%g Gbit/s)", s.RMaxGbps)}
+			Reason: fmt.Sprintf("not below %s (%g Gbit/s)", what, rMax)}
 	}
 	return nil
+}
+
+// rMax returns R_max in Gbit/s: RMaxGbps, or when it is 0 what a host can
+// inject, the lower of its I/O bandwidth and its link's payload rate.
+func (s *SantosConfig) rMax(c *Config) float64 {
+	if s.RMaxGbps > 0 {
+		return s.RMaxGbps
+	}
+	return min(c.HostIOGbps, c.HostLinkGbps*float64(c.MTU)/float64(c.MTU+c.HeaderBytes))
 }
 
 // santosMarking is a switch marking variant of reference 001.
@@ -166,10 +181,7 @@ type santosFlow struct {
 // suggestion).
 func (n *Network) initSantos() {
 	c := n.cfg.Santos
-	rMax := c.RMaxGbps
-	if rMax == 0 {
-		rMax = min(n.cfg.HostIOGbps, n.cfg.HostLinkGbps*float64(n.cfg.MTU)/float64(n.cfg.MTU+n.cfg.HeaderBytes))
-	}
+	rMax := c.rMax(&n.cfg)
 	rMin := c.RMinGbps
 	if rMin == 0 {
 		rMin = rMax / 64

@@ -109,7 +109,7 @@ func (c *Config) validateScheme() error {
 	}
 	switch c.CC.Scheme {
 	case SchemeSantos:
-		return c.Santos.validate()
+		return c.Santos.validate(c)
 	case SchemeNICRate:
 		return c.NICRate.validate()
 	}
