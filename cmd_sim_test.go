@@ -223,3 +223,17 @@ func TestSimReportsRefusedFlows(t *testing.T) {
 		t.Errorf("flows %+v, refused_flows %v: want F3 refused (8 + 8 > H5's 13), F2 at 8, F4 admitted", doc.Flows, *doc.Metrics["refused_flows"])
 	}
 }
+
+// TestSimHelpTagsSchemeParameters: the parameter list names the scheme
+// each scheme parameter belongs to.
+func TestSimHelpTagsSchemeParameters(t *testing.T) {
+	out, _, code := ccsweep(t, "sim", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"santos.m", "[cc santos] multiplicative decrease", "[cc nicrate] rates flows request", "congestion-control scheme: off, ib"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sim --help lacks %q", want)
+		}
+	}
+}
