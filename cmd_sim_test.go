@@ -106,6 +106,8 @@ func TestSimBadInputExitsTwoWithOneLine(t *testing.T) {
 		"1-byte messages":  {[]string{"--scenario", "testbed-s1", "--set", "message_size=1"}, "this run would take about 2e+11 events (2.4e+10 packets of 1 bytes), over the limit of 1e+10"},
 		"over own limit":   {[]string{"--scenario", "testbed-s2", "--phase", "1ms", "--max-events", "1000"}, "over the limit of 1e+03: shorten the phase, send larger messages, set hca_msg_rate to the adapter's message rate, or raise the limit (--max-events)"},
 		"negative limit":   {[]string{"--scenario", "testbed-s2", "--max-events", "-1"}, "--max-events -1: want 0 (no limit) or more"},
+		"scheme param":     {[]string{"--scenario", "testbed-s1", "--cc", "ib", "--set", "santos.m=2"}, `--set: santos.m is a parameter of cc santos, but the run's cc is ib: select santos with cc = "santos" or leave santos.m out`},
+		"drb not built":    {[]string{"--scenario", "testbed-s1", "--cc", "drb"}, "cc = drb: drb is not built yet"},
 		"too many samples": {[]string{"--scenario", "testbed-s1", "--sample", "1us"}, "keep 25000000 samples, more than the 10000000 a run may keep"},
 	}
 	for name, c := range cases {
@@ -186,6 +188,52 @@ func TestTestbedOutputUnchanged(t *testing.T) {
 					t.Errorf("exit %d, %s; output differs from testdata (%d vs %d bytes)", code, stderr, len(out), len(want))
 				}
 			})
+		}
+	}
+}
+
+// TestSimReportsRefusedFlows checks that nicrate's refused flows are named
+// on stderr and in the JSON, not silently dropped.
+func TestSimReportsRefusedFlows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.json")
+	_, stderr, code := ccsweep(t, "sim", "--scenario", "testbed-s1", "--cc", "nicrate", "--set", "nicrate.rates=13,8,8",
+		"--phase", "2ms", "--format", "json", "--out", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "nicrate admission control refused F3: they never started") {
+		t.Errorf("stderr %q does not name F3 as refused", stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Metrics map[string]*float64 `json:"metrics"`
+		Flows   []struct {
+			Name     string  `json:"name"`
+			Admitted float64 `json:"admitted_gbps"`
+			Refused  bool    `json:"refused"`
+		} `json:"flows"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !doc.Flows[2].Refused || doc.Flows[1].Admitted != 8 || doc.Flows[3].Admitted == 0 || *doc.Metrics["refused_flows"] != 1 {
+		t.Errorf("flows %+v, refused_flows %v: want F3 refused (8 + 8 > H5's 13), F2 at 8, F4 admitted", doc.Flows, *doc.Metrics["refused_flows"])
+	}
+}
+
+// TestSimHelpTagsSchemeParameters: the parameter list names the scheme
+// each scheme parameter belongs to.
+func TestSimHelpTagsSchemeParameters(t *testing.T) {
+	out, _, code := ccsweep(t, "sim", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"santos.m", "[cc santos] multiplicative decrease", "[cc nicrate] rates flows request", "congestion-control scheme: off, ib"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sim --help lacks %q", want)
 		}
 	}
 }

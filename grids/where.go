@@ -69,23 +69,50 @@ func exprMessage(err error) string {
 // envValue gives them.
 func setEnv(env map[string]any, c *model.Config, sc *model.Scenario) {
 	for _, p := range model.Params() {
-		env[p.Name] = envValue(c.Get(p.Name))
+		setEnvValue(env, p.Name, envValue(p, c.Get(p.Name)))
 	}
+	env[schemeVar] = c.CC.Scheme
 	if sc != nil {
 		for _, p := range sc.ScenarioParams() {
 			if !strings.Contains(p.Name, ".") {
-				env[p.Name] = envValue(sc.Get(c, p.Name))
+				env[p.Name] = envValue(p, sc.Get(c, p.Name))
 			}
 		}
 	}
 }
 
-// envValue is a typed parameter value the way where expressions see it:
-// durations as float64 microseconds, integers as int, floats as float64,
-// enums as strings and on/off as bool.
-func envValue(v any) any {
+// setEnvValue stores v under name in env; a scheme's parameter
+// (santos.m) goes into a table per scheme, so that expressions name it as
+// written.
+func setEnvValue(env map[string]any, name string, v any) {
+	scheme, field, dotted := strings.Cut(name, ".")
+	if p := model.LookupParam(name); !dotted || p == nil || p.Scheme == "" {
+		env[name] = v
+		return
+	}
+	t, _ := env[scheme].(map[string]any)
+	if t == nil {
+		t = map[string]any{}
+		env[scheme] = t
+	}
+	t[field] = v
+}
+
+// schemeVar names the congestion-control scheme in where expressions:
+// "off", "ib", "santos", "nicrate" or "drb" (model.Schemes).
+const schemeVar = "scheme"
+
+// envValue is a typed value of parameter p the way where expressions see
+// it: durations as float64 microseconds, integers as int, floats as
+// float64, enums as strings and on/off as bool. cc, which was on/off before
+// it named a scheme, stays a bool, true for every scheme but off; the
+// scheme itself is schemeVar.
+func envValue(p *model.Param, v any) any {
 	if t, ok := v.(engine.Time); ok {
 		return t.Micros()
+	}
+	if p.Name == "cc" {
+		return v != "off"
 	}
 	return v
 }

@@ -35,6 +35,8 @@ func (n *Network) transmit(p, k, from int32) {
 	if n.cc.on && !pt.host {
 		n.settleLeave(p)
 		n.markFECN(p, from, pk)
+	} else if n.santos != nil && !pt.host {
+		n.santosDepart(p, k)
 	}
 	ln := n.lane(p, vl)
 	if ln.credits -= pk.credits; ln.credits < 0 {

@@ -174,6 +174,12 @@ type Network struct {
 	cc         ccState
 	counters   Counters
 	rc         rcState // RC transport (transport.go)
+
+	// The schemes other than IB CC (schemes.go); nil when not running.
+	// srcHook is set when one of them acts on every packet a source sends.
+	santos  *santosState
+	nic     *nicState
+	srcHook bool
 }
 
 // Counters are whole-run event counts.
@@ -246,6 +252,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", ErrBadScenario, sc.Name)
 	}
 	n.initCC()
+	n.initScheme()
 	n.stats.to = n.end
 	if from, _ := sc.Window(&cfg); from <= 0 {
 		n.startWindow()
@@ -269,7 +276,7 @@ func (n *Network) addFlow(fs FlowSpec, src, dst int, gen *generator) {
 	f.vl = VL((fs.SL + n.routes.SL(src, int(f.dlid))) % n.nVL)
 	if n.cfg.Sample > 0 { // the series' full length, so sampling never grows them
 		f.samples = make([]int64, 0, int(n.end/n.cfg.Sample))
-		if n.cfg.CC.Enabled {
+		if n.cfg.CC.IBMarking() {
 			f.cctiTrace = make([]int32, 0, int(n.end/n.cfg.Sample))
 		}
 	}
@@ -399,6 +406,9 @@ func (n *Network) Handle(e engine.Event) {
 		n.tryHCA(int32(e.Arg))
 	case evFlowStart:
 		f := &n.flows[e.Arg]
+		if n.nic != nil && !n.nicStart(int32(e.Arg)) {
+			break // refused by admission control
+		}
 		f.active = true
 		f.born, f.readyAt = n.sim.Now(), n.sim.Now()
 		if f.gen != nil {
@@ -460,13 +470,22 @@ func (n *Network) arrive(k int32) {
 	if in.host {
 		if pk.kind == kindCNP {
 			// The HCA acts on a CNP at once; it never reaches host memory.
-			n.receiveBECN(pk)
+			if n.santos != nil {
+				n.santosOnAck(pk)
+			} else {
+				n.receiveBECN(pk)
+			}
 			n.freeBuffer(pk.inPort, pk.vl, pk.credits)
 			n.freePacket(k)
+			if n.santos != nil {
+				n.tryHCA(in.owner)
+			}
 			return
 		}
 		if n.cc.on {
 			n.answerFECN(pk)
+		} else if n.santos != nil {
+			n.santosAck(pk)
 		}
 		n.receive(in.owner, k)
 		return
@@ -483,5 +502,8 @@ func (n *Network) arrive(k int32) {
 		ln.heads++
 	}
 	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
+	if n.santos != nil {
+		n.santosArrive(k)
+	}
 	n.trySwitch(pk.outPort)
 }
