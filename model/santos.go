@@ -210,17 +210,17 @@ func (n *Network) santosArrive(k int32) {
 	s := n.santos
 	pk := &n.pkts[k]
 	in := &n.ports[pk.inPort]
-	if in.lane[pk.vl].bufUsed+n.mtuCredits() > in.bufCap {
+	if n.lane(in.peer, pk.vl).used+n.mtuCredits() > in.bufCap { // the sender keeps the count of in's buffer
 		sw := &n.sws[in.owner]
 		for vl := VL(0); int(vl) < n.nVL; vl++ {
 			for out := int32(0); out < sw.nPorts; out++ {
 				q := &sw.voq[n.voqIndex(sw, in.local, vl, out)]
-				if q.n == 0 {
+				if q.empty() {
 					continue
 				}
 				if s.marking == markNaive {
-					for i := 0; i < q.n; i++ {
-						n.santosMarkPacket(q.buf[(q.head+i)&(len(q.buf)-1)])
+					for j := q.head; j >= 0; j = n.pkts[j].next {
+						n.santosMarkPacket(j)
 					}
 					continue
 				}
