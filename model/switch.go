@@ -162,22 +162,35 @@ func (n *Network) nextInput(sw *switchState, pt *port, vl VL) int32 {
 		return -1
 	}
 	r := sw.readyWord(pt.local, vl, n.nVL)
-	words := sw.ready[r : r+int(sw.words)]
 	first := n.voqIndex(sw, 0, vl, pt.local)
 	start := ln.rrIn
-	w0, below := int(start>>6), uint64(1)<<(start&63)-1
-	for i := 0; i <= len(words); i++ {
-		w := (w0 + i) % len(words)
-		m := words[w]
-		if i == 0 {
-			m &^= below
-		} else if i == len(words) {
-			m &= below
-		}
-		for ; m != 0; m &= m - 1 {
-			in := int32(w<<6 | bits.TrailingZeros64(m))
+	if sw.words == 1 {
+		// Rotate the ready bits so that the pointer's bit comes first.
+		for m := bits.RotateLeft64(sw.ready[r], -int(start)); m != 0; m &= m - 1 {
+			in := (start + int32(bits.TrailingZeros64(m))) & 63
 			if sw.voq[first+in].credits <= cr {
 				return in
+			}
+		}
+	} else {
+		words := sw.ready[r : r+int(sw.words)]
+		w0, below := int(start>>6), uint64(1)<<(start&63)-1
+		for i := 0; i <= len(words); i++ {
+			w := w0 + i // below 2·len(words)
+			if w >= len(words) {
+				w -= len(words)
+			}
+			m := words[w]
+			if i == 0 {
+				m &^= below
+			} else if i == len(words) {
+				m &= below
+			}
+			for ; m != 0; m &= m - 1 {
+				in := int32(w<<6 | bits.TrailingZeros64(m))
+				if sw.voq[first+in].credits <= cr {
+					return in
+				}
 			}
 		}
 	}
