@@ -50,6 +50,7 @@ var metricOfField = map[string]string{
 	"MaxLinkUtil":      "max_link_util",
 	"MaxBufferFill":    "max_buffer_fill",
 	"Dropped":          "dropped_messages",
+	"PathsOpenMean":    "paths_open_mean",
 }
 
 // leaves lists the numeric leaves of v (a struct, array or number) by

@@ -158,7 +158,8 @@ type Network struct {
 	rng        *rand.Rand
 	cc         ccState
 	counters   Counters
-	rc         rcState // RC transport (transport.go)
+	rc         rcState  // RC transport (transport.go)
+	drb        drbState // distributed routing balancing (drb.go)
 }
 
 // Counters are whole-run event counts.
@@ -231,6 +232,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", ErrBadScenario, sc.Name)
 	}
 	n.initCC()
+	n.initDRB()
 	n.stats.to = n.end
 	if from, _ := sc.Window(&cfg); from <= 0 {
 		n.startWindow()

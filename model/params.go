@@ -68,6 +68,8 @@ type Config struct {
 	// Transport holds what the RC transport and the adapters add to IB CC
 	// (transport.go).
 	Transport TransportConfig
+	// DRB holds distributed routing balancing's parameters (drb.go).
+	DRB DRBConfig
 
 	// extra holds the values of a file scenario's own parameters
 	// (Scenario.Param), sorted by name; never shared between Configs.
@@ -175,6 +177,7 @@ func DefaultConfig() Config {
 		VLs:                 1,
 		CC:                  DefaultCC(),
 		Transport:           DefaultTransport(),
+		DRB:                 DefaultDRB(),
 	}
 }
 

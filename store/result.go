@@ -28,6 +28,8 @@ var metricNames = []string{
 	"contributors_latency_mean_us", "contributors_latency_p50_us", "contributors_latency_p99_us",
 	"background_latency_mean_us", "background_latency_p50_us", "background_latency_p99_us",
 	"offered_load", "accepted_load", "max_link_util", "max_buffer_fill", "dropped_messages",
+	// schema 3
+	"paths_open_mean",
 }
 
 // MetricNames returns the names of the stored metrics in export order

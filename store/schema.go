@@ -117,6 +117,10 @@ ALTER TABLE points ADD COLUMN max_link_util REAL;
 ALTER TABLE points ADD COLUMN max_buffer_fill REAL;
 ALTER TABLE points ADD COLUMN dropped_messages REAL;
 `,
+	// 3: distributed routing balancing's open paths.
+	`
+ALTER TABLE points ADD COLUMN paths_open_mean REAL;
+`,
 }
 
 type querier interface {
