@@ -67,6 +67,15 @@ func TestDRBPathOrder(t *testing.T) {
 		// and one differing in one dimension has 1.
 		{"torus both dims", "torus", torus(4, 4), "dor", 2, 2, 0, 5, 2},
 		{"torus one dim", "torus", torus(4, 4), "dor", 2, 2, 0, 2, 1},
+		// On an 8x8 torus, LIDs 2 and 3 take a halfway dimension across
+		// its dateline: 4 shortest paths where x is halfway and y is not, 2
+		// where only x differs, and the dateline SLs keep all of them
+		// free of cycles on 8 VLs.
+		{"8x8 torus halfway x", "torus", torus(8, 8), "dor", 2, 8, 0, 12, 4},
+		{"8x8 torus halfway both", "torus", torus(8, 8), "dor", 2, 8, 0, 36, 4},
+		{"8x8 torus halfway x only", "torus", torus(8, 8), "dor", 2, 8, 0, 4, 2},
+		{"8x8 torus no halfway", "torus", torus(8, 8), "dor", 2, 8, 0, 19, 2},
+		{"6x6 torus halfway x", "torus", torus(6, 6), "dor", 2, 8, 0, 9, 4},
 		// A 4-ary 2-tree: 4 spines, so hosts on different leaves have 4
 		// disjoint paths of 3 switches, one per spine.
 		{"fattree across spines", "fattree", TopoParams{K: 4, Levels: 2}, "ftree", 2, 1, 0, 5, 4},
@@ -85,6 +94,11 @@ func TestDRBPathOrder(t *testing.T) {
 				t.Fatalf("order %v: want %d distinct paths", order, c.want)
 			}
 			checkOrder(t, n, c.src, c.dst, order)
+			for _, p := range order {
+				if pathLen(n, c.src, c.dst, int(p)) != pathLen(n, c.src, c.dst, 0) && c.routing != "updn" {
+					t.Fatalf("order %v: path %d is not a shortest path", order, p)
+				}
+			}
 		})
 	}
 }
