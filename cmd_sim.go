@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -25,7 +27,7 @@ func simCommand() *cli.Command {
 		UsageText: "ccsweep sim --scenario NAME [--cc on|off] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--quiet]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (required; see: ccsweep scenarios)"},
-			&cli.StringFlag{Name: "cc", Value: "off", Usage: "IB congestion control: on (the testbed's CC parameters) or off"},
+			&cli.StringFlag{Name: "cc", Value: "off", Usage: "congestion-control scheme: off, ib (IB CC with the testbed's parameters; on is the same), santos, nicrate or drb"},
 			&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, e.g. --set ccti_timer=300us (repeatable; listed below)"},
 			&cli.StringFlag{Name: "phase", Usage: "scenario phase length, e.g. 200ms (default 1s)"},
 			&cli.StringFlag{Name: "sample", Usage: "throughput sampling interval (default 1ms)"},
@@ -47,7 +49,11 @@ func paramHelp() string {
 	b.WriteString("Parameters for --set (defaults are the reference testbed's):\n")
 	def := model.DefaultConfig()
 	for _, p := range model.Params() {
-		fmt.Fprintf(&b, "   %-22s %-12s %s\n", p.Name, def.Canonical(p.Name), p.Doc)
+		doc := p.Doc
+		if p.Scheme != "" {
+			doc = "[cc " + p.Scheme + "] " + doc
+		}
+		fmt.Fprintf(&b, "   %-24s %-12s %s\n", p.Name, def.Canonical(p.Name), doc)
 	}
 	return b.String()
 }
@@ -70,9 +76,9 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 		return nil, cfg, usagef("--scenario: unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
 	}
 	if err := cfg.Set("cc", c.String("cc")); c.IsSet("cc") && err != nil {
-		return nil, cfg, usagef("--cc: want on or off, not %q", c.String("cc"))
+		return nil, cfg, usagef("--cc: want one of %s (on is ib), not %q", strings.Join(model.Schemes, ", "), c.String("cc"))
 	} else if !c.IsSet("cc") {
-		cfg.CC.Enabled = sc.Config().CC.Enabled // the scenario's own setting
+		cfg.CC.Scheme = sc.Config().CC.Scheme // the scenario's own setting
 	}
 	for _, flag := range []string{"phase", "sample"} {
 		if v := c.String(flag); v != "" {
@@ -91,6 +97,9 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 	}
 	if err := applySets(&cfg, c.StringSlice("set"), setBy, sc.Set); err != nil {
 		return nil, cfg, err
+	}
+	if err := cfg.CheckSchemeParams(slices.Sorted(maps.Keys(setBy))); err != nil {
+		return nil, cfg, usagef("--set: %v", err)
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, cfg, usagef("%v", err)

@@ -106,6 +106,9 @@ func TestSimBadInputExitsTwoWithOneLine(t *testing.T) {
 		"1-byte messages":  {[]string{"--scenario", "testbed-s1", "--set", "message_size=1"}, "this run would take about 2e+11 events (2.4e+10 packets of 1 bytes), over the limit of 1e+10"},
 		"over own limit":   {[]string{"--scenario", "testbed-s2", "--phase", "1ms", "--max-events", "1000"}, "over the limit of 1e+03: shorten the phase, send larger messages, set hca_msg_rate to the adapter's message rate, or raise the limit (--max-events)"},
 		"negative limit":   {[]string{"--scenario", "testbed-s2", "--max-events", "-1"}, "--max-events -1: want 0 (no limit) or more"},
+		"scheme param":     {[]string{"--scenario", "testbed-s1", "--cc", "ib", "--set", "santos.m=2"}, `--set: santos.m is a parameter of cc santos, but the run's cc is ib: select santos with cc = "santos" or leave santos.m out`},
+		"drb param for ib": {[]string{"--scenario", "testbed-s1", "--cc", "ib", "--set", "drb.timer=50us"}, `--set: drb.timer is a parameter of cc drb, but the run's cc is ib: select drb with cc = "drb" or leave drb.timer out`},
+		"drb timer unit":   {[]string{"--scenario", "testbed-s1", "--cc", "drb", "--set", "drb.timer=50"}, "drb.timer = 50: a duration needs a unit"},
 		"too many samples": {[]string{"--scenario", "testbed-s1", "--sample", "1us"}, "keep 25000000 samples, more than the 10000000 a run may keep"},
 	}
 	for name, c := range cases {

@@ -51,6 +51,7 @@ func (s *SubGrid) parseAxes(ps *problems, key string, n *node) {
 		ps.add(n.line, key, "want a table of axes, not %s", show(n.val))
 	}
 	for gi, t := range groups {
+		t = flattenSchemes(t)
 		var group []*axis
 		for _, k := range t.keys {
 			a := parseAxis(ps, dotted(key, k), k, t.m[k])
@@ -128,7 +129,7 @@ func parseAxis(ps *problems, key, name string, n *node) *axis {
 	}
 	a.env = make([]any, len(a.vals))
 	for i, v := range a.vals {
-		a.env[i] = envValue(v)
+		a.env[i] = envValue(a.param, v)
 	}
 	return a
 }

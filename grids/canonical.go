@@ -273,7 +273,7 @@ func (s *SubGrid) canonicalAxis(ca CanonicalAxis) (*axis, error) {
 		}
 		a.vals = append(a.vals, v)
 		a.texts = append(a.texts, text)
-		a.env = append(a.env, envValue(v))
+		a.env = append(a.env, envValue(p, v))
 	}
 	return a, nil
 }

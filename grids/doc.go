@@ -30,6 +30,19 @@
 //	[grid.sweep]
 //	marking_rate = [0]
 //
+// # Congestion-control schemes
+//
+// cc names the scheme: "off", "ib" (IB CC; "on" and true are the same, and
+// its canonical value, in point identities and exports, stays "on"),
+// "santos", "nicrate" or "drb"; false is "off". cc may be an axis like any
+// other. A scheme's parameters are named SCHEME.NAME (santos.m); in TOML
+// write them quoted ("santos.m" = 4), as a dotted key (santos.m = 4) or in
+// a table (santos = { m = 4 }). They act only at points that select their
+// scheme, and a grid that sets one while no point selects its scheme is an
+// error. Points of other schemes still carry their values, so sweeping a
+// scheme's parameter beside a cc axis repeats the other schemes' runs under
+// new identities; a [[grid]] per scheme avoids that.
+//
 // TOML puts every key after a [table] header into that table, so name,
 // scenario, seeds, where and top-level parameters must come before the first
 // header.
@@ -70,7 +83,11 @@
 // expression may use every model parameter by name, with its value at the
 // point (from the grid or the model default): integers as int, floats as
 // float, durations as float microseconds (ccti_timer <= 500 means 500us),
-// enums as strings (cc_level == "qp") and on/off parameters as bool (cc).
+// enums as strings (cc_level == "qp") and on/off parameters as bool. cc
+// is a bool too, true for every scheme but off, as it was when it meant IB
+// CC on or off; scheme is the scheme's name ("off", "ib", "santos",
+// "nicrate", "drb"). Parameters with a dot in their name (santos.m) cannot
+// be named in an expression.
 // Every point is then checked with model.Config.Validate; a grid with an
 // invalid point is rejected, naming the parameter at fault, so constraints
 // are how to leave out combinations such as ccti_min > ccti_limit.

@@ -134,6 +134,9 @@ func Parse(path string, data []byte) (*Grid, error) {
 	g := &Grid{Path: path}
 	g.parse(root, ps)
 	if len(ps.list) == 0 {
+		g.checkSchemes(ps)
+	}
+	if len(ps.list) == 0 {
 		g.check(ps)
 	}
 	if len(ps.list) == 0 {
@@ -217,6 +220,7 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 	if parent != nil {
 		s.sc = parent.sc
 	}
+	t = flattenSchemes(t)
 	if n := t.m["scenario"]; n != nil { // first: it tells which parameters there are
 		key := dotted(prefix, "scenario")
 		if name, ok := str(ps, key, n); ok {
@@ -250,6 +254,7 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 			whereNode = n
 		case k == "base":
 			if bt := tableOf(ps, key, n); bt != nil {
+				bt = flattenSchemes(bt)
 				for _, bk := range bt.keys {
 					if set := parseSetting(ps, dotted(key, bk), bk, bt.m[bk]); set != nil {
 						own = append(own, set)

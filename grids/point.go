@@ -210,6 +210,9 @@ func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
 					return err
 				}
 				env[a.param.Name] = a.env[idx[d]]
+				if a.param.Name == "cc" {
+					env[schemeVar] = model.SchemeOf(a.texts[idx[d]])
+				}
 			}
 		}
 		ok, bad, err := keep(&machine, s.where, env)

@@ -69,23 +69,33 @@ func exprMessage(err error) string {
 // envValue gives them.
 func setEnv(env map[string]any, c *model.Config, sc *model.Scenario) {
 	for _, p := range model.Params() {
-		env[p.Name] = envValue(c.Get(p.Name))
+		env[p.Name] = envValue(p, c.Get(p.Name))
 	}
+	env[schemeVar] = c.CC.Scheme
 	if sc != nil {
 		for _, p := range sc.ScenarioParams() {
 			if !strings.Contains(p.Name, ".") {
-				env[p.Name] = envValue(sc.Get(c, p.Name))
+				env[p.Name] = envValue(p, sc.Get(c, p.Name))
 			}
 		}
 	}
 }
 
-// envValue is a typed parameter value the way where expressions see it:
-// durations as float64 microseconds, integers as int, floats as float64,
-// enums as strings and on/off as bool.
-func envValue(v any) any {
+// schemeVar names the congestion-control scheme in where expressions:
+// "off", "ib", "santos", "nicrate" or "drb" (model.Schemes).
+const schemeVar = "scheme"
+
+// envValue is a typed value of parameter p the way where expressions see
+// it: durations as float64 microseconds, integers as int, floats as
+// float64, enums as strings and on/off as bool. cc, which was on/off before
+// it named a scheme, stays a bool, true for every scheme but off; the
+// scheme itself is schemeVar.
+func envValue(p *model.Param, v any) any {
 	if t, ok := v.(engine.Time); ok {
 		return t.Micros()
+	}
+	if p.Name == "cc" {
+		return v != "off"
 	}
 	return v
 }

@@ -46,7 +46,7 @@ func BenchmarkCCCost(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			sc := model.LookupScenario(name)
 			off, on := model.DefaultConfig(), model.DefaultConfig()
-			on.CC.Enabled = true
+			on.CC.Scheme = model.SchemeIB
 			var offs, ons, ratios []float64
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
@@ -86,7 +86,7 @@ func BenchmarkBuildClos648(b *testing.B) {
 			return model.GenerateTopology("clos", model.TopoParams{Preset: "648", HostGbps: 32, SwitchGbps: 32})
 		}}
 	cfg := model.DefaultConfig()
-	cfg.CC.Enabled = true
+	cfg.CC.Scheme = model.SchemeIB
 	for b.Loop() {
 		if _, err := model.NewNetwork(sc, cfg, 1); err != nil {
 			b.Fatal(err)

@@ -70,7 +70,7 @@ func cctEntry(i, den int) engine.Time {
 // CC off it leaves n.cc zero, and no CC code runs per packet.
 func (n *Network) initCC() {
 	c := n.cfg.CC
-	if !c.Enabled {
+	if !c.IBMarking() {
 		return
 	}
 	cc := &n.cc

@@ -14,7 +14,7 @@ func ccNetwork(t *testing.T, set map[string]any) *Network {
 	t.Helper()
 	cfg := DefaultConfig()
 	cfg.Phase = 10 * engine.Millisecond
-	cfg.CC.Enabled = true
+	cfg.CC.Scheme = SchemeIB
 	for k, v := range set {
 		if err := cfg.Set(k, v); err != nil {
 			t.Fatal(err)
@@ -198,7 +198,7 @@ func TestQPLevelAndSLLevelCCTI(t *testing.T) {
 	}}
 	for _, level := range []string{"qp", "sl"} {
 		cfg := DefaultConfig()
-		cfg.CC.Enabled = true
+		cfg.CC.Scheme = SchemeIB
 		cfg.CC.Level = level
 		n, err := NewNetwork(sc, cfg, 1)
 		if err != nil {
@@ -223,7 +223,7 @@ func TestQPLevelAndSLLevelCCTI(t *testing.T) {
 func TestCNPReturnsToTheSourceAheadOfData(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Phase = 5 * engine.Millisecond
-	cfg.CC.Enabled = true
+	cfg.CC.Scheme = SchemeIB
 	cfg.CC.MarkingRate = 0
 	cfg.Transport.BECNReturn = "cnp"
 	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)

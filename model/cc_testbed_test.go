@@ -18,7 +18,7 @@ func TestTestbedS1CCOnProtectsTheVictimAndSharesTheHotSpot(t *testing.T) {
 			}
 			cfg := model.DefaultConfig()
 			cfg.Phase = phase
-			cfg.CC.Enabled = true
+			cfg.CC.Scheme = model.SchemeIB
 			r, err := model.Run(model.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
@@ -77,7 +77,7 @@ func TestTestbedS2CCOnIsFair(t *testing.T) {
 	mOff := off.Metrics()
 	for _, read := range []engine.Time{cfg.Transport.PacedReadLatency, 0} {
 		on := cfg
-		on.CC.Enabled = true
+		on.CC.Scheme = model.SchemeIB
 		on.Transport.PacedReadLatency = read
 		r, err := model.Run(sc, on, 1)
 		if err != nil {

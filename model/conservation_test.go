@@ -63,12 +63,12 @@ func (n *Network) checkConservation() error {
 }
 
 func TestBytesAndCreditsAreConserved(t *testing.T) {
-	for _, cc := range []bool{false, true} {
+	for _, cc := range []string{SchemeOff, SchemeIB} {
 		for _, name := range []string{"testbed-s1", "testbed-s2"} {
 			t.Run(fmt.Sprintf("%s cc=%v", name, cc), func(t *testing.T) {
 				cfg := DefaultConfig()
 				cfg.Phase = 5 * engine.Millisecond
-				cfg.CC.Enabled = cc
+				cfg.CC.Scheme = cc
 				n, err := NewNetwork(LookupScenario(name), cfg, 1)
 				if err != nil {
 					t.Fatal(err)
@@ -123,7 +123,7 @@ func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 func TestStoppingAndResumingChangesNothing(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Phase = 5 * engine.Millisecond
-	cfg.CC.Enabled = true
+	cfg.CC.Scheme = SchemeIB
 	sc := LookupScenario("testbed-s1")
 	whole, err := NewNetwork(sc, cfg, 1)
 	if err != nil {

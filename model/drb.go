@@ -46,14 +46,7 @@ type DRBConfig struct {
 	MaxPaths int
 	// OpenAfter is how many BECNs open one more path.
 	OpenAfter int
-
-	// enabled selects DRB until cc is a scheme (see drbSelected).
-	enabled bool
 }
-
-// drbSelected reports whether c runs DRB. DRB needs IB CC's marking and
-// notifications, so it also needs them on.
-func (c *Config) drbSelected() bool { return c.DRB.enabled && c.CC.Enabled }
 
 // DefaultDRB returns DRB's defaults (README, "DRB"): a 100 µs timer, no
 // throttling, up to every LMC path, one path per BECN.
@@ -61,8 +54,8 @@ func DefaultDRB() DRBConfig {
 	return DRBConfig{Timer: 100 * engine.Microsecond, MaxPaths: 0, OpenAfter: 1}
 }
 
-// drbParams are DRB's parameters; init appends them to the table.
-var drbParams = []*Param{
+// drbParams are DRB's parameters, of scheme drb.
+var drbParams = forScheme(SchemeDRB,
 	durParam("drb.timer", "DRB contraction timer: each period without a BECN closes the path a pair opened last", engine.Microsecond, engine.Second,
 		func(c *Config) *engine.Time { return &c.DRB.Timer }),
 	boolParam("drb.throttle", "DRB also throttles injection as IB CC does (CCTI and its IRD); the reference turns it off",
@@ -71,14 +64,7 @@ var drbParams = []*Param{
 		func(c *Config) *int { return &c.DRB.MaxPaths }),
 	intParam("drb.open_after", "BECNs", "BECNs a DRB pair receives per path it opens", 1, 1<<20,
 		func(c *Config) *int { return &c.DRB.OpenAfter }),
-}
-
-func init() {
-	for _, p := range drbParams {
-		params = append(params, p)
-		paramByName[p.Name] = p
-	}
-}
+)
 
 // drbWeight is the weight of a path with no BECN; a path with c BECNs
 // weighs drbWeight/(1+c).
@@ -117,7 +103,7 @@ type drbPair struct {
 
 // initDRB sets DRB up when cfg selects it. Routes must be built.
 func (n *Network) initDRB() {
-	if !n.cfg.drbSelected() {
+	if n.cfg.CC.Scheme != SchemeDRB {
 		return
 	}
 	c := n.cfg.DRB

@@ -31,8 +31,7 @@ func drbConfig(vls int) Config {
 	cfg.SwitchLinkGbps = 16
 	cfg.MessageSize = 4096
 	cfg.VLs = vls
-	cfg.CC.Enabled = true
-	cfg.DRB.enabled = true
+	cfg.CC.Scheme = SchemeDRB
 	return cfg
 }
 

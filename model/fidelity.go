@@ -162,7 +162,7 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 	var jobs []job
 	var offRes, onRes *Result
 	off, on := base, base
-	off.CC.Enabled, on.CC.Enabled = false, true
+	off.CC.Scheme, on.CC.Scheme = SchemeOff, SchemeIB
 	jobs = append(jobs, job{off, func(r *Result) { offRes = r }}, job{on, func(r *Result) { onRes = r }})
 	s := &rep.Surface
 	for i, t := range opt.Timers {

@@ -187,7 +187,7 @@ func TestFlowsIntoOneSinkSplitItRoundRobin(t *testing.T) {
 func TestSameSeedGivesIdenticalSeries(t *testing.T) {
 	cfg := model.DefaultConfig()
 	cfg.Phase = 20 * engine.Millisecond
-	cfg.CC.Enabled = true
+	cfg.CC.Scheme = model.SchemeIB
 	cfg.CC.MarkingMode = "random"
 	run := func(seed uint64) *model.Result {
 		r, err := model.Run(model.LookupScenario("testbed-s1"), cfg, seed)

@@ -256,7 +256,7 @@ func (n *Network) addFlow(fs FlowSpec, src, dst int, gen *generator) {
 	f.vl = VL((fs.SL + n.routes.SL(src, int(f.dlid))) % n.nVL)
 	if n.cfg.Sample > 0 { // the series' full length, so sampling never grows them
 		f.samples = make([]int64, 0, int(n.end/n.cfg.Sample))
-		if n.cfg.CC.Enabled {
+		if n.cfg.CC.IBMarking() {
 			f.cctiTrace = make([]int32, 0, int(n.end/n.cfg.Sample))
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -68,7 +69,14 @@ type Config struct {
 	// Transport holds what the RC transport and the adapters add to IB CC
 	// (transport.go).
 	Transport TransportConfig
-	// DRB holds distributed routing balancing's parameters (drb.go).
+	// Santos holds the santos scheme's parameters (santos.go); they only
+	// matter when CC.Scheme is "santos".
+	Santos SantosConfig
+	// NICRate holds the nicrate scheme's parameters (nicrate.go); they only
+	// matter when CC.Scheme is "nicrate".
+	NICRate NICRateConfig
+	// DRB holds the drb scheme's parameters (drb.go); they only matter
+	// when CC.Scheme is "drb".
 	DRB DRBConfig
 
 	// extra holds the values of a file scenario's own parameters
@@ -113,10 +121,13 @@ func DefaultTransport() TransportConfig {
 	}
 }
 
-// CCConfig holds the IB congestion-control parameters (SPEC §2).
+// CCConfig holds the congestion-control scheme and the IB CC parameters
+// (SPEC §2).
 type CCConfig struct {
-	// Enabled turns IB CC on; the remaining fields only matter when it is.
-	Enabled bool
+	// Scheme is the congestion-control scheme (schemes.go): "off", "ib"
+	// (IB CC), "santos", "nicrate" or "drb". The IB fields below matter for
+	// the schemes that run IB CC's switch marking and BECNs (IBMarking).
+	Scheme string
 	// Threshold is the switch marking threshold, 0 (never) to 15 (most aggressive).
 	Threshold int
 	// MarkingRate is the mean number of eligible packets sent between marked
@@ -177,14 +188,17 @@ func DefaultConfig() Config {
 		VLs:                 1,
 		CC:                  DefaultCC(),
 		Transport:           DefaultTransport(),
+		Santos:              DefaultSantos(),
+		NICRate:             DefaultNICRate(),
 		DRB:                 DefaultDRB(),
 	}
 }
 
 // DefaultCC returns the CC parameter set of the published testbed (SPEC §3),
-// disabled.
+// with scheme off.
 func DefaultCC() CCConfig {
 	return CCConfig{
+		Scheme:         SchemeOff,
 		Threshold:      15,
 		MarkingRate:    1,
 		PacketSize:     8,
@@ -225,13 +239,23 @@ type Param struct {
 	// Unit names the unit of numeric values ("Gbit/s", "credits", "bytes").
 	Unit string
 	Doc  string
+	// Scheme is the congestion-control scheme the parameter belongs to (a
+	// value of CC.Scheme), or "" for a parameter of every run. A scheme's
+	// parameters are named SCHEME.NAME and only act where it is selected.
+	Scheme string
 
 	get   func(*Config) any
 	set   func(*Config, any)
 	check func(string) (string, error) // KindString: validate and normalize
+	// aliases maps other spellings of a KindEnum's words (and "on"/"off"
+	// for TOML's true/false) to the canonical word.
+	aliases map[string]string
 }
 
-var params = []*Param{
+// params is every parameter: the model's own, then each scheme's.
+var params = slices.Concat(coreParams, schemeParams)
+
+var coreParams = []*Param{
 	durParam("phase", "scenario time unit: flows join one phase apart", engine.Millisecond, 3600*engine.Second,
 		func(c *Config) *engine.Time { return &c.Phase }),
 	durParam("sample", "throughput sampling interval", engine.Microsecond, 3600*engine.Second,
@@ -265,8 +289,7 @@ var params = []*Param{
 	stringParam("vl_arb", "VL arbitration table of switch outputs, e.g. 0:64,1:192 (VL:weight in 64-byte units); empty: equal weights",
 		vlArbValue, func(c *Config) *string { return &c.VLArb }),
 
-	boolParam("cc", "IB congestion control on or off",
-		func(c *Config) *bool { return &c.CC.Enabled }),
+	schemeParam(),
 	intParam("threshold", "", "switch marking threshold: 0 never marks, 15 is most aggressive", 0, 15,
 		func(c *Config) *int { return &c.CC.Threshold }),
 	intParam("marking_rate", "packets", "mean eligible packets sent between marked ones (0 marks all)", 0, 65535,
@@ -452,8 +475,14 @@ func (p *Param) Parse(v any) (any, error) {
 		return t, nil
 	case KindEnum:
 		s, ok := v.(string)
+		if b, isBool := v.(bool); isBool && p.aliases != nil {
+			s, ok = map[bool]string{true: "on", false: "off"}[b], true
+		}
 		if !ok {
 			return nil, bad("want one of " + strings.Join(p.Choices, ", "))
+		}
+		if a, isAlias := p.aliases[strings.ToLower(s)]; isAlias {
+			return a, nil
 		}
 		for _, c := range p.Choices {
 			if s == c {
@@ -632,6 +661,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := parseVLArb(c.VLArb, c.VLs); err != nil {
 		return &ParamError{Name: "vl_arb", Value: c.VLArb, Reason: err.Error()}
+	}
+	if err := c.validateScheme(); err != nil {
+		return err
 	}
 	if c.CC.CCTIMin > c.CC.CCTILimit {
 		return &ParamError{Name: "ccti_min", Value: c.CC.CCTIMin,

@@ -15,7 +15,7 @@ func TestRunProgressReportsAndChangesNothing(t *testing.T) {
 	sc := LookupScenario("testbed-s1")
 	c := DefaultConfig()
 	c.Phase = engine.Millisecond
-	c.CC.Enabled = true
+	c.CC.Scheme = SchemeIB
 	var seen []engine.Time
 	res, err := RunProgress(context.Background(), sc, c, 1, func(now, end engine.Time) {
 		if end != 5*engine.Millisecond {

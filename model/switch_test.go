@@ -26,7 +26,9 @@ func TestSwitchWakesStayBounded(t *testing.T) {
 			c := DefaultConfig()
 			c.Phase = engine.Millisecond
 			c.MessageSize = tc.message
-			c.CC.Enabled = tc.cc
+			if tc.cc {
+				c.CC.Scheme = SchemeIB
+			}
 			res, err := Run(LookupScenario(tc.scenario), c, 1)
 			if err != nil {
 				t.Fatal(err)
@@ -51,7 +53,7 @@ func TestSwitchWakesStayBounded(t *testing.T) {
 func TestSteadyStateAllocatesAlmostNothing(t *testing.T) {
 	c := DefaultConfig()
 	c.Phase = 120 * engine.Millisecond
-	c.CC.Enabled = true
+	c.CC.Scheme = SchemeIB
 	n, err := NewNetwork(LookupScenario("testbed-s1"), c, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -253,7 +253,7 @@ func TestGeneratedTrafficConservesAndRepeats(t *testing.T) {
 		t.Run(ts.Name, func(t *testing.T) {
 			cfg := DefaultConfig()
 			cfg.Phase, cfg.Sample = 3*engine.Millisecond, 100*engine.Microsecond
-			cfg.HostIOGbps, cfg.CC.Enabled = 16, true
+			cfg.HostIOGbps, cfg.CC.Scheme = 16, SchemeIB
 			sc := &Scenario{Name: "ft", Phases: 1, Traffic: []TrafficSpec{ts}, Routing: "ftree",
 				Build: func(c *Config) (*Topology, error) {
 					return GenerateTopology("fattree", TopoParams{K: 4, Levels: 2, HostGbps: 16, SwitchGbps: 16})

@@ -102,7 +102,7 @@ func TestPacedFlowRateMatchesItsClosedForm(t *testing.T) {
 func TestCCTITimersStartOutOfStepAndDeterministically(t *testing.T) {
 	firsts := func(start string, seed uint64) []engine.Time {
 		cfg := DefaultConfig()
-		cfg.CC.Enabled = true
+		cfg.CC.Scheme = SchemeIB
 		cfg.Transport.CCTITimerStart = start
 		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, seed)
 		if err != nil {

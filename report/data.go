@@ -524,7 +524,7 @@ func (g *Grid) plan(pg *grids.Grid, err error) {
 // default with CC on.
 func defaultValue(name string) string {
 	c := model.DefaultConfig()
-	c.CC.Enabled = true
+	c.CC.Scheme = model.SchemeIB
 	return c.Canonical(name)
 }
 

@@ -1,0 +1,79 @@
+package grids_test
+
+import (
+	"testing"
+
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// TestCCSpellingsKeepIdentity checks that every spelling of IB CC (on,
+// true, ib) and of none (off, false) gives the points of today's cc = "on"
+// and cc = "off", so databases keep their points.
+func TestCCSpellingsKeepIdentity(t *testing.T) {
+	ids := func(cc string) []string {
+		g, err := grids.Parse("g.toml", []byte("name = \"g\"\nscenario = \"testbed-s1\"\ncc = "+cc+"\n[sweep]\nccti_timer = [\"100us\", \"200us\"]\n"))
+		if err != nil {
+			t.Fatalf("cc = %s: %v", cc, err)
+		}
+		var out []string
+		for _, p := range g.Points() {
+			if v, _ := p.Value("cc"); v != "on" && v != "off" {
+				t.Errorf("cc = %s: canonical value %q, want on or off", cc, v)
+			}
+			out = append(out, p.ID(model.Version))
+		}
+		return out
+	}
+	on := ids(`"on"`)
+	for _, cc := range []string{`true`, `"ib"`, `"true"`} {
+		if got := ids(cc); got[0] != on[0] || got[1] != on[1] {
+			t.Errorf("cc = %s: IDs %v, want those of cc = \"on\" %v", cc, got, on)
+		}
+	}
+	off := ids(`"off"`)
+	if got := ids(`false`); got[0] != off[0] || off[0] == on[0] {
+		t.Errorf("cc = false: IDs %v, want those of cc = \"off\" %v (and unlike on's)", got, off)
+	}
+}
+
+// TestSchemeAxis checks a cc axis over schemes with a scheme's parameter
+// swept beside it, written as a TOML dotted key, and that where
+// expressions see the scheme.
+func TestSchemeAxis(t *testing.T) {
+	src := `name = "s"
+scenario = "testbed-s1"
+where = ["scheme != 'nicrate' && (cc || marking_rate == 1)"]
+[sweep]
+cc = ["off", "ib", "santos", "nicrate"]
+santos.m = [2, 4]
+`
+	g, err := grids.Parse("s.toml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range g.Points() {
+		cc, _ := p.Value("cc")
+		m, _ := p.Value("santos.m")
+		got = append(got, cc+"/"+m)
+	}
+	want := []string{"off/2", "off/4", "on/2", "on/4", "santos/2", "santos/4"}
+	if len(got) != len(want) {
+		t.Fatalf("points %v, want %v", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("points %v, want %v", got, want)
+		}
+	}
+	for _, p := range g.Points() {
+		c, err := p.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cc, _ := p.Value("cc"); c.CC.Scheme != model.SchemeOf(cc) {
+			t.Errorf("cc %s gives scheme %q", cc, c.CC.Scheme)
+		}
+	}
+}
