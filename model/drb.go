@@ -80,7 +80,7 @@ type drbState struct {
 	window   engine.Time         // start of the measurement window
 	pairs    []drbPair           // every pair used so far, in order of first use
 	pairOf   map[uint64]int32    // flow<<32 | destination host -> index into pairs
-	orders   map[uint32]drbOrder // source host<<16 | destination host -> path order, shared by its pairs
+	orders   map[uint64]drbOrder // source host<<32 | destination host -> path order, shared by its pairs
 }
 
 // drbOrder is the LID offsets of a (source, destination) pair's distinct
@@ -89,8 +89,10 @@ type drbOrder []uint8
 
 // drbPair is one source's DRB state towards one destination.
 type drbPair struct {
-	order   drbOrder
-	open    int32       // paths open: order[:open]
+	order drbOrder
+	open  int32 // paths open: order[:open]
+	// becns and credit, per path of order, are made at the pair's first
+	// BECN, so a pair that never had one costs its order's share only.
 	becns   []int32     // BECNs per open path, halved at each expiry
 	credit  []int64     // smooth weighted round-robin state per open path
 	pending int32       // BECNs towards the next opening
@@ -109,7 +111,7 @@ func (n *Network) initDRB() {
 	c := n.cfg.DRB
 	d := &n.drb
 	*d = drbState{on: true, throttle: c.Throttle, timer: c.Timer, maxPaths: c.MaxPaths, openAt: int32(max(c.OpenAfter, 1)),
-		pairOf: map[uint64]int32{}, orders: map[uint32]drbOrder{}}
+		pairOf: map[uint64]int32{}, orders: map[uint64]drbOrder{}}
 	d.window, _ = n.scenario.Window(&n.cfg)
 }
 
@@ -139,6 +141,9 @@ func (n *Network) drbNotify(pk *packet) {
 // BECN opens the next path in order, if there is one.
 func (pr *drbPair) notify(now engine.Time, path uint8, d *drbState) {
 	pr.advance(now, d)
+	if pr.becns == nil {
+		pr.becns, pr.credit = make([]int32, len(pr.order)), make([]int64, len(pr.order))
+	}
 	if j := slices.Index(pr.order[:pr.open], path); j >= 0 {
 		pr.becns[j]++
 	}
@@ -158,7 +163,7 @@ func (n *Network) drbPair(fi, src, dst int32) *drbPair {
 	if i, ok := d.pairOf[key]; ok {
 		return &d.pairs[i]
 	}
-	hk := uint32(src)<<16 | uint32(dst)
+	hk := uint64(src)<<32 | uint64(dst)
 	order, ok := d.orders[hk]
 	if !ok {
 		order = n.drbPathOrder(int(src), int(dst))
@@ -171,8 +176,7 @@ func (n *Network) drbPair(fi, src, dst int32) *drbPair {
 
 // newDRBPair returns a pair on the first path of order, first used at now.
 func newDRBPair(order drbOrder, now engine.Time) drbPair {
-	return drbPair{order: order, open: 1, becns: make([]int32, len(order)),
-		credit: make([]int64, len(order)), last: now, born: now, since: now}
+	return drbPair{order: order, open: 1, last: now, born: now, since: now}
 }
 
 // advance applies the timer expiries due by now: each closes the path

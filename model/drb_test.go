@@ -244,7 +244,7 @@ func TestDRBSpreadsInverseToBECNs(t *testing.T) {
 		t.Run(fmt.Sprint(c.becns), func(t *testing.T) {
 			pr := newDRBPair(make(drbOrder, len(c.becns)), 0)
 			pr.open = int32(len(c.becns))
-			copy(pr.becns, c.becns)
+			pr.becns, pr.credit = slices.Clone(c.becns), make([]int64, len(c.becns))
 			got := make([]int, len(c.becns))
 			run, longest, prev := 0, 0, -1
 			for range c.picks {
