@@ -19,7 +19,8 @@
 // reachability and deadlock check), traffic.go and generator.go (generated
 // traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers), transport.go (what
 // the RC transport and the adapters add to CC: BECNs in ACKs, timer starts,
-// paced reads), params.go
+// paced reads), drb.go (distributed routing balancing: congestion control
+// by opening LMC paths on BECNs), params.go
 // (parameters and Config), scenario.go (the built-in scenarios), scenfile.go
 // (scenarios described as data, with their own parameters), work.go (the
 // cost of a run, estimated before it runs), stats.go (latency and window

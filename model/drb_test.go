@@ -429,3 +429,38 @@ func TestDRBPathsAreCheckedForDeadlock(t *testing.T) {
 		})
 	}
 }
+
+// TestDRBNotificationsReturnOnTheDataPath: the BECN of a packet sent on
+// LID offset p comes back to the source's LID of offset p, in an ACK
+// (becn_return ack) and in a CNP (cnp), so the source charges path p and
+// the notification keeps to the checked routes.
+func TestDRBNotificationsReturnOnTheDataPath(t *testing.T) {
+	for _, mode := range []string{"ack", "cnp"} {
+		t.Run(mode, func(t *testing.T) {
+			cfg := drbConfig(2)
+			cfg.Transport.BECNReturn = mode
+			n, err := NewNetwork(torusHotSpot(), cfg, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			src, dst := int32(0), int32(10) // F1: H1 -> H11, both dimensions differ
+			for p := range 2 {
+				dlid := int32(n.routes.LID(int(dst), p))
+				vl := VL(n.routes.SL(int(src), int(dlid)) % n.nVL)
+				data := packet{flow: 0, src: src, dst: dst, dlid: dlid, vl: vl, kind: kindData, fecn: true, ackReq: true}
+				n.answerFECN(&data) // nothing has run: the notification is the newest packet
+				k := int32(len(n.pkts) - 1)
+				back := n.pkts[k]
+				if back.kind != kindCNP || back.dst != src {
+					t.Fatalf("path %d: no notification to the source (%+v)", p, back)
+				}
+				if got := n.routes.pathOf(back.dlid); got != p || int(back.dlid)>>n.routes.LMC != int(src) {
+					t.Fatalf("path %d: the notification goes to LID %d (offset %d)", p, back.dlid, got)
+				}
+				if want := VL(n.routes.SL(int(dst), int(back.dlid)) % n.nVL); back.vl != want {
+					t.Fatalf("path %d: the notification travels on VL %d, its route's SL gives %d", p, back.vl, want)
+				}
+			}
+		})
+	}
+}
