@@ -48,10 +48,12 @@ type DRBConfig struct {
 	OpenAfter int
 }
 
-// DefaultDRB returns DRB's defaults (README, "DRB"): a 100 µs timer, no
-// throttling, up to every LMC path, one path per BECN.
+// DefaultDRB returns DRB's defaults (README, "DRB"): a 1 ms timer (on
+// 003's torus, shorter timers closed paths the hot spot still needed and
+// longer ones gained little), no throttling, up to every LMC path, one
+// path per BECN.
 func DefaultDRB() DRBConfig {
-	return DRBConfig{Timer: 100 * engine.Microsecond, MaxPaths: 0, OpenAfter: 1}
+	return DRBConfig{Timer: engine.Millisecond, MaxPaths: 0, OpenAfter: 1}
 }
 
 // drbParams are DRB's parameters, of scheme drb.
