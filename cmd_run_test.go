@@ -528,3 +528,29 @@ message_size = 2048
 		t.Fatalf("export:\n%s", csv)
 	}
 }
+
+// TestSchemesGridReportsSideBySide: a grid sweeping cc over schemes runs,
+// and its report compares them side by side.
+func TestSchemesGridReportsSideBySide(t *testing.T) {
+	grid := writeGrid(t, `name = "schemes"
+scenario = "testbed-s1"
+phase = "2ms"
+[sweep]
+cc = ["off", "ib", "santos", "nicrate"]
+switch_buffer_credits = [99, 1024]
+`)
+	dir := filepath.Dir(grid)
+	out, stderr, code := ccsweep(t, "run", grid, "-j", "2", "--quiet", "--db", filepath.Join(dir, "s.db"), "--report", filepath.Join(dir, "s.html"))
+	if code != 0 || !strings.Contains(out, "8 ran (0 failed)") {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	html, err := os.ReadFile(filepath.Join(dir, "s.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Schemes side by side", "<td>ib</td>", "<td>santos</td>", "<td>nicrate</td>"} {
+		if !strings.Contains(string(html), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}

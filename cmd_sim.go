@@ -164,6 +164,9 @@ func simAction(c *cli.Context) error {
 		}
 		return fmt.Errorf("simulation failed: %w", err)
 	}
+	if refused := refusedFlows(res); refused != "" {
+		fmt.Fprintf(c.App.ErrWriter, "nicrate admission control refused %s: they never started (their requests would oversubscribe a source, link or destination)\n", refused)
+	}
 	return writeOutput(c.String("out"), c.App.Writer, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		if format == "csv" {
@@ -173,6 +176,17 @@ func simAction(c *cli.Context) error {
 		}
 		return bw.Flush()
 	})
+}
+
+// refusedFlows names the flows admission control refused, or "".
+func refusedFlows(r *model.Result) string {
+	var names []string
+	for _, f := range r.Flows {
+		if f.Refused {
+			names = append(names, f.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 // defaultMaxEvents is the work sim and run accept without --max-events:
@@ -256,6 +270,9 @@ type flowJSON struct {
 	StartS float64   `json:"start_s"`
 	Gbps   []float64 `json:"throughput_gbps"`
 	CCTI   []int32   `json:"ccti,omitempty"`
+	// AdmittedGbps and Refused are nicrate's admission decision.
+	AdmittedGbps float64 `json:"admitted_gbps,omitempty"`
+	Refused      bool    `json:"refused,omitempty"`
 }
 
 func writeSimJSON(w io.Writer, r *model.Result) error {
@@ -278,7 +295,7 @@ func writeSimJSON(w io.Writer, r *model.Result) error {
 	}
 	for _, f := range r.Flows {
 		doc.Flows = append(doc.Flows, flowJSON{Name: f.Name, Role: string(f.Role), Src: f.Src, Dst: f.Dst,
-			StartS: f.Start.Seconds(), Gbps: f.Gbps, CCTI: f.CCTI})
+			StartS: f.Start.Seconds(), Gbps: f.Gbps, CCTI: f.CCTI, AdmittedGbps: f.AdmittedGbps, Refused: f.Refused})
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

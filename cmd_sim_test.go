@@ -192,3 +192,49 @@ func TestTestbedOutputUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestSimReportsRefusedFlows checks that nicrate's refused flows are named
+// on stderr and in the JSON, not silently dropped.
+func TestSimReportsRefusedFlows(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "out.json")
+	_, stderr, code := ccsweep(t, "sim", "--scenario", "testbed-s1", "--cc", "nicrate", "--set", "nicrate.rates=13,8,8",
+		"--phase", "2ms", "--format", "json", "--out", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stderr, "nicrate admission control refused F3: they never started") {
+		t.Errorf("stderr %q does not name F3 as refused", stderr)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Metrics map[string]*float64 `json:"metrics"`
+		Flows   []struct {
+			Name     string  `json:"name"`
+			Admitted float64 `json:"admitted_gbps"`
+			Refused  bool    `json:"refused"`
+		} `json:"flows"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if !doc.Flows[2].Refused || doc.Flows[1].Admitted != 8 || doc.Flows[3].Admitted == 0 || *doc.Metrics["refused_flows"] != 1 {
+		t.Errorf("flows %+v, refused_flows %v: want F3 refused (8 + 8 > H5's 13), F2 at 8, F4 admitted", doc.Flows, *doc.Metrics["refused_flows"])
+	}
+}
+
+// TestSimHelpTagsSchemeParameters: the parameter list names the scheme
+// each scheme parameter belongs to.
+func TestSimHelpTagsSchemeParameters(t *testing.T) {
+	out, _, code := ccsweep(t, "sim", "--help")
+	if code != 0 {
+		t.Fatalf("exit %d", code)
+	}
+	for _, want := range []string{"santos.m", "[cc santos] multiplicative decrease", "[cc nicrate] rates flows request", "congestion-control scheme: off, ib"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sim --help lacks %q", want)
+		}
+	}
+}

@@ -32,6 +32,8 @@ import (
 //	lmc = 0
 //	[[flow]]                     # greedy flows, as the testbed's
 //	name = "F1"; src = "H1"; dst = "H4"; role = "victim"; start_phase = 0
+//	rate = 4                     # Gbit/s the flow requests under cc nicrate
+//	                             # (default: nicrate.rates, else a max-min share)
 //	[[traffic]]                  # generated traffic
 //	name = "bg"; pattern = "uniform"; arrival = "poisson"; load = 0.3
 //
@@ -43,7 +45,7 @@ var scenarioKeys = map[string][]string{
 	"":         {"name", "description", "phases", "params", "topology", "routing", "flow", "traffic"},
 	"topology": {"kind", "k", "levels", "leaves", "spines", "hosts_per_leaf", "preset", "dims", "hosts_per_router", "file"},
 	"routing":  {"algorithm", "lmc"},
-	"flow":     {"name", "src", "dst", "role", "start_phase", "sl"},
+	"flow":     {"name", "src", "dst", "role", "start_phase", "sl", "rate"},
 	"traffic": {"name", "pattern", "arrival", "load", "message_size", "size_dist", "burst", "hot", "hot_nodes",
 		"hotspot_fraction", "hotspot_mode", "senders", "sources", "role", "start_phase", "sl"},
 }
@@ -182,6 +184,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			Role:       model.Role(r.enum(t, key, "role", "background", []string{"victim", "contributor", "background"})),
 			StartPhase: r.int(t, key, "start_phase", 0, 0, 1000),
 			SL:         r.int(t, key, "sl", 0, 0, 15),
+			RateGbps:   r.float(t, key, "rate", 0, 0, 1e6),
 		}
 		r.need(t, key, "src", "dst")
 		spec.Flows = append(spec.Flows, f)

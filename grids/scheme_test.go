@@ -1,6 +1,10 @@
 package grids_test
 
 import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/grids"
@@ -75,5 +79,59 @@ santos.m = [2, 4]
 		if cc, _ := p.Value("cc"); c.CC.Scheme != model.SchemeOf(cc) {
 			t.Errorf("cc %s gives scheme %q", cc, c.CC.Scheme)
 		}
+	}
+}
+
+// TestScenarioFlowRates checks a scenario file's [[flow]] rate: it reaches
+// the flow, nicrate admits it at that rate and refuses what would
+// oversubscribe, and a negative rate is a file:line error.
+func TestScenarioFlowRates(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "rates.toml")
+	src := `name = "rates"
+phases = 1
+[params]
+cc = "nicrate"
+phase = "5ms"
+[topology]
+kind = "fattree"
+k = 4
+levels = 1
+[[flow]]
+src = "H1"
+dst = "H4"
+rate = 4.5
+[[flow]]
+src = "H2"
+dst = "H4"
+rate = 8
+[[flow]]
+src = "H3"
+dst = "H4"
+rate = 9
+`
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := grids.LoadScenario(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := model.Run(sc, sc.Config(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []float64
+	for _, f := range res.Flows {
+		got = append(got, f.AdmittedGbps)
+	}
+	if want := []float64{4.5, 8, 0}; !slices.Equal(got, want) {
+		t.Errorf("admitted %v Gbit/s, want %v (9 more would oversubscribe H4)", got, want)
+	}
+	if err := os.WriteFile(path, []byte(strings.Replace(src, "rate = 9", "rate = -9", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := grids.LoadScenario(path); err == nil || !strings.Contains(err.Error(), "rates.toml:21: flow[2].rate") {
+		t.Errorf("negative rate: %v, want an error at rates.toml:21: flow[2].rate", err)
 	}
 }

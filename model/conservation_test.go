@@ -63,12 +63,16 @@ func (n *Network) checkConservation() error {
 }
 
 func TestBytesAndCreditsAreConserved(t *testing.T) {
-	for _, cc := range []string{SchemeOff, SchemeIB} {
+	// santos with three-packet switch buffers, which fill and mark.
+	for _, cc := range []string{SchemeOff, SchemeIB, SchemeSantos, SchemeNICRate, "santos/99"} {
 		for _, name := range []string{"testbed-s1", "testbed-s2"} {
 			t.Run(fmt.Sprintf("%s cc=%v", name, cc), func(t *testing.T) {
 				cfg := DefaultConfig()
 				cfg.Phase = 5 * engine.Millisecond
 				cfg.CC.Scheme = cc
+				if cc == "santos/99" {
+					cfg.CC.Scheme, cfg.SwitchBufferCredits = SchemeSantos, 99
+				}
 				n, err := NewNetwork(LookupScenario(name), cfg, 1)
 				if err != nil {
 					t.Fatal(err)

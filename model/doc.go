@@ -6,7 +6,9 @@
 // queues and virtual cut-through, round-robin output arbitration, HCAs whose
 // I/O bandwidth caps both injection and absorption; greedy flows and
 // generated traffic (destination patterns, arrival processes, message
-// sizes); IB congestion control; the built-in scenarios of the reference
+// sizes); IB congestion control and the other congestion-control schemes
+// (ECN marking variants with window-one rate-controlled sources, NIC rate
+// control with admission); the built-in scenarios of the reference
 // testbed and scenarios described as data; per-flow throughput samples,
 // message latencies and the metrics computed from them.
 //
@@ -19,8 +21,10 @@
 // reachability and deadlock check), traffic.go and generator.go (generated
 // traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers), transport.go (what
 // the RC transport and the adapters add to CC: BECNs in ACKs, timer starts,
-// paced reads), drb.go (distributed routing balancing: congestion control
-// by opening LMC paths on BECNs), params.go
+// paced reads), schemes.go (the cc scheme and its parameters), santos.go
+// (marking variants, per-packet ACKs, AIMD/FIMD/LIPD sources), nicrate.go
+// (the NDT dispatcher and admission control), drb.go (distributed routing
+// balancing: congestion control by opening LMC paths on BECNs), params.go
 // (parameters and Config), scenario.go (the built-in scenarios), scenfile.go
 // (scenarios described as data, with their own parameters), work.go (the
 // cost of a run, estimated before it runs), stats.go (latency and window

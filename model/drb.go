@@ -105,11 +105,9 @@ type drbPair struct {
 	integral    float64
 }
 
-// initDRB sets DRB up when cfg selects it. Routes must be built.
+// initDRB sets DRB up for a run of scheme drb (initScheme). Routes must
+// be built.
 func (n *Network) initDRB() {
-	if n.cfg.CC.Scheme != SchemeDRB {
-		return
-	}
 	c := n.cfg.DRB
 	d := &n.drb
 	*d = drbState{on: true, throttle: c.Throttle, timer: c.Timer, maxPaths: c.MaxPaths, openAt: int32(max(c.OpenAfter, 1)),

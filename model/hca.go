@@ -108,6 +108,9 @@ func (n *Network) tryHCA(h int32) {
 		}
 		return
 	}
+	if n.nic != nil {
+		n.nicPick(hc, now)
+	}
 	nf := len(hc.flows)
 	for j := 0; j < nf; j++ {
 		idx := hc.rr + j
@@ -160,6 +163,9 @@ func (n *Network) tryHCA(h int32) {
 		// latency) adds to the packet's own time on the link or through
 		// the send DMA, whichever is longer.
 		f.readyAt = now + max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps)) + n.pacedGap(f)
+		if n.srcHook {
+			n.schemeSent(fi, now, payload)
+		}
 		n.transmit(hc.port, k, -1)
 		n.wake(h, n.nextSend(hc, pt))
 		return

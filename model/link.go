@@ -25,6 +25,8 @@ func (n *Network) transmit(p, k, from int32) {
 	if n.cc.on && !pt.host {
 		n.settleLeave(p)
 		n.markFECN(p, from, pk)
+	} else if n.santos != nil && !pt.host {
+		n.santosDepart(p, k)
 	}
 	pt.lane[vl].credits -= pk.credits
 	if pt.lane[vl].credits < 0 {

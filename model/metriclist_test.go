@@ -50,6 +50,8 @@ var metricOfField = map[string]string{
 	"MaxLinkUtil":      "max_link_util",
 	"MaxBufferFill":    "max_buffer_fill",
 	"Dropped":          "dropped_messages",
+	"ShareError":       "share_error",
+	"RefusedFlows":     "refused_flows",
 	"PathsOpenMean":    "paths_open_mean",
 }
 

@@ -44,6 +44,11 @@ type Metrics struct {
 	MaxLinkUtil, MaxBufferFill float64
 	// Dropped counts messages dropped at full source queues.
 	Dropped int64
+	// ShareError is the mean over nicrate's admitted flows of
+	// |throughput/admitted rate − 1|; NaN under other schemes.
+	ShareError float64
+	// RefusedFlows counts the flows nicrate's admission control refused.
+	RefusedFlows int64
 	// PathsOpenMean is DRB's time-average number of open paths per
 	// (source, destination) pair over the window; NaN without DRB.
 	PathsOpenMean float64
@@ -135,6 +140,12 @@ var metricTable = []Metric{
 	{"dropped_messages", "messages dropped at sources", "messages",
 		"Messages that arrived at a full source queue (4096 waiting) over the whole run.",
 		func(m *Metrics) float64 { return float64(m.Dropped) }},
+	{"share_error", "share error", "",
+		"Mean over the flows nicrate admitted of |throughput / admitted rate - 1| in the window; empty under other schemes.",
+		func(m *Metrics) float64 { return m.ShareError }},
+	{"refused_flows", "refused flows", "flows",
+		"Flows nicrate's admission control refused (they never start); 0 under other schemes.",
+		func(m *Metrics) float64 { return float64(m.RefusedFlows) }},
 	{"paths_open_mean", "DRB paths open", "paths",
 		"DRB: time-average number of open paths per source-destination pair in use over the window (1: minimal paths only); empty without DRB.",
 		func(m *Metrics) float64 { return m.PathsOpenMean }},
@@ -230,6 +241,12 @@ func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
 		Dropped: r.Stats.Dropped, PathsOpenMean: r.PathsOpenMean, OfferedLoad: r.Stats.OfferedGbps / r.Stats.SenderGbps}
 	first, last := r.windowSamples(from, to)
 	nan := math.NaN()
+	m.ShareError = nan
+	for _, f := range r.Flows {
+		if f.Refused {
+			m.RefusedFlows++
+		}
+	}
 	if last < first {
 		m.VictimGbps, m.ContributorsGbps, m.FairnessJain, m.Var, m.SDGbps = nan, nan, nan, nan, nan
 		m.BackgroundGbps, m.VictimJain, m.BackgroundJain, m.AcceptedLoad = nan, nan, nan, nan
@@ -239,9 +256,13 @@ func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
 	var total float64
 	var contribSeries [][]float64
 	var sdSum float64
+	var shareErrs []float64
 	for _, f := range r.Flows {
 		s := f.Gbps[first : last+1]
 		mean, sd := meanSD(s)
+		if f.AdmittedGbps > 0 {
+			shareErrs = append(shareErrs, math.Abs(mean/f.AdmittedGbps-1))
+		}
 		sdSum += sd
 		total += mean
 		switch f.Role {
@@ -263,6 +284,7 @@ func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
 	m.VictimJain = Jain(victims)
 	m.BackgroundJain = Jain(background)
 	m.AcceptedLoad = total / r.Stats.SenderGbps
+	m.ShareError = mean(shareErrs)
 	return m
 }
 

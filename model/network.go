@@ -158,8 +158,14 @@ type Network struct {
 	rng        *rand.Rand
 	cc         ccState
 	counters   Counters
-	rc         rcState  // RC transport (transport.go)
-	drb        drbState // distributed routing balancing (drb.go)
+	rc         rcState // RC transport (transport.go)
+
+	// The schemes other than IB CC (schemes.go); nil when not running.
+	// srcHook is set when one of them acts on every packet a source sends.
+	santos  *santosState
+	nic     *nicState
+	srcHook bool
+	drb     drbState // distributed routing balancing (drb.go); drb.on when running
 }
 
 // Counters are whole-run event counts.
@@ -232,7 +238,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", ErrBadScenario, sc.Name)
 	}
 	n.initCC()
-	n.initDRB()
+	n.initScheme()
 	n.stats.to = n.end
 	if from, _ := sc.Window(&cfg); from <= 0 {
 		n.startWindow()
@@ -379,6 +385,9 @@ func (n *Network) Handle(e engine.Event) {
 		n.tryHCA(int32(e.Arg))
 	case evFlowStart:
 		f := &n.flows[e.Arg]
+		if n.nic != nil && !n.nicStart(int32(e.Arg)) {
+			break // refused by admission control
+		}
 		f.active = true
 		f.born, f.readyAt = n.sim.Now(), n.sim.Now()
 		if f.gen != nil {
@@ -437,13 +446,22 @@ func (n *Network) arrive(k int32) {
 	if in.host {
 		if pk.kind == kindCNP {
 			// The HCA acts on a CNP at once; it never reaches host memory.
-			n.receiveBECN(pk)
+			if n.santos != nil {
+				n.santosOnAck(pk)
+			} else {
+				n.receiveBECN(pk)
+			}
 			n.freeBuffer(pk.inPort, pk.vl, pk.credits)
 			n.freePacket(k)
+			if n.santos != nil {
+				n.tryHCA(in.owner)
+			}
 			return
 		}
 		if n.cc.on {
 			n.answerFECN(pk)
+		} else if n.santos != nil {
+			n.santosAck(pk)
 		}
 		n.receive(in.owner, k)
 		return
@@ -457,5 +475,8 @@ func (n *Network) arrive(k int32) {
 		out.lane[pk.vl].ready |= 1 << uint(in.local)
 	}
 	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
+	if n.santos != nil {
+		n.santosArrive(k)
+	}
 	n.trySwitch(pk.outPort)
 }

@@ -68,6 +68,12 @@ type FlowResult struct {
 	// CCTI[i] is the flow's CCTI at the end of sample interval i; nil with
 	// CC off.
 	CCTI []int32
+	// AdmittedGbps is the payload rate nicrate's admission control gave
+	// the flow; 0 under other schemes and for a refused flow.
+	AdmittedGbps float64
+	// Refused is set for a flow nicrate's admission control refused: it
+	// never started.
+	Refused bool
 }
 
 // Run simulates sc under cfg with the given seed from start to end.
@@ -123,6 +129,10 @@ func (n *Network) Result() *Result {
 			Gbps: make([]float64, len(f.samples)), CCTI: f.cctiTrace}
 		for i, b := range f.samples {
 			fr.Gbps[i] = float64(b*8000) / float64(n.cfg.Sample) // bits per ns, one rounding
+		}
+		if n.nic != nil {
+			fr.AdmittedGbps = n.nic.admittedGbps[len(r.Flows)]
+			fr.Refused = fr.AdmittedGbps == 0
 		}
 		r.Flows = append(r.Flows, fr)
 	}

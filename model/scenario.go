@@ -23,6 +23,9 @@ type FlowSpec struct {
 	Role       Role
 	StartPhase int
 	SL         int
+	// RateGbps is the payload rate the flow requests under the nicrate
+	// scheme; 0 asks for nicrate.rates' entry or an equal share.
+	RateGbps float64
 }
 
 // Scenario is a built-in experiment: a topology, its flows and its length in

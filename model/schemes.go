@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/ccsweep/ccsweep/engine"
 )
 
 // The congestion-control schemes, the values of CCConfig.Scheme.
@@ -107,9 +109,33 @@ func (c *Config) validateScheme() error {
 	}
 	switch c.CC.Scheme {
 	case SchemeSantos:
-		return c.Santos.validate()
+		return c.Santos.validate(c)
 	case SchemeNICRate:
 		return c.NICRate.validate()
 	}
 	return nil
+}
+
+// initScheme sets up the scheme of the run beyond IB CC (initCC), once
+// its flows are known.
+func (n *Network) initScheme() {
+	switch n.cfg.CC.Scheme {
+	case SchemeSantos:
+		n.initSantos()
+	case SchemeNICRate:
+		n.initNICRate()
+	case SchemeDRB:
+		n.initDRB()
+	}
+	n.srcHook = n.santos != nil || n.nic != nil
+}
+
+// schemeSent tells the running scheme that flow fi has started a packet of
+// payload bytes at now (srcHook).
+func (n *Network) schemeSent(fi int32, now engine.Time, payload int32) {
+	if n.santos != nil {
+		n.santosSent(fi, now, payload)
+	} else {
+		n.nicSent(fi, payload)
+	}
 }

@@ -24,6 +24,9 @@ func TestEstimateWorkBoundsTheRealRun(t *testing.T) {
 		{"s1 mtu 256", "testbed-s1", map[string]string{"mtu": "256"}},
 		{"s1 on 512 B messages", "testbed-s1", map[string]string{"cc": "on", "message_size": "512"}},
 		{"s2 3000 B messages", "testbed-s2", map[string]string{"message_size": "3000"}},
+		{"s1 santos", "testbed-s1", map[string]string{"cc": "santos"}},
+		{"s1 santos small buffers", "testbed-s1", map[string]string{"cc": "santos", "switch_buffer_credits": "99"}},
+		{"s1 nicrate", "testbed-s1", map[string]string{"cc": "nicrate"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

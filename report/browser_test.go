@@ -368,14 +368,16 @@ func TestBrowserServe(t *testing.T) {
 
 // TestBrowserReportGrids renders a report of two made-up grids, one with
 // three numeric axes (nine WebGL surfaces: more than the page keeps alive
-// at once) and one drawn as lines, and switches a surface's slice.
+// at once) and its schemes side by side, and one drawn as lines, and
+// switches a surface's slice.
 func TestBrowserReportGrids(t *testing.T) {
 	assets := testAssets(t)
 	b := newBrowser(t, 1500, 1000)
 	html := filepath.Join(t.TempDir(), "grids.html")
 	writeReport(t, fakeDB(t, "golden", "lines"), html, report.Options{Assets: assets})
 	b.open(t, "file://"+html)
-	b.checkCharts(t, "g0-s2-var-3d", "g1-line-victim_gbps", "g1-line-var", "g1-fairness")
+	// g0-cmp-*-1: the side-by-side heat maps of cc on (off is one point).
+	b.checkCharts(t, "g0-s2-var-3d", "g0-cmp-victim_gbps-1", "g0-cmp-var-1", "g1-line-victim_gbps", "g1-line-var", "g1-fairness")
 
 	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
 	defer cancel()

@@ -61,6 +61,9 @@ type Grid struct {
 	Picks []*Pick `json:"picks,omitempty"`
 	// Answer is the recommendation of Options.Query, if one was asked.
 	Answer *Recommendation `json:"answer,omitempty"`
+	// Compare is the side-by-side view of the schemes when cc is a
+	// dimension with several values.
+	Compare *Comparison `json:"compare,omitempty"`
 }
 
 // Scale says how a numeric dimension is laid out on a chart axis.
@@ -205,6 +208,9 @@ func loadGrid(ctx context.Context, db *store.DB, rec store.GridRecord, picks boo
 	g.aggregate(results)
 	g.plan(cg.Grid())
 	g.Surfaces, g.Lines = layout(g)
+	if err := g.compare(ctx, db, nil); err != nil {
+		return nil, err
+	}
 	if picks {
 		if err := g.pick(ctx, db); err != nil {
 			return nil, err

@@ -8,6 +8,10 @@
 // echarts-gl) each beside a heat map giving exact values, with selectors for
 // the values of the other dimensions; a grid with one numeric dimension gets
 // line charts instead, a line per value of the others (CC off and on).
+// When cc sweeps several congestion-control schemes, a side-by-side view
+// follows: the compared surface as one heat map per scheme, each metric on
+// one colour scale, and a table of each scheme's best point by the user's
+// objectives (or the primary metric), ranked among its own points.
 // Seeds are averaged; heat-map cells and line tooltips give mean ± sd.
 // Failed points and points not stored yet are marked on every chart, and
 // failed points are listed with their errors. The per-flow time series of

@@ -84,6 +84,9 @@ func Write(ctx context.Context, w io.Writer, db *store.DB, opt Options) error {
 			if err := g.recommend(ctx, db, *opt.Query); err != nil {
 				return err
 			}
+			if err := g.compare(ctx, db, opt.Query); err != nil {
+				return err
+			}
 		}
 	}
 	p := newPage(ov, opt)
@@ -144,6 +147,7 @@ type gridView struct {
 	AnswerText  string
 	FailedCells []*Cell
 	Primary     *Metric
+	Compare     *compareView
 }
 
 type surfaceView struct {
@@ -255,6 +259,7 @@ func (p *page) addGrid(gi int, g *Grid) {
 		}
 		v.Picks = append(v.Picks, pv)
 	}
+	v.Compare = compareViewOf(g, gi, p.chart)
 	v.Fairness = p.chart(fairnessChart(g, gi))
 	if g.Answer != nil {
 		v.Pareto = p.chart(paretoChart(g, gi))

@@ -37,14 +37,14 @@ func TestMigrateFromVersion1(t *testing.T) {
 	defer d.Close()
 	var version int
 	var victim float64
-	var latency sql.NullFloat64
+	var latency, shareError sql.NullFloat64
 	if err := d.sql.QueryRow("PRAGMA user_version").Scan(&version); err != nil {
 		t.Fatal(err)
 	}
-	if err := d.sql.QueryRow("SELECT victim_gbps, latency_p99_us FROM points WHERE id = 'p'").Scan(&victim, &latency); err != nil {
+	if err := d.sql.QueryRow("SELECT victim_gbps, latency_p99_us, share_error FROM points WHERE id = 'p'").Scan(&victim, &latency, &shareError); err != nil {
 		t.Fatal(err)
 	}
-	if version != len(migrations) || victim != 12.5 || latency.Valid {
-		t.Errorf("after upgrade: version %d, victim %v, latency %v; want %d, 12.5, NULL", version, victim, latency, len(migrations))
+	if version != len(migrations) || victim != 12.5 || latency.Valid || shareError.Valid {
+		t.Errorf("after upgrade: version %d, victim %v, latency %v, share error %v; want %d, 12.5, NULL, NULL", version, victim, latency, shareError, len(migrations))
 	}
 }

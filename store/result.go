@@ -29,6 +29,8 @@ var metricNames = []string{
 	"background_latency_mean_us", "background_latency_p50_us", "background_latency_p99_us",
 	"offered_load", "accepted_load", "max_link_util", "max_buffer_fill", "dropped_messages",
 	// schema 3
+	"share_error", "refused_flows",
+	// schema 4
 	"paths_open_mean",
 }
 

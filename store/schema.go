@@ -117,7 +117,13 @@ ALTER TABLE points ADD COLUMN max_link_util REAL;
 ALTER TABLE points ADD COLUMN max_buffer_fill REAL;
 ALTER TABLE points ADD COLUMN dropped_messages REAL;
 `,
-	// 3: distributed routing balancing's open paths.
+	// 3: the metrics of the congestion-control schemes: nicrate's share
+	// accuracy and refused flows.
+	`
+ALTER TABLE points ADD COLUMN share_error REAL;
+ALTER TABLE points ADD COLUMN refused_flows REAL;
+`,
+	// 4: distributed routing balancing's open paths.
 	`
 ALTER TABLE points ADD COLUMN paths_open_mean REAL;
 `,

@@ -1,0 +1,201 @@
+package model
+
+import (
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// TestDispatcherReplaysTable1 replays reference 004's Table 1: flows A and
+// B with IDT 2 and 3, one dispatch opportunity per time unit (T = 1). The
+// NDTs before each decision and the flow dispatched must be exactly the
+// table's: A, B, A, B, A, then an idle slot.
+func TestDispatcherReplaysTable1(t *testing.T) {
+	idt := []engine.Time{2, 3}
+	ndt := []engine.Time{0, 0}
+	wantA := []engine.Time{0, 2, 2, 4, 4, 6}
+	wantB := []engine.Time{0, 0, 3, 3, 6, 6}
+	wantOrder := "ABABA-"
+	order := ""
+	for now := engine.Time(0); now <= 5; now++ {
+		if ndt[0] != wantA[now] || ndt[1] != wantB[now] {
+			t.Fatalf("t=%d: NDT(A), NDT(B) = %d, %d; want %d, %d", now, ndt[0], ndt[1], wantA[now], wantB[now])
+		}
+		i := earliestDue(ndt, now, func(int) bool { return true })
+		if i < 0 {
+			order += "-"
+			continue
+		}
+		order += string(rune('A' + i))
+		ndt[i] += idt[i]
+	}
+	if order != wantOrder {
+		t.Errorf("dispatched %s, want %s", order, wantOrder)
+	}
+}
+
+// TestMaxMinShares checks the default requests on testbed-s1: the victim
+// gets its host's whole 13 Gbit/s, the four contributors H5's 13 in
+// quarters.
+func TestMaxMinShares(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.CC.Scheme = SchemeNICRate
+	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{13, 3.25, 3.25, 3.25, 3.25}
+	for i, w := range want {
+		if got := n.nic.admittedGbps[i]; math.Abs(got-w) > 1e-9 {
+			t.Errorf("F%d admitted at %g Gbit/s, want %g", i+1, got, w)
+		}
+	}
+}
+
+// rateScenario is testbed-s1's network with the given flows, all starting
+// at once, over two phases (the second measured).
+func rateScenario(flows ...FlowSpec) *Scenario {
+	sc := *LookupScenario("testbed-s1")
+	sc.Name, sc.Phases, sc.Flows = "nicrate-test", 2, flows
+	return &sc
+}
+
+// runRates runs sc under nicrate and returns each flow's throughput over
+// the window and the result.
+func runRates(t *testing.T, sc *Scenario, set func(*Config)) ([]float64, *Result) {
+	t.Helper()
+	cfg := DefaultConfig()
+	cfg.Phase = 20 * engine.Millisecond
+	cfg.CC.Scheme = SchemeNICRate
+	if set != nil {
+		set(&cfg)
+	}
+	res, err := Run(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := res.Window()
+	var g []float64
+	for i := range res.Flows {
+		g = append(g, res.MeanGbps(i, from, to))
+	}
+	return g, res
+}
+
+// TestSharesFollowInverseIDT checks reference 004's Fig. 12 claim: flows
+// get bandwidth in inverse ratio of their IDT (in proportion to their
+// requested rates), for two and three flows from one source and for two
+// flows into one destination, each within 2 % of its admitted rate.
+func TestSharesFollowInverseIDT(t *testing.T) {
+	cases := []struct {
+		name  string
+		flows []FlowSpec
+	}{
+		{"2 from one source", []FlowSpec{
+			{Name: "A", Src: "H1", Dst: "H4", Role: Contributor, RateGbps: 3},
+			{Name: "B", Src: "H1", Dst: "H5", Role: Contributor, RateGbps: 6}}},
+		{"3 from one source", []FlowSpec{
+			{Name: "A", Src: "H1", Dst: "H4", Role: Contributor, RateGbps: 2},
+			{Name: "B", Src: "H1", Dst: "H5", Role: Contributor, RateGbps: 4},
+			{Name: "C", Src: "H1", Dst: "H6", Role: Contributor, RateGbps: 6}}},
+		{"2 into one destination", []FlowSpec{
+			{Name: "A", Src: "H1", Dst: "H5", Role: Contributor, RateGbps: 4},
+			{Name: "B", Src: "H6", Dst: "H5", Role: Contributor, RateGbps: 8}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			g, res := runRates(t, rateScenario(c.flows...), nil)
+			m := res.Metrics()
+			var req []float64
+			for _, f := range c.flows {
+				req = append(req, f.RateGbps)
+			}
+			t.Logf("throughput %.3f Gbit/s for requests %v; share_error %.4f", g, req, m.ShareError)
+			for i, f := range c.flows {
+				if err := math.Abs(g[i]/f.RateGbps - 1); err > 0.02 {
+					t.Errorf("%s: %.3f Gbit/s for %g requested (%.1f %% off)", f.Name, g[i], f.RateGbps, 100*err)
+				}
+				if ratio, want := g[i]/g[0], f.RateGbps/c.flows[0].RateGbps; math.Abs(ratio/want-1) > 0.02 {
+					t.Errorf("%s/%s throughput %.3f, want 1/IDT ratio %.3f within 2 %%", f.Name, c.flows[0].Name, ratio, want)
+				}
+			}
+			if m.ShareError > 0.02 || m.RefusedFlows != 0 {
+				t.Errorf("share_error %.4f, refused %d; want under 0.02 and none", m.ShareError, m.RefusedFlows)
+			}
+		})
+	}
+}
+
+// TestRateControlCostsUnderOnePercent checks reference 004's overhead
+// claim: a single flow under rate control, requesting its whole share,
+// loses under 1 % of bandwidth on average over message sizes against no
+// rate control.
+func TestRateControlCostsUnderOnePercent(t *testing.T) {
+	sc := rateScenario(FlowSpec{Name: "A", Src: "H1", Dst: "H4", Role: Contributor})
+	var losses []float64
+	for _, size := range []int{4 << 10, 16 << 10, 64 << 10, 256 << 10} {
+		set := func(c *Config) { c.MessageSize = size }
+		ctl, _ := runRates(t, sc, set)
+		off, _ := runRates(t, sc, func(c *Config) { set(c); c.CC.Scheme = SchemeOff })
+		loss := 1 - ctl[0]/off[0]
+		t.Logf("%6d-byte messages: %.3f Gbit/s without rate control, %.3f with (%.2f %% lost)", size, off[0], ctl[0], 100*loss)
+		losses = append(losses, loss)
+	}
+	if m := mean(losses); m >= 0.01 {
+		t.Errorf("mean bandwidth loss %.2f %% over message sizes, want under 1 %%", 100*m)
+	}
+}
+
+// TestAdmissionRefusesOversubscription checks that a flow whose request
+// would oversubscribe its destination is refused, never sends, and is
+// counted, while the flows admitted before it keep their rates.
+func TestAdmissionRefusesOversubscription(t *testing.T) {
+	sc := rateScenario(
+		FlowSpec{Name: "A", Src: "H1", Dst: "H5", Role: Contributor, RateGbps: 8},
+		FlowSpec{Name: "B", Src: "H2", Dst: "H5", Role: Contributor, RateGbps: 8},
+		FlowSpec{Name: "C", Src: "H3", Dst: "H5", Role: Contributor, RateGbps: 5},
+	)
+	g, res := runRates(t, sc, nil)
+	var refused []string
+	for _, f := range res.Flows {
+		if f.Refused {
+			refused = append(refused, f.Name)
+		}
+	}
+	if !slices.Equal(refused, []string{"B"}) || res.Metrics().RefusedFlows != 1 {
+		t.Fatalf("refused %v (metric %d), want [B]: 8 + 8 > H5's 13 Gbit/s, 8 + 5 fits", refused, res.Metrics().RefusedFlows)
+	}
+	if g[1] != 0 || math.Abs(g[0]/8-1) > 0.02 || math.Abs(g[2]/5-1) > 0.02 {
+		t.Errorf("throughput %v, want 8, 0, 5", g)
+	}
+	// The rates list asks for the same when the scenario gives none.
+	sc = rateScenario(
+		FlowSpec{Name: "A", Src: "H1", Dst: "H5", Role: Contributor},
+		FlowSpec{Name: "B", Src: "H2", Dst: "H5", Role: Contributor},
+		FlowSpec{Name: "C", Src: "H3", Dst: "H5", Role: Contributor},
+	)
+	_, res2 := runRates(t, sc, func(c *Config) { c.NICRate.Rates = "8,8,5" })
+	for i := range res.Flows {
+		if a, b := res.Flows[i], res2.Flows[i]; a.Refused != b.Refused || a.AdmittedGbps != b.AdmittedGbps {
+			t.Errorf("flow %s: scenario rates give %v/%g, nicrate.rates %v/%g", a.Name, a.Refused, a.AdmittedGbps, b.Refused, b.AdmittedGbps)
+		}
+	}
+}
+
+// TestNICRateTestbed checks nicrate on testbed-s1 with equal shares: the
+// rates H5 can absorb leave no congestion, so the victim keeps its 13
+// Gbit/s and every contributor gets its quarter of H5.
+func TestNICRateTestbed(t *testing.T) {
+	g, res := runRates(t, LookupScenario("testbed-s1"), func(c *Config) { c.Phase = 10 * engine.Millisecond })
+	want := []float64{13, 3.25, 3.25, 3.25, 3.25}
+	for i, w := range want {
+		if math.Abs(g[i]/w-1) > 0.02 {
+			t.Errorf("F%d: %.3f Gbit/s, want %g within 2 %%", i+1, g[i], w)
+		}
+	}
+	if m := res.Metrics(); m.ShareError > 0.02 {
+		t.Errorf("share_error %.4f", m.ShareError)
+	}
+}
