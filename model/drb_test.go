@@ -464,3 +464,27 @@ func TestDRBNotificationsReturnOnTheDataPath(t *testing.T) {
 		})
 	}
 }
+
+// TestScenarioLMCParameterRoutes: a file scenario's lmc, set as a
+// parameter (--set lmc=2, a grid axis), gives the run that many LIDs per
+// host, so DRB has the paths it was asked for.
+func TestScenarioLMCParameterRoutes(t *testing.T) {
+	sc, err := NewScenario(ScenarioSpec{Name: "drb-lmc", Phases: 1, Topology: "torus", Topo: torus(4, 4),
+		Routing: "dor", Flows: hotSpotFlows(11, 1), Source: []byte("drb-lmc test")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lmc := range []int{0, 1, 2} {
+		cfg := drbConfig(2)
+		if err := sc.Set(&cfg, "lmc", int64(lmc)); err != nil {
+			t.Fatal(err)
+		}
+		n, err := NewNetwork(sc, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.routes.LMC != lmc {
+			t.Fatalf("lmc = %d: the run routes %d LIDs per host", lmc, 1<<n.routes.LMC)
+		}
+	}
+}
