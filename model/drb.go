@@ -230,7 +230,9 @@ func (pr *drbPair) pick() int {
 
 // drbPathsOpenMean returns the time-average number of open paths per pair
 // over the measurement window up to now, across the pairs in use (each from
-// its first use); NaN without DRB or before the window.
+// its first use); NaN without DRB or before the window. It applies the
+// timer expiries due by now, which changes nothing that follows: they fall
+// at the same instants whenever they are applied.
 func (n *Network) drbPathsOpenMean() float64 {
 	d := &n.drb
 	now := n.sim.Now()
