@@ -86,8 +86,9 @@
 // enums as strings (cc_level == "qp") and on/off parameters as bool. cc
 // is a bool too, true for every scheme but off, as it was when it meant IB
 // CC on or off; scheme is the scheme's name ("off", "ib", "santos",
-// "nicrate", "drb"). Parameters with a dot in their name (santos.m) cannot
-// be named in an expression.
+// "nicrate", "drb"). A scheme's parameters are named as written
+// (scheme != "santos" || santos.m > 2); a scenario file's dotted fields
+// (bg.load) are not.
 // Every point is then checked with model.Config.Validate; a grid with an
 // invalid point is rejected, naming the parameter at fault, so constraints
 // are how to leave out combinations such as ccti_min > ccti_limit.

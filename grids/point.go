@@ -209,7 +209,7 @@ func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
 				if err := s.set(&c, a.param.Name, a.vals[idx[d]]); err != nil {
 					return err
 				}
-				env[a.param.Name] = a.env[idx[d]]
+				setEnvValue(env, a.param.Name, a.env[idx[d]])
 				if a.param.Name == "cc" {
 					env[schemeVar] = model.SchemeOf(a.texts[idx[d]])
 				}

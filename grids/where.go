@@ -69,7 +69,7 @@ func exprMessage(err error) string {
 // envValue gives them.
 func setEnv(env map[string]any, c *model.Config, sc *model.Scenario) {
 	for _, p := range model.Params() {
-		env[p.Name] = envValue(p, c.Get(p.Name))
+		setEnvValue(env, p.Name, envValue(p, c.Get(p.Name)))
 	}
 	env[schemeVar] = c.CC.Scheme
 	if sc != nil {
@@ -79,6 +79,23 @@ func setEnv(env map[string]any, c *model.Config, sc *model.Scenario) {
 			}
 		}
 	}
+}
+
+// setEnvValue stores v under name in env; a scheme's parameter
+// (santos.m) goes into a table per scheme, so that expressions name it as
+// written.
+func setEnvValue(env map[string]any, name string, v any) {
+	scheme, field, dotted := strings.Cut(name, ".")
+	if p := model.LookupParam(name); !dotted || p == nil || p.Scheme == "" {
+		env[name] = v
+		return
+	}
+	t, _ := env[scheme].(map[string]any)
+	if t == nil {
+		t = map[string]any{}
+		env[scheme] = t
+	}
+	t[field] = v
 }
 
 // schemeVar names the congestion-control scheme in where expressions:

@@ -194,3 +194,46 @@ func (n *Network) arrivedBytes(fi int32) int64 {
 	}
 	return b
 }
+
+// TestSourcesRecoverInTheNetwork checks the recovery claim on the wire:
+// testbed-s1's victim alone, its rate cut to R_max/8 as by three marks at
+// 1 ms, then no more marks (congestion over). FIMD and LIPD must bring its
+// throughput back to 90 % of what it had before sooner than AIMD.
+func TestSourcesRecoverInTheNetwork(t *testing.T) {
+	recover := func(resp string) engine.Time {
+		cfg := DefaultConfig()
+		cfg.Phase = 50 * engine.Millisecond // F1 alone
+		cfg.CC.Scheme = SchemeSantos
+		cfg.Santos.Response = resp
+		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const step = 20 * engine.Microsecond
+		cut := engine.Millisecond
+		n.RunUntil(cut - step)
+		n.settleDeliveries()
+		before := n.flows[0].delivered
+		n.RunUntil(cut)
+		n.settleDeliveries()
+		steady := n.flows[0].delivered - before // bytes per step at full speed
+		n.santos.flows[0].rateGbps = n.santos.rule.rMax / 8
+		last := n.flows[0].delivered
+		for now := cut + step; now < cfg.Phase; now += step {
+			n.RunUntil(now)
+			n.settleDeliveries()
+			got := n.flows[0].delivered - last
+			last = n.flows[0].delivered
+			if float64(got) >= 0.9*float64(steady) {
+				return now - cut
+			}
+		}
+		t.Fatalf("%s: no recovery within the phase", resp)
+		return 0
+	}
+	aimd, fimd, lipd := recover("aimd"), recover("fimd"), recover("lipd")
+	t.Logf("back to 90 %% of the victim's throughput after its rate is cut to R_max/8: AIMD %v, FIMD %v, LIPD %v", aimd, fimd, lipd)
+	if fimd >= aimd || lipd >= aimd {
+		t.Errorf("recovery AIMD %v, FIMD %v, LIPD %v: want FIMD and LIPD faster", aimd, fimd, lipd)
+	}
+}
