@@ -153,31 +153,32 @@ func checkOrder(t *testing.T, n *Network, src, dst int, order drbOrder) {
 	}
 }
 
-// TestDRBOrderPrefersDisjoint builds paths by hand: after path 0, the
-// path sharing no channel with it comes before one sharing two, and a
-// longer path comes last whatever it shares.
+// TestDRBOrderPrefersDisjoint: on a 2-ary 3-tree, ftree gives host 7's 4
+// LIDs 4 paths from host 0, all of 5 hops. With LID 1 turned at the first
+// leaf onto path 0's uplink, it shares that uplink with path 0, so path 3,
+// sharing only the last hop, must come before it, whatever their offsets.
 func TestDRBOrderPrefersDisjoint(t *testing.T) {
-	sc := drbScenario("fattree", TopoParams{K: 4, Levels: 2}, "ftree", 2, hotSpotFlows(6, 1), nil)
+	sc := drbScenario("fattree", TopoParams{K: 2, Levels: 3}, "ftree", 2, hotSpotFlows(8, 1), nil)
 	n, err := NewNetwork(sc, drbConfig(1), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Rewrite the leaf and spine entries of host 5's LIDs: LID 1 takes
-	// LID 0's spine, LID 2 a spine of its own, LID 3 detours (leaf, spine,
-	// other leaf, spine, leaf) — it is only walked, never sent on.
-	p0 := n.walk(0, int32(n.routes.LID(5, 0)))
-	p2 := n.walk(0, int32(n.routes.LID(5, 2)))
-	if len(p0) != 3 || len(p2) != 3 || p0[0] == p2[0] {
-		t.Fatalf("want 3-hop paths over different spines, got %v and %v", p0, p2)
+	before := n.drbPathOrder(0, 7)
+	if !slices.Equal(before, drbOrder{0, 1, 2, 3}) {
+		t.Fatalf("order %v before the change, want [0 1 2 3]", before)
 	}
+	p0 := n.walk(0, int32(n.routes.LID(7, 0)))
 	leaf := &n.sws[n.ports[p0[0]].owner]
-	lid1 := n.routes.LID(5, 1)
-	leaf.lft[lid1] = p0[0] // path 1 = path 0 from the first hop on
-	order := n.drbPathOrder(0, 5)
-	if len(order) != 3 || order[1] == 1 {
-		t.Fatalf("order %v: want the disjoint paths 2 and 3 before the copy of path 0 dropped", order)
+	leaf.lft[n.routes.LID(7, 1)] = p0[0]
+	p1 := n.walk(0, int32(n.routes.LID(7, 1)))
+	if p1[0] != p0[0] || slices.Equal(p1, p0) || len(p1) != len(p0) {
+		t.Fatalf("path 1 %v: want path 0's uplink, then a path of its own length (path 0 %v)", p1, p0)
 	}
-	checkOrder(t, n, 0, 5, order)
+	order := n.drbPathOrder(0, 7)
+	if order[1] != 3 {
+		t.Fatalf("order %v: want path 3, disjoint from path 0 but for the last hop, second", order)
+	}
+	checkOrder(t, n, 0, 7, order)
 }
 
 // TestDRBPairOpensAndCloses drives one pair by hand: a path opens per
