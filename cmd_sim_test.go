@@ -107,7 +107,8 @@ func TestSimBadInputExitsTwoWithOneLine(t *testing.T) {
 		"over own limit":   {[]string{"--scenario", "testbed-s2", "--phase", "1ms", "--max-events", "1000"}, "over the limit of 1e+03: shorten the phase, send larger messages, set hca_msg_rate to the adapter's message rate, or raise the limit (--max-events)"},
 		"negative limit":   {[]string{"--scenario", "testbed-s2", "--max-events", "-1"}, "--max-events -1: want 0 (no limit) or more"},
 		"scheme param":     {[]string{"--scenario", "testbed-s1", "--cc", "ib", "--set", "santos.m=2"}, `--set: santos.m is a parameter of cc santos, but the run's cc is ib: select santos with cc = "santos" or leave santos.m out`},
-		"drb not built":    {[]string{"--scenario", "testbed-s1", "--cc", "drb"}, "cc = drb: drb is not built yet"},
+		"drb param for ib": {[]string{"--scenario", "testbed-s1", "--cc", "ib", "--set", "drb.timer=50us"}, `--set: drb.timer is a parameter of cc drb, but the run's cc is ib: select drb with cc = "drb" or leave drb.timer out`},
+		"drb timer unit":   {[]string{"--scenario", "testbed-s1", "--cc", "drb", "--set", "drb.timer=50"}, "drb.timer = 50: a duration needs a unit"},
 		"too many samples": {[]string{"--scenario", "testbed-s1", "--sample", "1us"}, "keep 25000000 samples, more than the 10000000 a run may keep"},
 	}
 	for name, c := range cases {

@@ -246,8 +246,9 @@ func (n *Network) settleLeave(p int32) {
 // congestion notification with BECN back to the source, ahead of its data.
 func (n *Network) sendCNP(pk *packet) {
 	flow, src, dst := pk.flow, pk.src, pk.dst
-	// Back to the source's first LID, on that path's VL (dor's SL for it).
-	dlid := int32(n.routes.LID(int(src), 0))
+	// Back to the source's LID of the data's path offset (DRB reads the
+	// offset), on that path's VL (dor's SL for it).
+	dlid := int32(n.routes.LID(int(src), n.routes.pathOf(pk.dlid)))
 	vl := VL((n.flows[flow].spec.SL + n.routes.SL(int(dst), int(dlid))) % n.nVL)
 	k := n.newPacket()
 	n.pkts[k] = packet{flow: flow, src: dst, dst: src, dlid: dlid, wire: n.cc.cnpWire, credits: int32(credits(int(n.cc.cnpWire))),
@@ -260,6 +261,12 @@ func (n *Network) sendCNP(pk *packet) {
 // receiveBECN raises the CCTI of the flow (or port-SL) that pk notifies.
 func (n *Network) receiveBECN(pk *packet) {
 	n.counters.BECNs++
+	if n.drb.on {
+		n.drbNotify(pk)
+		if !n.drb.throttle {
+			return
+		}
+	}
 	slot := n.flows[pk.flow].cc.slot
 	v := min(n.cc.ccti[slot]+int32(n.cfg.CC.CCTIIncrease), int32(n.cfg.CC.CCTILimit))
 	n.setCCTI(slot, v)

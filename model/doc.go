@@ -23,7 +23,8 @@
 // the RC transport and the adapters add to CC: BECNs in ACKs, timer starts,
 // paced reads), schemes.go (the cc scheme and its parameters), santos.go
 // (marking variants, per-packet ACKs, AIMD/FIMD/LIPD sources), nicrate.go
-// (the NDT dispatcher and admission control), params.go
+// (the NDT dispatcher and admission control), drb.go (distributed routing
+// balancing: congestion control by opening LMC paths on BECNs), params.go
 // (parameters and Config), scenario.go (the built-in scenarios), scenfile.go
 // (scenarios described as data, with their own parameters), work.go (the
 // cost of a run, estimated before it runs), stats.go (latency and window

@@ -130,6 +130,9 @@ func (n *Network) tryHCA(h int32) {
 			if !n.startMessage(f, now) {
 				continue // no message waiting; nextSend plans the wake
 			}
+			if n.drb.on {
+				n.drbPick(fi)
+			}
 		}
 		payload := int32(min(n.cfg.MTU, f.msgLeft))
 		wire := payload + int32(n.cfg.HeaderBytes)

@@ -52,6 +52,7 @@ var metricOfField = map[string]string{
 	"Dropped":          "dropped_messages",
 	"ShareError":       "share_error",
 	"RefusedFlows":     "refused_flows",
+	"PathsOpenMean":    "paths_open_mean",
 }
 
 // leaves lists the numeric leaves of v (a struct, array or number) by

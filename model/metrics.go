@@ -49,6 +49,9 @@ type Metrics struct {
 	ShareError float64
 	// RefusedFlows counts the flows nicrate's admission control refused.
 	RefusedFlows int64
+	// PathsOpenMean is DRB's time-average number of open paths per
+	// (source, destination) pair over the window; NaN without DRB.
+	PathsOpenMean float64
 }
 
 // Metric is one metric of a run: the one home of its name, label and unit,
@@ -143,6 +146,9 @@ var metricTable = []Metric{
 	{"refused_flows", "refused flows", "flows",
 		"Flows nicrate's admission control refused (they never start); 0 under other schemes.",
 		func(m *Metrics) float64 { return float64(m.RefusedFlows) }},
+	{"paths_open_mean", "DRB paths open", "paths",
+		"DRB: time-average number of open paths per source-destination pair in use over the window (1: minimal paths only); empty without DRB.",
+		func(m *Metrics) float64 { return m.PathsOpenMean }},
 }
 
 // latencyMetric is the metric of a role's latency statistic stat.
@@ -232,7 +238,7 @@ func (r *Result) windowSamples(from, to engine.Time) (first, last int) {
 func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
 	m := Metrics{FECN: r.Counters.FECN, CNPs: r.Counters.CNPs, BECNs: r.Counters.BECNs, MeanCCTI: r.MeanCCTI,
 		Latency: r.Stats.Latency, All: r.Stats.All, MaxLinkUtil: r.Stats.MaxLinkUtil, MaxBufferFill: r.Stats.MaxBufferFill,
-		Dropped: r.Stats.Dropped, OfferedLoad: r.Stats.OfferedGbps / r.Stats.SenderGbps}
+		Dropped: r.Stats.Dropped, PathsOpenMean: r.PathsOpenMean, OfferedLoad: r.Stats.OfferedGbps / r.Stats.SenderGbps}
 	first, last := r.windowSamples(from, to)
 	nan := math.NaN()
 	m.ShareError = nan

@@ -180,6 +180,7 @@ type Network struct {
 	santos  *santosState
 	nic     *nicState
 	srcHook bool
+	drb     drbState // distributed routing balancing (drb.go); drb.on when running
 }
 
 // Counters are whole-run event counts.

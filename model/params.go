@@ -75,6 +75,9 @@ type Config struct {
 	// NICRate holds the nicrate scheme's parameters (nicrate.go); they only
 	// matter when CC.Scheme is "nicrate".
 	NICRate NICRateConfig
+	// DRB holds the drb scheme's parameters (drb.go); they only matter
+	// when CC.Scheme is "drb".
+	DRB DRBConfig
 
 	// extra holds the values of a file scenario's own parameters
 	// (Scenario.Param), sorted by name; never shared between Configs.
@@ -187,6 +190,7 @@ func DefaultConfig() Config {
 		Transport:           DefaultTransport(),
 		Santos:              DefaultSantos(),
 		NICRate:             DefaultNICRate(),
+		DRB:                 DefaultDRB(),
 	}
 }
 
@@ -628,6 +632,12 @@ func parseVLArb(s string, vls int) ([]arbEntry, error) {
 		table = append(table, arbEntry{vl: VL(vl), weight: int32(w) * 64})
 	}
 	return table, nil
+}
+
+func boolParam(name, doc string, field func(*Config) *bool) *Param {
+	return &Param{Name: name, Kind: KindBool, Doc: doc,
+		get: func(c *Config) any { return *field(c) },
+		set: func(c *Config, v any) { *field(c) = v.(bool) }}
 }
 
 // Validate checks relations between parameters that no single range covers.

@@ -26,6 +26,9 @@ type Result struct {
 	MeanCCTI float64
 	// Stats are the default window's statistics beyond throughput.
 	Stats RunStats
+	// PathsOpenMean is DRB's time-average open paths per pair over the
+	// default window (Metrics.PathsOpenMean); NaN without DRB.
+	PathsOpenMean float64
 }
 
 // RunStats are what a run measured over its measurement window besides
@@ -119,7 +122,7 @@ func (n *Network) Result() *Result {
 	r := &Result{
 		Scenario: n.scenario.Name, ModelVersion: Version, Seed: n.seed, Config: n.cfg,
 		Sample: n.cfg.Sample, End: n.end, Counters: n.counters, Events: n.sim.Handled(),
-		MeanCCTI: n.meanCCTI(), Stats: n.runStats(),
+		MeanCCTI: n.meanCCTI(), Stats: n.runStats(), PathsOpenMean: n.drbPathsOpenMean(),
 	}
 	for _, f := range n.flows {
 		fr := FlowResult{Name: f.spec.Name, Role: f.spec.Role, Src: f.spec.Src, Dst: f.spec.Dst, Start: f.start,

@@ -304,7 +304,7 @@ func (f *fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 // route programs every switch's forwarding table from the scenario's
 // routing (ComputeRoutes), in global port numbers.
 func (n *Network) route(t *Topology) error {
-	r, err := ComputeRoutes(t, n.scenario.routing(), n.scenario.LMC, n.nVL)
+	r, err := ComputeRoutes(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL)
 	if err != nil {
 		return err
 	}

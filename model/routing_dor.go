@@ -37,12 +37,19 @@ import (
 //
 // LMC: path p of a host corrects the dimensions of more than one router in
 // the order rotated left by p mod R (x y z, y z x, z x y), where R is the
-// least of 2^LMC and the number of such dimensions; LIDs beyond R reuse
-// the paths of the first R, and a pair of hosts differing in one dimension
-// only has one dimension-order path, which all its LIDs take. The orders
-// mix badly on one VL (x then y with y then x closes cycles even on a
-// mesh), so rotation q travels on its own block of SLs, q·2^b + the
-// dateline bits (b bits), and dor with LMC needs R·2^b VLs.
+// least of 2^LMC and the number of such dimensions. LIDs beyond R repeat
+// the orders of the first R, except that where p/R is odd a dimension with
+// a dateline bit whose two ways are equally long (halfway round an even
+// ring of 6 or more) is taken the way that crosses the dateline: a
+// second shortest path, for DRB (drb.go) to spread over. Its SL carries
+// that dimension's dateline bit, and on that VL the ring still cannot
+// close: every path crossing its dateline is at most half the ring, so
+// their dependencies cover at most n-2 of the ring's n turns. Otherwise a
+// pair of hosts differing in one dimension only has one dimension-order
+// path, which all its LIDs take. The orders mix badly on one VL (x then y
+// with y then x closes cycles even on a mesh), so rotation q travels on
+// its own block of SLs, q·2^b + the dateline bits (b bits), and dor with
+// LMC needs R·2^b VLs.
 
 // dimensionOrder is dor routing (see above).
 func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
@@ -134,8 +141,9 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 	}
 	// step returns the direction (0 up, 1 down) a packet takes along
 	// dimension i from coordinate a to b, and whether it crosses the
-	// dateline.
-	step := func(i, a, b int) (dir int, crosses bool) {
+	// dateline; alt takes a halfway dimension with a dateline bit the way
+	// across the dateline.
+	step := func(i, a, b int, alt bool) (dir int, crosses bool) {
 		if !t.Wrap {
 			if b > a {
 				return 0, false
@@ -148,6 +156,11 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 			return 0, b < a
 		case up > n-up:
 			return 1, b > a
+		case alt && bit[i] >= 0: // halfway round, the other way: across the dateline
+			if b > a {
+				return 1, true
+			}
+			return 0, true
 		case b > a: // halfway round: the way without the dateline
 			return 0, false
 		default:
@@ -171,6 +184,7 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 		for p := range 1 << lmc {
 			lid := g<<lmc | p
 			q := p % orders
+			alt := p/orders%2 == 1
 			for k := range order {
 				order[k] = active[(k+q)%len(active)]
 			}
@@ -184,7 +198,7 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 					if cs[i] == cd[i] {
 						continue
 					}
-					dir, _ := step(i, cs[i], cd[i])
+					dir, _ := step(i, cs[i], cd[i], alt)
 					port := nbr[(s*nd+i)*2+dir]
 					if port < 0 {
 						return nil, fmt.Errorf("switch %s at %v has no link to its neighbour %s along %s",
@@ -205,7 +219,7 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 				cs := coord[int(src)*nd : int(src+1)*nd]
 				sl := q << len(dateline)
 				for _, i := range dateline {
-					if _, crosses := step(i, cs[i], cd[i]); crosses {
+					if _, crosses := step(i, cs[i], cd[i], alt); crosses {
 						sl |= 1 << bit[i]
 					}
 				}

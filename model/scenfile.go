@@ -150,6 +150,15 @@ func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
 	return &sc2
 }
 
+// lmc returns the scenario's LMC under c: a file scenario's lmc is one of
+// its parameters.
+func (sc *Scenario) lmc(c *Config) int {
+	if sc.spec == nil {
+		return sc.LMC
+	}
+	return sc.resolve(c).LMC
+}
+
 // traffic returns the scenario's generated traffic under c.
 func (sc *Scenario) traffic(c *Config) ([]TrafficSpec, error) {
 	if sc.spec == nil {

@@ -53,7 +53,7 @@ func (c *CCConfig) IBMarking() bool {
 
 // schemeParams are the parameters of the schemes other than ib, each
 // named SCHEME.NAME with Param.Scheme set.
-var schemeParams = slices.Concat(santosParams, nicrateParams)
+var schemeParams = slices.Concat(santosParams, nicrateParams, drbParams)
 
 // forScheme marks ps as parameters of scheme s.
 func forScheme(s string, ps ...*Param) []*Param {
@@ -97,7 +97,7 @@ func SchemeOf(ccValue string) string {
 }
 
 // notBuilt lists the schemes this model does not run yet.
-var notBuilt = map[string]bool{SchemeDRB: true}
+var notBuilt = map[string]bool{}
 
 // validateScheme checks the scheme and its parameters.
 func (c *Config) validateScheme() error {
@@ -124,6 +124,8 @@ func (n *Network) initScheme() {
 		n.initSantos()
 	case SchemeNICRate:
 		n.initNICRate()
+	case SchemeDRB:
+		n.initDRB()
 	}
 	n.srcHook = n.santos != nil || n.nic != nil
 }

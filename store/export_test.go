@@ -103,7 +103,7 @@ func TestExportCSV(t *testing.T) {
 		"victim_latency_mean_us,victim_latency_p50_us,victim_latency_p99_us," +
 		"contributors_latency_mean_us,contributors_latency_p50_us,contributors_latency_p99_us," +
 		"background_latency_mean_us,background_latency_p50_us,background_latency_p99_us," +
-		"offered_load,accepted_load,max_link_util,max_buffer_fill,dropped_messages,share_error,refused_flows"
+		"offered_load,accepted_load,max_link_util,max_buffer_fill,dropped_messages,share_error,refused_flows,paths_open_mean"
 	if string(header) != want {
 		t.Errorf("header = %s, want %s", header, want)
 	}

@@ -23,8 +23,8 @@ func TestOpenCreatesSchema(t *testing.T) {
 	if err := db.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
 		t.Fatal(err)
 	}
-	if version != 3 || app != 0x63637377 {
-		t.Errorf("user_version, application_id = %d, %#x; want 3, 0x63637377", version, app)
+	if version != 4 || app != 0x63637377 {
+		t.Errorf("user_version, application_id = %d, %#x; want 4, 0x63637377", version, app)
 	}
 	rows, err := db.Query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
 	if err != nil {

@@ -30,6 +30,8 @@ var metricNames = []string{
 	"offered_load", "accepted_load", "max_link_util", "max_buffer_fill", "dropped_messages",
 	// schema 3
 	"share_error", "refused_flows",
+	// schema 4
+	"paths_open_mean",
 }
 
 // MetricNames returns the names of the stored metrics in export order

@@ -123,6 +123,10 @@ ALTER TABLE points ADD COLUMN dropped_messages REAL;
 ALTER TABLE points ADD COLUMN share_error REAL;
 ALTER TABLE points ADD COLUMN refused_flows REAL;
 `,
+	// 4: distributed routing balancing's open paths.
+	`
+ALTER TABLE points ADD COLUMN paths_open_mean REAL;
+`,
 }
 
 type querier interface {

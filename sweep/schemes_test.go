@@ -20,11 +20,11 @@ phase    = "4ms"
 sample   = "1ms"
 
 [sweep]
-cc                    = ["off", "ib", "santos", "nicrate"]
+cc                    = ["off", "ib", "santos", "nicrate", "drb"]
 switch_buffer_credits = [99, 1024]
 `
 
-// TestSchemesGridRunsLikeAnyOther: a grid with cc as an axis over four
+// TestSchemesGridRunsLikeAnyOther: a grid with cc as an axis over the five
 // schemes runs with bit-identical metrics at -j 1 and -j 2, exports cc as
 // a parameter column, and merges into a database that exports the same.
 func TestSchemesGridRunsLikeAnyOther(t *testing.T) {
@@ -37,8 +37,8 @@ func TestSchemesGridRunsLikeAnyOther(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if s := runGrid(t, g, db, sweep.Options{Workers: workers}); s.Ran != 8 || s.Failed != 0 {
-			t.Fatalf("-j %d: ran %d, failed %d; want 8, 0", workers, s.Ran, s.Failed)
+		if s := runGrid(t, g, db, sweep.Options{Workers: workers}); s.Ran != 10 || s.Failed != 0 {
+			t.Fatalf("-j %d: ran %d, failed %d; want 10, 0", workers, s.Ran, s.Failed)
 		}
 		exports = append(exports, export(t, db))
 		db.Close()
@@ -59,7 +59,7 @@ func TestSchemesGridRunsLikeAnyOther(t *testing.T) {
 		}
 	}
 	slices.Sort(schemes)
-	if want := []string{"nicrate", "off", "on", "santos"}; !slices.Equal(schemes, want) {
+	if want := []string{"drb", "nicrate", "off", "on", "santos"}; !slices.Equal(schemes, want) {
 		t.Errorf("cc values %v, want %v", schemes, want)
 	}
 	merged := filepath.Join(dir, "merged.db")
