@@ -27,9 +27,9 @@ func simCommand() *cli.Command {
 		UsageText: "ccsweep sim --scenario NAME [--cc on|off] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--quiet]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (required; see: ccsweep scenarios)"},
-			&cli.StringFlag{Name: "cc", Value: "off", Usage: "congestion-control scheme: off, ib (IB CC with the testbed's parameters; on is the same), santos, nicrate or drb"},
+			&cli.StringFlag{Name: "cc", Usage: "congestion-control scheme: off, ib (IB CC with the testbed's parameters; on is the same), santos, nicrate or drb (default: the scenario's; off for the testbed, ib for clos648-*)"},
 			&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, e.g. --set ccti_timer=300us (repeatable; listed below)"},
-			&cli.StringFlag{Name: "phase", Usage: "scenario phase length, e.g. 200ms (default 1s)"},
+			&cli.StringFlag{Name: "phase", Usage: "scenario phase length, e.g. 200ms (default: the scenario's; 1s for the testbed, 125ms for clos648-*)"},
 			&cli.StringFlag{Name: "sample", Usage: "throughput sampling interval (default 1ms)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv (time_s,flow,throughput_gbps) or json (parameters, metrics, series)"},
