@@ -22,7 +22,7 @@ import "fmt"
 // spine's input buffer behind packets for the hot node (the testbed's F1,
 // 32 times). Every other host (the hot nodes included) sends Poisson
 // background traffic to uniform random destinations at 7 % of its link.
-// Contributors join at the second phase; IB CC takes about 120 ms to
+// Contributors join at the second phase; IB CC takes about 160 ms to
 // throttle them (a BECN per 16 packets against a CCTI timer of 150 µs), so
 // the measurement window is the last phase. Some 100 GB cross the fabric.
 //
