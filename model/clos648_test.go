@@ -95,16 +95,7 @@ func TestClos648ConservesAndRepeats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for t0 := engine.Time(0); t0 < n.End(); t0 += 777*engine.Microsecond + 13 {
-				n.RunUntil(t0)
-				if err := n.checkConservation(); err != nil {
-					t.Fatalf("at %v: %v", t0, err)
-				}
-			}
-			n.RunUntil(n.End())
-			if err := n.checkConservation(); err != nil {
-				t.Fatalf("at the end: %v", err)
-			}
+			runConserving(t, n, 777*engine.Microsecond+13)
 			// Printed, so that NaN (no victims in the uniform run) equals NaN.
 			a, b := n.Result(), mustRun(t, sc, cfg, 7)
 			if !reflect.DeepEqual(a.Flows, b.Flows) || fmt.Sprint(a.Stats, a.Metrics()) != fmt.Sprint(b.Stats, b.Metrics()) ||

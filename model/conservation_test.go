@@ -64,6 +64,22 @@ func (n *Network) checkConservation() error {
 	return nil
 }
 
+// runConserving runs n to its end, stopping every step (an odd interval,
+// so mid-packet and mid-credit-update) to check bytes and credits.
+func runConserving(t *testing.T, n *Network, step engine.Time) {
+	t.Helper()
+	for t0 := engine.Time(0); t0 < n.End(); t0 += step {
+		n.RunUntil(t0)
+		if err := n.checkConservation(); err != nil {
+			t.Fatalf("at %v: %v", t0, err)
+		}
+	}
+	n.RunUntil(n.End())
+	if err := n.checkConservation(); err != nil {
+		t.Fatalf("at the end: %v", err)
+	}
+}
+
 func TestBytesAndCreditsAreConserved(t *testing.T) {
 	// santos with three-packet switch buffers, which fill and mark.
 	for _, cc := range []string{SchemeOff, SchemeIB, SchemeSantos, SchemeNICRate, "santos/99"} {
@@ -79,17 +95,7 @@ func TestBytesAndCreditsAreConserved(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				// Stop at odd instants, mid-packet and mid-credit-update.
-				for t0 := engine.Time(0); t0 < n.End(); t0 += 777*engine.Microsecond + 13 {
-					n.RunUntil(t0)
-					if err := n.checkConservation(); err != nil {
-						t.Fatalf("at %v: %v", t0, err)
-					}
-				}
-				n.RunUntil(n.End())
-				if err := n.checkConservation(); err != nil {
-					t.Fatalf("at the end: %v", err)
-				}
+				runConserving(t, n, 777*engine.Microsecond+13)
 				if n.counters.Packets == 0 {
 					t.Fatal("nothing was sent")
 				}

@@ -386,16 +386,7 @@ func TestDRBConservesBytesAndCredits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for t0 := engine.Time(0); t0 < n.End(); t0 += 77*engine.Microsecond + 13 {
-		n.RunUntil(t0)
-		if err := n.checkConservation(); err != nil {
-			t.Fatalf("at %v: %v", t0, err)
-		}
-	}
-	n.RunUntil(n.End())
-	if err := n.checkConservation(); err != nil {
-		t.Fatalf("at the end: %v", err)
-	}
+	runConserving(t, n, 77*engine.Microsecond+13)
 	if n.counters.Packets == 0 || n.counters.BECNs == 0 {
 		t.Fatalf("counters %+v: want traffic and notifications", n.counters)
 	}

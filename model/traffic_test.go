@@ -262,13 +262,7 @@ func TestGeneratedTrafficConservesAndRepeats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for t0 := engine.Time(0); t0 < n.End(); t0 += 333*engine.Microsecond + 7 {
-				n.RunUntil(t0)
-				if err := n.checkConservation(); err != nil {
-					t.Fatalf("at %v: %v", t0, err)
-				}
-			}
-			n.RunUntil(n.End())
+			runConserving(t, n, 333*engine.Microsecond+7)
 			res := n.Result()
 			m := res.Metrics()
 			if ts.Load > 0 && math.Abs(m.OfferedLoad-ts.Load) > 0.1*ts.Load {
