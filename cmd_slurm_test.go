@@ -553,16 +553,24 @@ arrival = "poisson"
 load = 0.3
 message_size = 2048
 `), 0o644)
+	slurmMatchesLocal(t, grid, 3, 2*time.Minute)
+}
+
+// slurmMatchesLocal runs grid as a job array of 2 tasks on the local
+// cluster and checks that the merged results hold its points and export
+// as a local run of the grid does.
+func slurmMatchesLocal(t *testing.T, grid string, points int, wait time.Duration) {
+	t.Helper()
 	out := filepath.Join(t.TempDir(), "out")
 	_, arrays, merge := slurmSubmit(t, grid, "--tasks", "2", "--dir", out)
 	local := filepath.Join(t.TempDir(), "local.db")
 	runInto(t, grid, local, "")
-	states := waitJobs(t, 2*time.Minute, append(arrays, merge)...)
+	states := waitJobs(t, wait, append(arrays, merge)...)
 	if !allCompleted(states) {
 		t.Fatalf("job states %v", states)
 	}
 	results := filepath.Join(out, "results.db")
-	checkDatabase(t, results, 3)
+	checkDatabase(t, results, points)
 	if got, want := export(t, results, "csv"), export(t, local, "csv"); got != want {
 		t.Fatalf("Slurm export differs from the local run's:\n%s\nwant\n%s", got, want)
 	}
@@ -630,18 +638,5 @@ func TestSlurmClos648ExampleOnLocalCluster(t *testing.T) {
 		}
 		short = strings.Replace(short, old, repl, 1)
 	}
-	grid := writeGrid(t, short)
-	out := filepath.Join(t.TempDir(), "out")
-	_, arrays, merge := slurmSubmit(t, grid, "--tasks", "2", "--dir", out)
-	local := filepath.Join(t.TempDir(), "local.db")
-	runInto(t, grid, local, "")
-	states := waitJobs(t, 3*time.Minute, append(arrays, merge)...)
-	if !allCompleted(states) {
-		t.Fatalf("job states %v", states)
-	}
-	results := filepath.Join(out, "results.db")
-	checkDatabase(t, results, 4)
-	if got, want := export(t, results, "csv"), export(t, local, "csv"); got != want {
-		t.Fatalf("Slurm export differs from the local run's:\n%s\nwant\n%s", got, want)
-	}
+	slurmMatchesLocal(t, writeGrid(t, short), 4, 3*time.Minute)
 }
