@@ -42,7 +42,7 @@ func TestClos648HotspotLayout(t *testing.T) {
 	leaf := func(h int32) int32 { return h / 18 }
 	// upPort is the port leaf l of host src sends dst's packets up.
 	upPort := func(src, dst int32) int32 {
-		return n.sws[leaf(src)].lft[n.routes.LID(int(dst), 0)]
+		return n.sws[leaf(src)].out(int32(n.routes.LID(int(dst), 0)))
 	}
 	hotLeaves, hotSpines := map[int32]bool{}, map[int32]bool{}
 	for h, cs := range hot {

@@ -311,7 +311,7 @@ func (n *Network) walk(src int, lid int32) []int32 {
 	gp := n.ports[n.hcas[src].port].peer
 	for !n.ports[gp].host {
 		sw := &n.sws[n.ports[gp].owner]
-		o := sw.lft[lid]
+		o := sw.out(lid)
 		out = append(out, o)
 		gp = n.ports[o].peer
 	}

@@ -73,7 +73,7 @@ func (n *Network) transmit(p, k, from int32) {
 		n.sim.At(header, evArrive, uint32(k))
 		return
 	}
-	out := n.sws[pt.peerOwner].lft[pk.dlid]
+	out := n.sws[pt.peerOwner].out(pk.dlid)
 	pk.outPort = out
 	ready := header + n.cfg.SwitchLatency
 	if t := pk.tailAt - n.ports[out].txTime(pk.wire); t > ready {

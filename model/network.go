@@ -81,9 +81,9 @@ type lane struct {
 	heads       uint32
 	failHeads   uint32
 	failCredits int32
-	credits int32  // credits held for the peer's input buffer
-	rrIn    int32  // round-robin pointer among input ports
-	waiting int32  // packets in VoQs heading here
+	credits     int32 // credits held for the peer's input buffer
+	rrIn        int32 // round-robin pointer among input ports
+	waiting     int32 // packets in VoQs heading here
 	// Congestion control, output side.
 	markCount  int32 // eligible packets still to pass before the next mark
 	voqFill    int32 // credits in the VoQs heading here

@@ -172,7 +172,7 @@ func (n *Network) nicResources() (paths [][]int, capacity []float64) {
 			if peer.host {
 				break
 			}
-			p = n.sws[peer.owner].lft[f.dlid]
+			p = n.sws[peer.owner].out(f.dlid)
 		}
 		paths = append(paths, path)
 	}

@@ -311,11 +311,11 @@ func (n *Network) route(t *Topology) error {
 	n.routes = r
 	for s := range n.sws {
 		sw := &n.sws[s]
-		sw.lft = make([]int32, len(r.LFT[s]))
+		sw.lft = make([]uint8, len(r.LFT[s]))
 		for lid, p := range r.LFT[s] {
-			sw.lft[lid] = noRoute
+			sw.lft[lid] = lftNoRoute
 			if p != noRoute {
-				sw.lft[lid] = sw.firstPort + p
+				sw.lft[lid] = uint8(p) // at most maxSwitchPorts (254) ports
 			}
 		}
 	}

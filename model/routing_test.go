@@ -50,7 +50,7 @@ func TestRoutesLeadToTheirHosts(t *testing.T) {
 				sw := &n.sws[s]
 				node := n.ports[sw.firstPort].node
 				for h := range n.hcas {
-					out := sw.lft[h]
+					out := sw.out(int32(h))
 					if out < sw.firstPort || out >= sw.firstPort+sw.nPorts {
 						t.Fatalf("switch %d, HCA %d: output %d is not one of its ports", s, h, out)
 					}

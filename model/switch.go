@@ -8,7 +8,7 @@ type switchState struct {
 	voq       []voq    // [out][vl][in]: an output's VoQs side by side
 	ready     []uint64 // [out][vl][words]: bit in: VoQ (in, vl, out) is not empty
 	words     int32    // words of ready per output and VL
-	lft       []int32 // destination HCA -> output port (global)
+	lft       []uint8  // destination LID -> output port (local), lftNoRoute where none: a byte a LID
 }
 
 // voq is a virtual output queue: a list of packets linked through
@@ -44,6 +44,13 @@ func (n *Network) pop(q *voq) int32 {
 	}
 	return k
 }
+
+// lftNoRoute is an lft entry for a LID the switch cannot reach; the routing
+// checks that no packet needs one.
+const lftNoRoute = 255
+
+// out returns the output port (global) the switch forwards lid to.
+func (sw *switchState) out(lid int32) int32 { return sw.firstPort + int32(sw.lft[lid]) }
 
 // readyWord returns the first word of output out's ready bits on VL vl.
 func (sw *switchState) readyWord(out int32, vl VL, nVL int) int {
