@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -40,5 +42,22 @@ func TestSimProgressLine(t *testing.T) {
 		if got := seconds(s); got != want {
 			t.Errorf("seconds(%g) = %q; want %q", s, got, want)
 		}
+	}
+}
+
+// TestSimCPUProfile: --cpuprofile writes a pprof profile (gzip) of the run;
+// a file that cannot be created is bad usage, before anything runs.
+func TestSimCPUProfile(t *testing.T) {
+	prof := filepath.Join(t.TempDir(), "cpu.out")
+	if _, stderr, code := ccsweep(t, "sim", "--scenario", "clos648-hotspot", "--phase", "1ms", "--quiet", "--cpuprofile", prof); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, err := os.ReadFile(prof)
+	if err != nil || len(b) < 100 || b[0] != 0x1f || b[1] != 0x8b {
+		t.Fatalf("profile: %d bytes, %v; want a gzip-compressed pprof profile", len(b), err)
+	}
+	_, stderr, code := ccsweep(t, "sim", "--scenario", "testbed-s1", "--phase", "1ms", "--cpuprofile", filepath.Join(t.TempDir(), "no", "cpu.out"))
+	if code != 2 || !strings.Contains(stderr, "--cpuprofile") {
+		t.Errorf("unwritable profile: exit %d, %q; want 2 and a sentence naming --cpuprofile", code, stderr)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"io"
 	"maps"
 	"math"
+	"os"
+	"runtime/pprof"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,6 +38,7 @@ func simCommand() *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "write to FILE instead of standard output"},
 			&cli.Float64Flag{Name: "max-events", Value: defaultMaxEvents, Usage: "refuse a run estimated to take more events than this (0: no limit); about 10 minutes of one core per 1e10"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar on a terminal"},
+			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the run to FILE (read it with go tool pprof)"},
 		},
 		Description:  paramHelp(),
 		OnUsageError: commandUsageError,
@@ -158,7 +161,14 @@ func simAction(c *cli.Context) error {
 		defer bar.Finish()
 		progress = bar.Update
 	}
+	stopProfile, err := startCPUProfile(c.String("cpuprofile"))
+	if err != nil {
+		return err
+	}
 	res, err := model.RunProgress(c.Context, sc, cfg, c.Uint64("seed"), progress)
+	if perr := stopProfile(); perr != nil && err == nil {
+		return perr
+	}
 	if err != nil {
 		var pe *model.ParamError
 		if errors.As(err, &pe) {
@@ -189,6 +199,26 @@ func refusedFlows(r *model.Result) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// startCPUProfile starts a CPU profile into file (none when file is "")
+// and returns what stops it and writes the file.
+func startCPUProfile(file string) (stop func() error, err error) {
+	if file == "" {
+		return func() error { return nil }, nil
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return nil, usagef("--cpuprofile: %v", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() error {
+		pprof.StopCPUProfile()
+		return f.Close()
+	}, nil
 }
 
 // defaultMaxEvents is the work sim and run accept without --max-events:
