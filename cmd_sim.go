@@ -327,7 +327,9 @@ func writeSimJSON(w io.Writer, r *model.Result) error {
 		WindowS: [2]float64{from.Seconds(), to.Seconds()}, Metrics: map[string]*float64{}, Events: r.Events,
 	}
 	for _, p := range model.Params() {
-		doc.Params[p.Name] = r.Config.Canonical(p.Name)
+		if p.Scheme == "" || p.Scheme == r.Config.CC.Scheme { // not another scheme's
+			doc.Params[p.Name] = r.Config.Canonical(p.Name)
+		}
 	}
 	for i, v := range r.Metrics().Values() {
 		if !math.IsNaN(v) {
