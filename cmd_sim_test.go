@@ -238,3 +238,23 @@ func TestSimHelpTagsSchemeParameters(t *testing.T) {
 		}
 	}
 }
+
+// TestSimJSONListsItsSchemesParameters: sim's JSON gives the parameters of
+// the scheme it ran and none of another scheme's.
+func TestSimJSONListsItsSchemesParameters(t *testing.T) {
+	for _, cc := range []string{"ib", "santos"} {
+		out, stderr, code := ccsweep(t, "sim", "--scenario", "testbed-s1", "--phase", "1ms", "--cc", cc, "--format", "json", "--quiet")
+		if code != 0 {
+			t.Fatalf("--cc %s: exit %d: %s", cc, code, stderr)
+		}
+		var doc struct{ Params map[string]string }
+		if err := json.Unmarshal([]byte(out), &doc); err != nil {
+			t.Fatal(err)
+		}
+		_, hasSantos := doc.Params["santos.m"]
+		_, hasDRB := doc.Params["drb.timer"]
+		if hasSantos != (cc == "santos") || hasDRB || doc.Params["threshold"] == "" {
+			t.Errorf("--cc %s lists santos.m %v, drb.timer %v, threshold %q", cc, hasSantos, hasDRB, doc.Params["threshold"])
+		}
+	}
+}
