@@ -80,6 +80,9 @@ type SubGrid struct {
 	dims    [][]*axis // axes that move together, in expansion order
 	where   []*constraint
 	columns []column // base and axis values of a point, sorted by name
+	// schemeParams: it sets a congestion-control scheme's parameter, which
+	// applies only at the points of that scheme (point, otherSchemeVaries).
+	schemeParams bool
 }
 
 // Axis is one swept parameter of a sub-grid.
@@ -336,13 +339,15 @@ func (s *SubGrid) resolveSettings(ps *problems, parent *SubGrid, own []*setting)
 // setColumns sets s.columns from s.base and s.dims: where each parameter
 // of a point comes from, sorted by name.
 func (s *SubGrid) setColumns() {
-	s.columns = nil
+	s.columns, s.schemeParams = nil, false
 	for _, b := range s.base {
 		s.columns = append(s.columns, column{name: b.param.Name, base: b.text})
+		s.schemeParams = s.schemeParams || b.param.Scheme != ""
 	}
 	for d, dim := range s.dims {
 		for _, a := range dim {
 			s.columns = append(s.columns, column{name: a.param.Name, axis: a, dim: d})
+			s.schemeParams = s.schemeParams || a.param.Scheme != ""
 		}
 	}
 	slices.SortFunc(s.columns, func(a, b column) int { return strings.Compare(a.name, b.name) })

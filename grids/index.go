@@ -38,7 +38,7 @@ func (g *Grid) Index() *Index {
 		}
 		si.names = s.axisNames()
 		combos, _ := s.combos()
-		if len(s.where) > 0 {
+		if len(s.where) > 0 || s.schemeParams {
 			si.kept = []uint32{}
 			// Parse or CanonicalGrid.Grid already ran every constraint on
 			// every combination, so visit cannot fail here.

@@ -166,16 +166,58 @@ func (s *SubGrid) axisNames() []string {
 }
 
 // point returns the point of s with axis value indexes idx (one per
-// dimension) and the given seed; axes is the shared Point.Axes.
+// dimension) and the given seed; axes is the shared Point.Axes. A
+// parameter of a congestion-control scheme other than the point's is left
+// out: it does not apply there (see otherSchemeVaries).
 func (s *SubGrid) point(idx []int, seed int, axes []string) Point {
-	params := make([]Param, len(s.columns))
-	for i, c := range s.columns {
-		params[i] = Param{Name: c.name, Value: c.base}
+	params := make([]Param, 0, len(s.columns))
+	scheme := ""
+	for _, c := range s.columns {
+		v := c.base
 		if c.axis != nil {
-			params[i].Value = c.axis.texts[idx[c.dim]]
+			v = c.axis.texts[idx[c.dim]]
 		}
+		if c.name == "cc" {
+			scheme = model.SchemeOf(v)
+		}
+		params = append(params, Param{Name: c.name, Value: v})
+	}
+	if s.schemeParams {
+		if scheme == "" {
+			scheme = s.config().CC.Scheme
+		}
+		params = slices.DeleteFunc(params, func(q Param) bool {
+			p := s.param(q.Name)
+			return p != nil && p.Scheme != "" && p.Scheme != scheme
+		})
 	}
 	return Point{Scenario: s.Scenario, Params: params, Seed: uint64(seed), Axes: axes}
+}
+
+// otherSchemeVaries reports whether the combination idx, whose scheme is
+// scheme, takes any but the first value of a dimension made only of
+// another scheme's parameters. Such a point is the first one's twin (the
+// parameters do not apply to it), so a grid sweeping cc = ["ib", "santos"]
+// and santos.m = [1, 2, 4] runs ib once, not three times.
+func (s *SubGrid) otherSchemeVaries(idx []int, scheme string) bool {
+	if !s.schemeParams {
+		return false
+	}
+	for d, dim := range s.dims {
+		if idx[d] == 0 {
+			continue
+		}
+		other := true
+		for _, a := range dim {
+			if a.param.Scheme == "" || a.param.Scheme == scheme {
+				other = false
+			}
+		}
+		if other {
+			return true
+		}
+	}
+	return false
 }
 
 // whereError is a where constraint that failed to evaluate.
@@ -218,6 +260,9 @@ func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
 		ok, bad, err := keep(&machine, s.where, env)
 		if err != nil {
 			return &whereError{bad, err}
+		}
+		if ok && s.otherSchemeVaries(idx, c.CC.Scheme) {
+			ok = false
 		}
 		if ok && !fn(idx, &c) {
 			return nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -73,5 +74,16 @@ func TestSchemesGridRunsLikeAnyOther(t *testing.T) {
 	defer db.Close()
 	if got := export(t, db); got != exports[0] {
 		t.Errorf("merged export differs:\n%s\nwant\n%s", got, exports[0])
+	}
+}
+
+// TestEffectiveParamsOfTheSchemeRun: a scheme's parameters have a value in
+// the export only at the points that run that scheme.
+func TestEffectiveParamsOfTheSchemeRun(t *testing.T) {
+	for cc, want := range map[string]bool{"on": false, "off": false, "santos": true} {
+		got := sweep.EffectiveParams("testbed-s1", model.Version, []store.Param{{Name: "cc", Value: cc}})
+		if _, has := got["santos.m"]; has != want || got["threshold"] == "" {
+			t.Errorf("cc %s: santos.m listed %v, want %v (threshold %q)", cc, has, want, got["threshold"])
+		}
 	}
 }

@@ -437,7 +437,9 @@ func catchPanic[T any](f func() (T, error)) (res T, err error) {
 
 // EffectiveParams returns the value every model parameter had when a point
 // with these parameters ran in scenario, by name: its own value or the
-// model's default, in canonical text. It returns nil for a model version
+// model's default, in canonical text; a parameter of a congestion-control
+// scheme the point does not run is left out, since it does not apply there.
+// It returns nil for a model version
 // other than this build's, whose defaults it does not know, or parameters
 // this model rejects. It suits store.ExportOptions.Effective.
 func EffectiveParams(scenario, modelVersion string, params []store.Param) map[string]string {
@@ -454,7 +456,9 @@ func EffectiveParams(scenario, modelVersion string, params []store.Param) map[st
 	}
 	values := make(map[string]string)
 	for _, name := range model.ParamNames() {
-		values[name] = cfg.Canonical(name)
+		if p := model.LookupParam(name); p.Scheme == "" || p.Scheme == cfg.CC.Scheme { // another scheme's does not apply
+			values[name] = cfg.Canonical(name)
+		}
 	}
 	return values
 }
