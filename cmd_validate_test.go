@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/model"
 )
 
 func TestValidateBadInputExitsTwoAndPrintsNothing(t *testing.T) {
@@ -63,7 +65,7 @@ func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
 					t.Errorf("row without a verdict: %s", l)
 				}
 			}
-			summary := fmt.Sprintf("%d of %d rows pass (testbed-s1, phase 20ms, model ib-2", rows-failed, rows)
+			summary := fmt.Sprintf("%d of %d rows pass (testbed-s1, phase 20ms, model %s", rows-failed, rows, model.Version)
 			if rows != 20 || !strings.Contains(out, summary) {
 				t.Errorf("%d rows; output:\n%s", rows, out)
 			}

@@ -154,6 +154,13 @@ func (n *Network) runStats() RunStats {
 	r.All = s.all.summary()
 	for i := range n.flows {
 		if g := n.flows[i].gen; g != nil {
+			// Arrivals are made when the adapter looks at its source; one
+			// blocked since is brought up to now, so that what arrived
+			// (and what a full queue dropped) is all counted. The draws
+			// are the ones the adapter would make when it looks.
+			if n.flows[i].active {
+				g.pull(n.sim.Now())
+			}
 			r.Dropped += g.dropped
 		}
 	}
