@@ -25,7 +25,8 @@
 // (marking variants, per-packet ACKs, AIMD/FIMD/LIPD sources), nicrate.go
 // (the NDT dispatcher and admission control), drb.go (distributed routing
 // balancing: congestion control by opening LMC paths on BECNs), params.go
-// (parameters and Config), scenario.go (the built-in scenarios), scenfile.go
+// (parameters and Config), scenario.go (the built-in scenarios; clos648.go
+// the two on the 648-port director switch), scenfile.go
 // (scenarios described as data, with their own parameters), work.go (the
 // cost of a run, estimated before it runs), stats.go (latency and window
 // statistics), sample.go, metrics.go and result.go, fidelity.go and
