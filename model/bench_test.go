@@ -2,7 +2,6 @@ package model_test
 
 import (
 	"flag"
-	"fmt"
 	"runtime"
 	"slices"
 	"testing"
@@ -144,8 +143,11 @@ func BenchmarkClos648(b *testing.B) {
 	}
 }
 
-// BenchmarkScaling runs two-level fat trees (folded Clos, full bisection)
-// of 16, 128, 648 and 2592 hosts under the same per-host load: every host
+// BenchmarkScaling runs fat trees under the same per-host load: two-level
+// (folded Clos, full bisection) of 16, 128 and 648 hosts, a three-level
+// 13-ary tree of 2197 hosts on 26-port switches (how IB builds fabrics past
+// a director switch: switch chips have 36 to 64 ports), and a two-level one
+// of 2592 hosts on 72-port switches: every host
 // sends Poisson traffic of 64 KiB messages to uniform random destinations
 // at 40 % of its QDR link, IB CC on, 4 ms simulated (window: the whole
 // run). It reports wall time per simulated second, the cost of an event
@@ -154,16 +156,29 @@ func BenchmarkClos648(b *testing.B) {
 //
 //	GOMAXPROCS=1 go test -run '^$' -bench Scaling -benchtime 1x ./model
 func BenchmarkScaling(b *testing.B) {
-	for _, s := range []struct{ leaves, hosts, spines int }{
-		{4, 4, 4}, {8, 16, 16}, {36, 18, 18}, {72, 36, 36},
+	for _, s := range []struct {
+		name string
+		kind string
+		p    model.TopoParams
+	}{
+		{"hosts=16", "clos", model.TopoParams{Leaves: 4, HostsPerLeaf: 4, Spines: 4}},
+		{"hosts=128", "clos", model.TopoParams{Leaves: 8, HostsPerLeaf: 16, Spines: 16}},
+		{"hosts=648", "clos", model.TopoParams{Leaves: 36, HostsPerLeaf: 18, Spines: 18}},
+		{"hosts=2197/3-level", "fattree", model.TopoParams{K: 13, Levels: 3}},
+		{"hosts=2592/radix-72", "clos", model.TopoParams{Leaves: 72, HostsPerLeaf: 36, Spines: 36}},
 	} {
-		hosts := s.leaves * s.hosts
-		b.Run(fmt.Sprintf("hosts=%d", hosts), func(b *testing.B) {
-			sc := &model.Scenario{Name: fmt.Sprintf("clos%d", hosts), Phases: 1, Routing: "ftree",
+		b.Run(s.name, func(b *testing.B) {
+			p := s.p
+			p.HostGbps, p.SwitchGbps = 32, 32
+			t, err := model.GenerateTopology(s.kind, p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			hosts := len(t.Hosts())
+			sc := &model.Scenario{Name: s.name, Phases: 1, Routing: "ftree",
 				Traffic: []model.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
 				Build: func(c *model.Config) (*model.Topology, error) {
-					return model.GenerateTopology("clos", model.TopoParams{Leaves: s.leaves, HostsPerLeaf: s.hosts,
-						Spines: s.spines, HostGbps: 32, SwitchGbps: 32})
+					return model.GenerateTopology(s.kind, p)
 				}}
 			cfg := model.DefaultConfig()
 			for name, v := range map[string]string{"cc": "on", "host_io_gbps": "25", "fill_mode": "voq",
