@@ -124,25 +124,27 @@ type packet struct {
 	born    engine.Time // with last: when the message arrived at its source
 }
 
+// flowState is a flow's state in a run. What sending and receiving a packet
+// reads and writes comes first, in one cache line; the spec and series last.
 type flowState struct {
-	spec      FlowSpec
-	src, dst  int32 // HCAs
-	dlid      int32 // destination LID
-	vl        VL
-	start     engine.Time
-	active    bool
+	readyAt   engine.Time // earliest start of the next packet (CC's IRD)
+	gen       *generator  // a generated source's messages; nil: a greedy flow
 	msgLeft   int         // bytes of the current message still to send; 0: none started
 	msgSize   int         // the current message's size
 	born      engine.Time // when the current message arrived at the source
-	role      uint8       // index into roleIndex, for the run's statistics
-	gen       *generator  // a generated source's messages; nil: a greedy flow
-	readyAt   engine.Time // earliest start of the next packet (CC's IRD)
 	sent      int64       // payload bytes injected
 	delivered int64       // payload bytes absorbed by the destination
-	sampled   int64       // delivered at the last sample
-	samples   []int64     // payload bytes delivered per sample interval
-	cctiTrace []int32     // CCTI at the end of each sample interval (CC on)
+	src, dst  int32       // HCAs
+	dlid      int32       // destination LID
 	cc        flowCC
+	vl        VL
+	active    bool
+	role      uint8 // index into roleIndex, for the run's statistics
+	start     engine.Time
+	sampled   int64   // delivered at the last sample
+	samples   []int64 // payload bytes delivered per sample interval
+	cctiTrace []int32 // CCTI at the end of each sample interval (CC on)
+	spec      FlowSpec
 }
 
 // Network is one simulation run: a scenario's topology and flows under a
