@@ -311,6 +311,9 @@ func (n *Network) route(t *Topology) error {
 	n.routes = r
 	for s := range n.sws {
 		sw := &n.sws[s]
+		if sw.nPorts > maxSwitchPorts {
+			return fmt.Errorf("%w: a switch of %d ports; at most %d", ErrBadScenario, sw.nPorts, maxSwitchPorts)
+		}
 		sw.lft = make([]uint8, len(r.LFT[s]))
 		for lid, p := range r.LFT[s] {
 			sw.lft[lid] = lftNoRoute
