@@ -103,27 +103,8 @@ func (g *Grid) parseCalibrate(ps *problems, n *node) *Calibrate {
 	if len(c.Axes) == 0 {
 		add(n.line, "calibrate", "the grid sweeps no numeric parameter: its numeric axes are the parameters to fit, over their ranges")
 	}
-	if m := t.m["log"]; m != nil {
-		for _, e := range stringList(ps, "calibrate.log", m) {
-			name := e.val.(string)
-			i := slices.IndexFunc(c.Axes, func(a RefineAxis) bool { return a.Name == name })
-			if i < 0 {
-				add(e.line, "calibrate.log", "%s is not a numeric axis of the grid", name)
-				continue
-			}
-			for _, a := range g.Axes() {
-				if a.Name != name {
-					continue
-				}
-				for _, v := range a.Values {
-					if x, ok := AxisNumber(name, v); !ok || x <= 0 {
-						add(e.line, "calibrate.log", "%s has the value %s: a log scale needs positive values", name, v)
-						break
-					}
-				}
-			}
-			c.Axes[i].Log = true
-		}
+	if m := t.m["log"]; m != nil && !g.markLogAxes(ps, "calibrate.log", m, c.Axes, "a numeric axis of the grid") {
+		bad = true
 	}
 	m := t.m["measured"]
 	if m == nil {

@@ -146,27 +146,41 @@ func (g *Grid) parseRefine(ps *problems, n *node) *Refine {
 			add(n.line, "refine", "the grid has no numeric axis with two values or more to refine")
 		}
 	}
-	if m := t.m["log"]; m != nil {
-		for _, e := range stringList(ps, "refine.log", m) {
-			name := e.val.(string)
-			i := slices.IndexFunc(r.Axes, func(a RefineAxis) bool { return a.Name == name })
-			if i < 0 {
-				add(e.line, "refine.log", "%s is not one of the refined axes", name)
-				continue
-			}
-			for _, v := range numeric(name).Values {
-				if x, ok := AxisNumber(name, v); !ok || x <= 0 {
-					add(e.line, "refine.log", "%s has the value %s: a log scale needs positive values", name, v)
-					break
-				}
-			}
-			r.Axes[i].Log = true
-		}
+	if m := t.m["log"]; m != nil && !g.markLogAxes(ps, "refine.log", m, r.Axes, "one of the refined axes") {
+		bad = true
 	}
 	if bad {
 		return nil
 	}
 	return r
+}
+
+// markLogAxes reads key, a list of axis names, from m and puts those axes
+// of axes on a log scale. A name not among axes (notAxis says what they
+// are) or an axis with a value that is not positive is a problem; it
+// reports whether there was none.
+func (g *Grid) markLogAxes(ps *problems, key string, m *node, axes []RefineAxis, notAxis string) bool {
+	ok := true
+	all := g.Axes()
+	for _, e := range stringList(ps, key, m) {
+		name := e.val.(string)
+		i := slices.IndexFunc(axes, func(a RefineAxis) bool { return a.Name == name })
+		if i < 0 {
+			ps.add(e.line, key, "%s is not %s", name, notAxis)
+			ok = false
+			continue
+		}
+		j := slices.IndexFunc(all, func(a Axis) bool { return a.Name == name })
+		for _, v := range all[j].Values {
+			if x, num := AxisNumber(name, v); !num || x <= 0 {
+				ps.add(e.line, key, "%s has the value %s: a log scale needs positive values", name, v)
+				ok = false
+				break
+			}
+		}
+		axes[i].Log = true
+	}
+	return ok
 }
 
 // DefaultPerRound is the round size of a refinement of budget points when
