@@ -74,16 +74,14 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 		if sc, err = grids.LoadScenario(name); err != nil {
 			return nil, cfg, usagef("%v", err)
 		}
-		cfg = sc.Config()
 	} else if sc = model.LookupScenario(name); sc == nil {
 		return nil, cfg, usagef("--scenario: unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
-	} else {
-		cfg = sc.Config()
 	}
-	if err := cfg.Set("cc", c.String("cc")); c.IsSet("cc") && err != nil {
-		return nil, cfg, usagef("--cc: want one of %s (on is ib), not %q", strings.Join(model.Schemes, ", "), c.String("cc"))
-	} else if !c.IsSet("cc") {
-		cfg.CC.Scheme = sc.Config().CC.Scheme // the scenario's own setting
+	cfg = sc.Config() // the defaults with the scenario's own
+	if c.IsSet("cc") {
+		if err := cfg.Set("cc", c.String("cc")); err != nil {
+			return nil, cfg, usagef("--cc: want one of %s (on is ib), not %q", strings.Join(model.Schemes, ", "), c.String("cc"))
+		}
 	}
 	for _, flag := range []string{"phase", "sample"} {
 		if v := c.String(flag); v != "" {
