@@ -82,7 +82,8 @@ func clos648Hotspot() ScenarioSpec {
 		panic("clos648: leaf full")
 	}
 	var flows []FlowSpec
-	var victims []int
+	type victim struct{ hot, leaf int }
+	var victims []victim
 	for k := range clos648Hot {
 		hot := 82 * k // leaves 0, 4, 9, …, 31; positions 0, 10, 2, …, 16
 		used[hot] = true
@@ -94,18 +95,17 @@ func clos648Hotspot() ScenarioSpec {
 				Role: Contributor, StartPhase: 1,
 			})
 			if j%(clos648Contributors/clos648Victims) == 0 {
-				victims = append(victims, k, leaf)
+				victims = append(victims, victim{k, leaf})
 			}
 		}
 	}
 	// Victims after every contributor, so that each contributor leaf's
 	// first hosts are contributors whatever the order.
-	for i := 0; i < len(victims); i += 2 {
-		k, leaf := victims[i], victims[i+1]
-		hotPos := (82 * k) % clos648HostsPerLeaf
-		dstLeaf := (leaf + clos648Leaves/2) % clos648Leaves
+	for i, v := range victims {
+		hotPos := (82 * v.hot) % clos648HostsPerLeaf
+		dstLeaf := (v.leaf + clos648Leaves/2) % clos648Leaves
 		flows = append(flows, FlowSpec{
-			Name: fmt.Sprintf("V%d.%d", k+1, i/2%clos648Victims+1), Src: name(take(leaf)),
+			Name: fmt.Sprintf("V%d.%d", v.hot+1, i%clos648Victims+1), Src: name(take(v.leaf)),
 			Dst: name(host(dstLeaf, hotPos)), Role: Victim,
 		})
 	}
