@@ -2,6 +2,8 @@ package model_test
 
 import (
 	"flag"
+	"fmt"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
@@ -97,10 +99,10 @@ func BenchmarkBuildClos648(b *testing.B) {
 	}
 }
 
-var clos648Phase = flag.Duration("clos648.phase", 0, "BenchmarkClos648's phase (0: the scenarios' 250ms, 0.5 s in all)")
+var clos648Phase = flag.Duration("clos648.phase", 0, "BenchmarkClos648's phase (0: the scenarios' 125ms, 0.5 s in all)")
 
 // BenchmarkClos648 runs each 648-port scenario (clos648-hotspot and
-// clos648-uniform, CC on, two phases: 0.5 s simulated) once per iteration
+// clos648-uniform, CC on, four phases: 0.5 s simulated) once per iteration
 // and reports simulated seconds per wall second, events per second and
 // the peak heap (HeapSys: heap memory taken from the OS, which never
 // shrinks, so it bounds the peak from above). Run one at a time on one core:
@@ -143,6 +145,8 @@ func BenchmarkClos648(b *testing.B) {
 	}
 }
 
+var scalingPhase = flag.Duration("scaling.phase", 0, "BenchmarkScaling's simulated time (0: 4ms)")
+
 // BenchmarkScaling runs fat trees under the same per-host load: two-level
 // (folded Clos, full bisection) of 16, 128 and 648 hosts, a three-level
 // 13-ary tree of 2197 hosts on 26-port switches (how IB builds fabrics past
@@ -150,11 +154,15 @@ func BenchmarkClos648(b *testing.B) {
 // of 2592 hosts on 72-port switches: every host
 // sends Poisson traffic of 64 KiB messages to uniform random destinations
 // at 40 % of its QDR link, IB CC on, 4 ms simulated (window: the whole
-// run). It reports wall time per simulated second, the cost of an event
-// and events per host and simulated second, so that the per-event cost can
-// be read against the network's size:
+// run). It reports wall time per simulated second, the cost of an event,
+// events per host and simulated second, and the run's state (the live heap
+// of the built network: ports, lanes, VoQs, forwarding tables, flows,
+// packets), so that the per-event cost can be read against the network's
+// size and against BenchmarkMemoryLatency at that working set:
 //
-//	GOMAXPROCS=1 go test -run '^$' -bench Scaling -benchtime 1x ./model
+//	GOMAXPROCS=1 go test -run '^$' -bench 'Scaling|MemoryLatency' -benchtime 1x ./model
+//
+// -scaling.phase 2ms shortens the runs for interleaved comparisons.
 func BenchmarkScaling(b *testing.B) {
 	for _, s := range []struct {
 		name string
@@ -187,10 +195,14 @@ func BenchmarkScaling(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
+			if *scalingPhase > 0 {
+				cfg.Phase = engine.Time(scalingPhase.Nanoseconds()) * engine.Nanosecond
+				cfg.Sample = min(cfg.Sample, cfg.Phase)
+			}
 			// Building the network is not timed: it is run once per run
 			// (BenchmarkBuildClos648 measures it).
 			var events uint64
-			var simulated float64
+			var simulated, state float64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
@@ -198,6 +210,7 @@ func BenchmarkScaling(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
+				state = liveHeapMB()
 				b.StartTimer()
 				n.RunUntil(n.End())
 				events += n.Events()
@@ -207,6 +220,48 @@ func BenchmarkScaling(b *testing.B) {
 			b.ReportMetric(wall/simulated, "wall-s/sim-s")
 			b.ReportMetric(wall/float64(events)*1e9, "ns/event")
 			b.ReportMetric(float64(events)/simulated/float64(hosts), "events/host/sim-s")
+			b.ReportMetric(state, "state-MB")
+		})
+	}
+}
+
+// liveHeapMB returns the heap in use after a collection, in MiB.
+func liveHeapMB() float64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapAlloc) / (1 << 20)
+}
+
+// BenchmarkMemoryLatency measures this machine's memory as the simulator
+// meets it: a chain of dependent loads, each to a random cache line of a
+// working set of the given size, the access pattern of events touching the
+// state of random ports and switches. It reports nanoseconds per load. Read
+// beside BenchmarkScaling from the same run, it shows at which state size
+// an event's reads stop hitting the cache; on a shared machine that size
+// moves with the other tenants' use of the last-level cache.
+func BenchmarkMemoryLatency(b *testing.B) {
+	for _, mb := range []int{1, 2, 4, 8, 16, 32} {
+		b.Run(fmt.Sprintf("MB=%d", mb), func(b *testing.B) {
+			const line = 8 // int64s per 64-byte cache line
+			lines := mb << 20 / 64
+			next := make([]int64, lines*line)
+			order := rand.New(rand.NewPCG(1, 2)).Perm(lines)
+			for i, l := range order { // one cycle through every line
+				next[l*line] = int64(order[(i+1)%lines] * line)
+			}
+			const loads = 1 << 22
+			p := int64(0)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for range loads {
+					p = next[p]
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*loads), "ns/load")
+			if p < 0 {
+				b.Fatal("unreachable")
+			}
 		})
 	}
 }
