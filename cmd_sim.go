@@ -26,7 +26,7 @@ func simCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "sim",
 		Usage:     "run one simulation and print its throughput series",
-		UsageText: "ccsweep sim --scenario NAME [--cc on|off] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--quiet]",
+		UsageText: "ccsweep sim --scenario NAME|FILE.toml [--cc off|ib|santos|nicrate|drb] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--cpuprofile FILE] [--quiet]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (required; see: ccsweep scenarios)"},
 			&cli.StringFlag{Name: "cc", Usage: "congestion-control scheme: off, ib (IB CC with the testbed's parameters; on is the same), santos, nicrate or drb (default: the scenario's; off for the testbed, ib for clos648-*)"},
@@ -325,7 +325,7 @@ func writeSimJSON(w io.Writer, r *model.Result) error {
 		WindowS: [2]float64{from.Seconds(), to.Seconds()}, Metrics: map[string]*float64{}, Events: r.Events,
 	}
 	for _, p := range model.Params() {
-		if p.Scheme == "" || p.Scheme == r.Config.CC.Scheme { // not another scheme's
+		if p.AppliesTo(r.Config.CC.Scheme) { // not another scheme's
 			doc.Params[p.Name] = r.Config.Canonical(p.Name)
 		}
 	}

@@ -28,7 +28,7 @@ func validateCommand() *cli.Command {
 			"surfaces, each with the model's number, the published one, the measure and the\n" +
 			"verdict. Exit status 1 if a row fails.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "phase", Value: "1s", Usage: "phase of every run; shorter runs faster (100ms: a minute or two on one core)"},
+			&cli.StringFlag{Name: "phase", Value: "1s", Usage: "phase of every run; shorter runs faster (100ms: about 20 s of CPU)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulations at once"},
 			&cli.StringSliceFlag{Name: "set", Usage: "set a model parameter for every run, e.g. --set becn_return=cnp (repeatable; see ccsweep sim --help)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress on a terminal"},

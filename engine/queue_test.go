@@ -140,9 +140,10 @@ func TestQueueSteadyStateAllocatesNothing(t *testing.T) {
 
 // TestQueueBurstsAndWraps pushes bursts of up to 300 events within 12 ns
 // (buckets too big for the bottom) and events up to 50 µs ahead, popping
-// between bursts, and checks the order against (At, push order).
+// between bursts so that the base moves past many bucket boundaries, and
+// checks the order against (At, push order).
 func TestQueueBurstsAndWraps(t *testing.T) {
-	const slot, wheelSize = Time(4096), 4096
+	const near, far = 3 * 4096, 3 * 4096 * 4096 // ps: 12.3 ns, 50.3 µs
 	for _, seed := range []uint64{5, 6, 7} {
 		rng := rand.New(rand.NewPCG(seed, 9))
 		var q Queue
@@ -152,9 +153,9 @@ func TestQueueBurstsAndWraps(t *testing.T) {
 			for range rng.IntN(300) {
 				var d Time
 				if rng.IntN(4) == 0 {
-					d = Time(rng.Int64N(int64(3 * wheelSize * slot)))
+					d = Time(rng.Int64N(far))
 				} else {
-					d = Time(rng.Int64N(int64(3 * slot)))
+					d = Time(rng.Int64N(near))
 				}
 				e := Event{At: now + d, Kind: uint32(seq)}
 				q.Push(e)

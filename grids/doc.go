@@ -39,9 +39,9 @@
 // write them quoted ("santos.m" = 4), as a dotted key (santos.m = 4) or in
 // a table (santos = { m = 4 }). They act only at points that select their
 // scheme, and a grid that sets one while no point selects its scheme is an
-// error. Points of other schemes still carry their values, so sweeping a
-// scheme's parameter beside a cc axis repeats the other schemes' runs under
-// new identities; a [[grid]] per scheme avoids that.
+// error. Points of other schemes do not carry them: sweeping a scheme's
+// parameter beside a cc axis runs the other schemes once, not once per
+// value (cc = [off, ib, santos] x santos.m = [2, 4] is 4 points).
 //
 // TOML puts every key after a [table] header into that table, so name,
 // scenario, seeds, where and top-level parameters must come before the first

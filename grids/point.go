@@ -188,7 +188,7 @@ func (s *SubGrid) point(idx []int, seed int, axes []string) Point {
 		}
 		params = slices.DeleteFunc(params, func(q Param) bool {
 			p := s.param(q.Name)
-			return p != nil && p.Scheme != "" && p.Scheme != scheme
+			return p != nil && !p.AppliesTo(scheme)
 		})
 	}
 	return Point{Scenario: s.Scenario, Params: params, Seed: uint64(seed), Axes: axes}
@@ -209,7 +209,7 @@ func (s *SubGrid) otherSchemeVaries(idx []int, scheme string) bool {
 		}
 		other := true
 		for _, a := range dim {
-			if a.param.Scheme == "" || a.param.Scheme == scheme {
+			if a.param.AppliesTo(scheme) {
 				other = false
 			}
 		}

@@ -1,6 +1,9 @@
 package model
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // The 648-port director switch (reference [002] §1.5): a folded three-stage
 // Clos of 36 leaves with 18 hosts each and 18 spines, QDR everywhere, routed
@@ -81,11 +84,15 @@ func clos648Hotspot() ScenarioSpec {
 		}
 		panic("clos648: leaf full")
 	}
+	// Hot node k is host 82k: leaves 0, 4, 9, …, 31; positions 0, 10, 2, …, 16.
+	hots := make([]int, clos648Hot)
+	for k := range hots {
+		hots[k] = 82 * k
+	}
 	var flows []FlowSpec
 	type victim struct{ hot, leaf int }
 	var victims []victim
-	for k := range clos648Hot {
-		hot := 82 * k // leaves 0, 4, 9, …, 31; positions 0, 10, 2, …, 16
+	for k, hot := range hots {
 		used[hot] = true
 		hotLeaf := hot / clos648HostsPerLeaf
 		for j := range clos648Contributors {
@@ -102,7 +109,7 @@ func clos648Hotspot() ScenarioSpec {
 	// Victims after every contributor, so that each contributor leaf's
 	// first hosts are contributors whatever the order.
 	for i, v := range victims {
-		hotPos := (82 * v.hot) % clos648HostsPerLeaf
+		hotPos := hots[v.hot] % clos648HostsPerLeaf
 		dstLeaf := (v.leaf + clos648Leaves/2) % clos648Leaves
 		flows = append(flows, FlowSpec{
 			Name: fmt.Sprintf("V%d.%d", v.hot+1, i%clos648Victims+1), Src: name(take(v.leaf)),
@@ -111,7 +118,7 @@ func clos648Hotspot() ScenarioSpec {
 	}
 	var background []string
 	for h, u := range used {
-		if !u || h%82 == 0 && h/82 < clos648Hot {
+		if !u || slices.Contains(hots, h) {
 			background = append(background, name(h))
 		}
 	}

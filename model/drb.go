@@ -49,8 +49,9 @@ type DRBConfig struct {
 }
 
 // DefaultDRB returns DRB's defaults (README, "DRB"): a 1 ms timer (on
-// 003's torus, shorter timers closed paths the hot spot still needed and
-// longer ones gained little), no throttling, up to every LMC path, one
+// 003's torus, shorter timers closed paths the hot spot still needed; a 3
+// ms one gains more on the hot spot but keeps a pair off its minimal path
+// longer after its last BECN), no throttling, up to every LMC path, one
 // path per BECN.
 func DefaultDRB() DRBConfig {
 	return DRBConfig{Timer: engine.Millisecond, MaxPaths: 0, OpenAfter: 1}
@@ -125,8 +126,7 @@ func (n *Network) drbPick(fi int32) {
 	pr := n.drbPair(fi, f.src, f.dst)
 	pr.advance(n.sim.Now(), &n.drb)
 	p := int(pr.order[pr.pick()])
-	f.dlid = int32(n.routes.LID(int(f.dst), p))
-	f.vl = VL((f.spec.SL + n.routes.SL(int(f.src), int(f.dlid))) % n.nVL)
+	n.routeFlow(f, p)
 }
 
 // drbNotify counts the BECN pk brought to its source: it came back from the

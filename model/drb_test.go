@@ -206,7 +206,7 @@ func TestDRBPairOpensAndCloses(t *testing.T) {
 		{at(80), true, 2, 4, 3},   // still all
 		{at(179), false, 0, 4, 3}, // 1 ps before the timer expires
 		{at(180), false, 0, 3, 1}, // expiry: path 2 closes, counts halve
-		{at(379), false, 0, 2, 0}, // two more expiries (280, 380 not yet): path 1 closes
+		{at(379), false, 0, 2, 0}, // one more expiry (280; 380 not yet): path 1 closes
 		{at(380), false, 0, 1, 0}, // back to the minimal path
 		{at(2000), false, 0, 1, 0},
 	}

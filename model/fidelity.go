@@ -3,7 +3,6 @@ package model
 import (
 	"context"
 	"fmt"
-	"math"
 	"runtime"
 	"sync"
 
@@ -99,16 +98,6 @@ type FidelityRow struct {
 	Pass bool
 }
 
-// Passed reports whether every row passed.
-func (r *FidelityReport) Passed() bool {
-	for _, row := range r.Rows {
-		if !row.Pass {
-			return false
-		}
-	}
-	return true
-}
-
 // FidelitySurface holds the last-phase metrics of testbed-s1 with CC on over
 // CCTI_Timer × Marking_Rate, each [timer][rate].
 type FidelitySurface struct {
@@ -178,8 +167,8 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 	if err := runAll(ctx, sc, jobs, opt); err != nil {
 		return nil, err
 	}
-	rep.Off, rep.On = phaseStats(offRes, sc.Phases, false), phaseStats(onRes, sc.Phases, false)
-	rep.onSD, rep.offSD = phaseStats(onRes, sc.Phases, true), phaseStats(offRes, sc.Phases, true)
+	rep.Off, rep.offSD = phaseStats(offRes, sc.Phases)
+	rep.On, rep.onSD = phaseStats(onRes, sc.Phases)
 	rep.Rows = append(rep.Rows, tableRows(rep)...)
 	rep.Rows = append(rep.Rows, claimRows(rep)...)
 	return rep, nil
@@ -251,27 +240,19 @@ func newSurface(timers []engine.Time, rates []int) FidelitySurface {
 // joined and the CC loop settle first.
 const settle = 0.2
 
-// phaseStats returns each flow's mean throughput per phase, or with sd its
+// phaseStats returns each flow's mean throughput per phase and its
 // standard deviation over the samples, [phase][flow], over each phase after
 // its first fifth.
-func phaseStats(r *Result, phases int, sd bool) [][]float64 {
+func phaseStats(r *Result, phases int) (means, sds [][]float64) {
 	ph := r.Config.Phase
-	out := make([][]float64, phases)
-	for p := range out {
+	means, sds = make([][]float64, phases), make([][]float64, phases)
+	for p := range means {
 		from := engine.Time(p)*ph + engine.Time(settle*float64(ph))
 		first, last := WindowSamples(from, engine.Time(p+1)*ph, r.Sample, len(r.Flows[0].Gbps))
 		for _, f := range r.Flows {
-			s := f.Gbps[first : last+1]
-			m := mean(s)
-			if sd {
-				var v float64
-				for _, x := range s {
-					v += (x - m) * (x - m)
-				}
-				m = math.Sqrt(v / float64(len(s)))
-			}
-			out[p] = append(out[p], m)
+			m, sd := meanSD(f.Gbps[first : last+1])
+			means[p], sds[p] = append(means[p], m), append(sds[p], sd)
 		}
 	}
-	return out
+	return means, sds
 }

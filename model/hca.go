@@ -189,8 +189,7 @@ func (n *Network) startMessage(f *flowState, now engine.Time) bool {
 	f.msgLeft, f.msgSize, f.born = int(m.size), int(m.size), m.at
 	if m.dst != f.dst {
 		f.dst = m.dst
-		f.dlid = int32(n.routes.LID(int(m.dst), 0))
-		f.vl = VL((f.spec.SL + n.routes.SL(int(f.src), int(f.dlid))) % n.nVL)
+		n.routeFlow(f, 0)
 	}
 	return true
 }

@@ -112,8 +112,8 @@ func packCredit(p int32, vl VL, c int32) uint32 {
 //
 // (all three kept in the sender's lane). transmit moves a packet's credits
 // from the sender's count to the receiver's used; freeBufferAt moves them
-// from used to returning when
-// the buffer frees; credit moves them from returning back to the sender. So
+// from used to returning when the buffer frees; credit moves them from
+// returning back to the sender. So
 // no buffer ever holds more than it has room for and nothing is dropped. A
 // count found outside 0..bufCap is counted in violations, and a run with
 // any fails (RunContext).

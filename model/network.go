@@ -37,9 +37,11 @@ const (
 // port is one end of a link: its output side sends to peer, its input side
 // buffers what peer sends.
 //
-// What a packet's hop needs (sending, and the credit update that comes back)
-// is in the first of its two cache lines, including what it needs of the
-// peer (peerOwner, peerCap), so that a hop touches no other port.
+// A port keeps what a packet's hop needs of the peer (peerOwner, peerCap),
+// so that a hop (sending, and the credit update that comes back) touches no
+// other port. The output side's timing fields come first; a port is two
+// cache lines, and sending reads both (host, toHost and txBytes are in the
+// second).
 type port struct {
 	// Output side.
 	linkFree  engine.Time // the output's link is free from then
@@ -125,7 +127,9 @@ type packet struct {
 }
 
 // flowState is a flow's state in a run. What sending and receiving a packet
-// reads and writes comes first, in one cache line; the spec and series last.
+// reads and writes comes first, within the first two cache lines (timing
+// and byte counts in the first; dlid, vl, active and the CC slot in the
+// second); the spec and series last.
 type flowState struct {
 	readyAt   engine.Time // earliest start of the next packet (CC's IRD)
 	gen       *generator  // a generated source's messages; nil: a greedy flow
@@ -269,14 +273,20 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	return n, nil
 }
 
+// routeFlow sends flow f's packets on path p (the p-th LID) to its current
+// destination, on the VL of its service level and the path's.
+func (n *Network) routeFlow(f *flowState, p int) {
+	f.dlid = int32(n.routes.LID(int(f.dst), p))
+	f.vl = VL((f.spec.SL + n.routes.SL(int(f.src), int(f.dlid))) % n.nVL)
+}
+
 // addFlow adds a flow from HCA src to HCA dst (its first destination, for
 // a generated source gen), starting at its spec's phase.
 func (n *Network) addFlow(fs FlowSpec, src, dst int, gen *generator) {
 	i := int32(len(n.flows))
 	f := flowState{spec: fs, src: int32(src), dst: int32(dst), start: engine.Time(fs.StartPhase) * n.cfg.Phase,
 		role: roleIndex(fs.Role), gen: gen}
-	f.dlid = int32(n.routes.LID(dst, 0))
-	f.vl = VL((fs.SL + n.routes.SL(src, int(f.dlid))) % n.nVL)
+	n.routeFlow(&f, 0)
 	if n.cfg.Sample > 0 { // the series' full length, so sampling never grows them
 		f.samples = make([]int64, 0, int(n.end/n.cfg.Sample))
 		if n.cfg.CC.IBMarking() {

@@ -60,9 +60,6 @@ func parseRates(s string) ([]float64, error) {
 	return rates, nil
 }
 
-// validate checks the nicrate parameters.
-func (r *NICRateConfig) validate() error { return nil }
-
 // nicState is the nicrate scheme's state in a run (reference 004): each
 // flow's admitted rate and next dispatch time.
 type nicState struct {

@@ -137,8 +137,8 @@ func (rr *rateRule) inc(r float64) float64 {
 		return r / (1 - rr.rMin/rr.rMax)
 	}
 	// aimd: rr.step·R_min/r per ACK, and ACKs come every 1/r, so the rate
-	// grows by rr.step·R_min per 1/R_min of time: linearly in time, as
-	// additive increase does (README, "Schemes").
+	// grows by rr.step per 1/R_min of time (rr.step is already a·R_min):
+	// linearly in time, as additive increase does (README, "Schemes").
 	return r + rr.step*rr.rMin/r
 }
 

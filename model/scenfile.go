@@ -43,8 +43,9 @@ type ScenarioSpec struct {
 	Source []byte
 }
 
-// scenParam is a parameter of a file scenario: a numeric field of its
-// topology, routing or traffic that a grid or --set may change. Its value
+// scenParam is a parameter of a scenario described by a ScenarioSpec (a file
+// scenario, or a built-in one registered by registerSpec): a numeric field
+// of its topology, routing or traffic that a grid or --set may change. Its value
 // lives in Config (Config.extra) and reaches the spec when a run is built.
 type scenParam struct {
 	*Param
@@ -179,8 +180,9 @@ func (sc *Scenario) Param(name string) *Param {
 	return nil
 }
 
-// ScenarioParams returns the scenario's own parameters (none for a built-in
-// scenario), sorted by name.
+// ScenarioParams returns the scenario's own parameters (those of its
+// ScenarioSpec; none for a scenario written as Go code, like the testbed's),
+// sorted by name.
 func (sc *Scenario) ScenarioParams() []*Param {
 	var ps []*Param
 	for _, p := range sc.params {
@@ -202,7 +204,7 @@ func (sc *Scenario) Config() Config {
 	c := DefaultConfig()
 	if sc.spec != nil {
 		for name, v := range sc.spec.Defaults {
-			_ = c.Set(name, v) // checked by NewScenario
+			_ = c.Set(name, v) // checked by specScenario
 		}
 	}
 	return c

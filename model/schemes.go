@@ -76,11 +76,15 @@ func (e *SchemeParamError) Error() string {
 		e.Name, e.Scheme, e.CC, e.Scheme, e.Scheme, e.Name)
 }
 
+// AppliesTo reports whether p acts in a run of the given scheme: a
+// parameter of no scheme always does, a scheme's only in that scheme's runs.
+func (p *Param) AppliesTo(scheme string) bool { return p.Scheme == "" || p.Scheme == scheme }
+
 // CheckSchemeParams reports a *SchemeParamError if any parameter named in
 // names belongs to a scheme other than c's.
 func (c *Config) CheckSchemeParams(names []string) error {
 	for _, name := range names {
-		if p := LookupParam(name); p != nil && p.Scheme != "" && p.Scheme != c.CC.Scheme {
+		if p := LookupParam(name); p != nil && !p.AppliesTo(c.CC.Scheme) {
 			return &SchemeParamError{Name: name, Scheme: p.Scheme, CC: c.CC.Scheme}
 		}
 	}
@@ -96,22 +100,13 @@ func SchemeOf(ccValue string) string {
 	return ccValue
 }
 
-// notBuilt lists the schemes this model does not run yet.
-var notBuilt = map[string]bool{}
-
 // validateScheme checks the scheme and its parameters.
 func (c *Config) validateScheme() error {
 	if !slices.Contains(Schemes, c.CC.Scheme) {
 		return &ParamError{Name: "cc", Value: c.CC.Scheme, Reason: "want one of " + strings.Join(Schemes, ", ")}
 	}
-	if notBuilt[c.CC.Scheme] {
-		return &ParamError{Name: "cc", Value: c.CC.Scheme, Reason: c.CC.Scheme + " is not built yet"}
-	}
-	switch c.CC.Scheme {
-	case SchemeSantos:
+	if c.CC.Scheme == SchemeSantos {
 		return c.Santos.validate(c)
-	case SchemeNICRate:
-		return c.NICRate.validate()
 	}
 	return nil
 }

@@ -36,8 +36,7 @@ type rcState struct {
 	ackReq    int32 // AckReqPackets
 	ackWire   int32 // bytes of an ACK on the wire: headers, CRCs and the AETH
 	// Per flow, kept at its destination.
-	fecnSeen []bool  // a FECN arrived since the flow's last ACK
-	sinceAck []int32 // packets received since the flow's last ACK
+	fecnSeen []bool // a FECN arrived since the flow's last ACK
 }
 
 // aethBytes is the ACK extended transport header an ACK adds to the headers.
@@ -51,7 +50,6 @@ func (n *Network) initRC() {
 		ackReq:    int32(t.AckReqPackets),
 		ackWire:   int32(n.cfg.HeaderBytes + aethBytes),
 		fecnSeen:  make([]bool, len(n.flows)),
-		sinceAck:  make([]int32, len(n.flows)),
 	}
 }
 

@@ -124,10 +124,6 @@ func (g *Grid) bestPerScheme(ctx context.Context, db *store.DB, q rank.Query, sc
 	return best, nil
 }
 
-// schemeName is how the page names a cc value: IB CC's canonical "on" is
-// the scheme ib.
-func schemeName(v string) string { return model.SchemeOf(v) }
-
 // comparisonCharts returns, for each surface metric, one heat map per
 // scheme of the compared surface, each drawn with the surface's colour
 // scale (metricRange spans every slice), in Comparison.Schemes order; nil
@@ -158,7 +154,6 @@ func comparisonCharts(g *Grid, gi int) [][]*Chart {
 // compareView is the page's side-by-side view of the schemes.
 type compareView struct {
 	Schemes []string
-	Columns int
 	Rows    []compareRow
 	By      string
 	Best    []schemeBest
@@ -183,9 +178,9 @@ func compareViewOf(g *Grid, gi int, add func(*Chart) *Chart) *compareView {
 	if c == nil {
 		return nil
 	}
-	v := &compareView{Columns: len(c.Schemes), By: strings.Join(c.Objectives, ", ")}
+	v := &compareView{By: strings.Join(c.Objectives, ", ")}
 	for _, s := range c.Schemes {
-		v.Schemes = append(v.Schemes, schemeName(s))
+		v.Schemes = append(v.Schemes, model.SchemeOf(s)) // IB CC's canonical "on" is named ib
 	}
 	for i, row := range comparisonCharts(g, gi) {
 		r := compareRow{Metric: metrics[surfaceMetrics(g)[i]]}

@@ -456,7 +456,7 @@ func EffectiveParams(scenario, modelVersion string, params []store.Param) map[st
 	}
 	values := make(map[string]string)
 	for _, name := range model.ParamNames() {
-		if p := model.LookupParam(name); p.Scheme == "" || p.Scheme == cfg.CC.Scheme { // another scheme's does not apply
+		if model.LookupParam(name).AppliesTo(cfg.CC.Scheme) { // another scheme's does not apply
 			values[name] = cfg.Canonical(name)
 		}
 	}
