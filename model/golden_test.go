@@ -168,14 +168,18 @@ func goldenCases() []goldenCase {
 		}
 	}
 	// IB CC's other modes on the testbed: the per-VoQ fill with a buffer
-	// of 16 MTU packets, so that the threshold falls on whole packets;
-	// counter marking; a CCTI per port-SL; CNPs instead of ACKs.
+	// of 16 MTU packets, so that the threshold falls on whole packets (a
+	// fill equal to it, which decides < against <=, then happens);
+	// counter marking; a CCTI per port-SL; CNPs instead of ACKs. DRB with
+	// throttling, and with a timer short enough that pairs close paths
+	// and halve their counts within the run.
 	cases = append(cases,
 		goldenCase{name: "testbed-s1-ib-voq-counter", topo: "testbed-s1", scheme: "ib",
 			set: []string{"fill_mode=voq", "switch_buffer_credits=528", "threshold=8", "marking_mode=counter"}},
 		goldenCase{name: "testbed-s1-ib-sl-cnp", topo: "testbed-s1", scheme: "ib",
 			set: []string{"cc_level=sl", "becn_return=cnp", "fill_mode=port_avg"}},
 		goldenCase{name: "mesh-drb-throttle", topo: "mesh", scheme: "drb", set: []string{"drb.throttle=on", "drb.timer=200us"}},
+		goldenCase{name: "fattree-drb-timer", topo: "fattree", scheme: "drb", set: []string{"drb.timer=50us"}},
 	)
 	return cases
 }
