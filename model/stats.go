@@ -169,14 +169,14 @@ func (n *Network) runStats() RunStats {
 		r.OfferedGbps, r.SenderGbps, r.MaxLinkUtil, r.MaxBufferFill = nan, nan, nan, nan
 		return r
 	}
-	dur := float64(s.to - s.winStart) // ps
-	senders := make(map[int32]bool)
+	dur := float64(s.to - s.winStart)  // ps
+	sends := make([]bool, len(n.hcas)) // by host: summed in host order, so the sum is the same every run
 	for i := range n.flows {
 		f := &n.flows[i]
 		if f.start >= s.to {
 			continue
 		}
-		senders[f.src] = true
+		sends[f.src] = true
 		rate := float64(n.ports[n.hcas[f.src].port].rateMbps) / 1000 // Gbit/s
 		if g := f.gen; g != nil && g.arrival != arriveSaturate {
 			r.OfferedGbps += float64(g.offered) * 8 / dur * 1000
@@ -184,8 +184,10 @@ func (n *Network) runStats() RunStats {
 			r.OfferedGbps += rate
 		}
 	}
-	for h := range senders {
-		r.SenderGbps += float64(n.ports[n.hcas[h].port].rateMbps) / 1000
+	for h, ok := range sends {
+		if ok {
+			r.SenderGbps += float64(n.ports[n.hcas[h].port].rateMbps) / 1000
+		}
 	}
 	for i := range n.ports {
 		p := &n.ports[i]
