@@ -102,7 +102,9 @@ func TestMechDRBChargesTheNotifiedPathAndContracts(t *testing.T) {
 // 400, 400. Each expiry of the timer with no BECN since closes the path
 // opened last and halves the others' counts: at last+T, [0, 1, 0] gives
 // weights 1 : 1/2 : 1, 200, 100, 200 of 500; at last+2T, [0, 0], an even
-// split; at last+3T the minimal path alone.
+// split; at last+3T the minimal path alone. The expiries fall at those
+// instants even when the pair is next used later (drb.go evaluates the
+// timer lazily): used next at last+3T−1, it has had exactly two.
 func TestMechDRBExpandsAndContractsGradually(t *testing.T) {
 	const timer = 100 * engine.Microsecond
 	flow := FlowSpec{Name: "F", Src: "H1", Dst: "H6", Role: Contributor, StartPhase: 1}
@@ -163,7 +165,7 @@ func TestMechDRBExpandsAndContractsGradually(t *testing.T) {
 		{20 * engine.Microsecond, 1100, []int{200, 100, 400, 400}},
 		{last + timer - 1, 1100, []int{200, 100, 400, 400}},
 		{last + timer, 500, []int{200, 100, 200, 0}},
-		{last + 2*timer, 10, []int{5, 5, 0, 0}},
+		{last + 3*timer - 1, 10, []int{5, 5, 0, 0}}, // last+2T's expiry, applied late
 		{last + 3*timer, 10, []int{10, 0, 0, 0}},
 	} {
 		runHooked(n, s.at, hook, nil)
