@@ -217,3 +217,52 @@ func TestMechBECNAndTimerSetTheGapBetweenPackets(t *testing.T) {
 		t.Errorf("CCTI at 320 µs: %d, want 5 − 2 expiries = 3", got)
 	}
 }
+
+// TestMechBECNRidesOnTheNextRequestedACK checks the RC transport's BECN
+// return (transport.go, becn_return ack, ack_req_packets 16): F1 alone on
+// the testbed sends 64 KiB messages of 32 packets, asking for an ACK on
+// packets 16 and 32 of each. With its packets 3, 5, 20 and 40 marked, H4
+// sends three ACKs with a BECN, each as the tail of the next AckReq packet
+// is in: packet 16 (for the FECNs of 3 and 5, coalesced), 32 (20) and 48
+// (40, the 16th of the second message); F1's CCTI rises by one per ACK.
+func TestMechBECNRidesOnTheNextRequestedACK(t *testing.T) {
+	n := ccNetwork(t, map[string]any{"becn_return": "ack", "ack_req_packets": int64(16), "ccti_timer": "10ms",
+		"paced_read_latency": engine.Time(0)})
+	h1, h4 := hostPort(t, n, "H1"), hostPort(t, n, "H4")
+	s1In := n.ports[h1].peer
+	marks := map[int]bool{3: true, 5: true, 20: true, 40: true}
+	atS1, atH4, becns := 0, 0, 0
+	tails := map[int]engine.Time{} // packet number -> its tail's arrival at H4
+	var acks []engine.Time
+	before := func(e engine.Event) {
+		switch e.Kind {
+		case evArrive:
+			pk := &n.pkts[e.Arg]
+			switch {
+			case pk.kind == kindData && pk.flow == 0 && pk.inPort == s1In:
+				atS1++
+				pk.fecn = marks[atS1]
+			case pk.kind == kindData && pk.flow == 0 && pk.inPort == h4:
+				atH4++
+				tails[atH4] = pk.tailAt
+			case pk.kind == kindCNP && pk.inPort == h1:
+				becns++
+			}
+		case evAck:
+			if n.pkts[e.Arg].flow == 0 {
+				acks = append(acks, n.sim.Now())
+			}
+		}
+	}
+	runHooked(n, 100*engine.Microsecond, before, nil)
+	if atH4 < 50 {
+		t.Fatalf("only %d packets reached H4", atH4)
+	}
+	want := []engine.Time{tails[16], tails[32], tails[48]}
+	if len(acks) != 3 || acks[0] != want[0] || acks[1] != want[1] || acks[2] != want[2] {
+		t.Fatalf("BECN-carrying ACKs sent at %v, want at the tails of packets 16, 32, 48: %v", acks, want)
+	}
+	if becns != 3 || n.counters.BECNs != 3 || n.cc.ccti[n.flows[0].cc.slot] != 3 {
+		t.Errorf("%d BECNs at H1 (counter %d), CCTI %d; want 3, 3, 3", becns, n.counters.BECNs, n.cc.ccti[n.flows[0].cc.slot])
+	}
+}
