@@ -9,77 +9,95 @@ import (
 )
 
 // TestMechSantosWindowAndRate follows testbed-s1's F1 alone under santos
-// (FIMD, m = 2, R_max = the host's 13 Gbit/s, R_min = R_max/64) with its
-// 5th packet marked on the way. Reference 001's source (§1.4, [A]): a
+// (m = 2, R_max = the host's 13 Gbit/s, R_min = R_max/64 = 0.203125) with
+// its 5th packet marked on the way. Reference 001's source (§1.4, [A]): a
 // window of one packet, and a rate answering every ACK, so a packet starts
 // only once the previous one's ACK is back and no earlier than the
 // previous start plus its 16 384 payload bits at the rate. Alone, F1's
 // round trip is longer than a packet at 13 Gbit/s (1 260 308 ps), so
 // before the mark each packet starts exactly when the last ACK arrives.
-// The marked ACK halves the rate to 6.5 Gbit/s and each unmarked ACK
-// multiplies it by 2^(R_min/r); the next starts then follow the rate, by
-// hand (ps, rounded down): 16 384e3/6.5 = 2 520 615; r = 6.5·2^(1/32) =
-// 6.642331 → 2 466 603; r = 6.784630 → 2 414 870; r = 6.926896 → 2 365 272.
+// The marked ACK takes the rate to 6.5 Gbit/s (aimd and fimd: r/m; lipd:
+// r·R_max/(R_max+r) = 13·13/26); the next starts then follow the rate as
+// unmarked ACKs raise it. By hand, the gaps in ps (rounded down) after the
+// 5th packet: 16 384e3/6.5 = 2 520 615, then
+//
+//	fimd, r·2^(R_min/r): r = 6.5·2^(1/32) = 6.642331 → 2 466 603;
+//	     6.784630 → 2 414 870; 6.926896 → 2 365 272
+//	lipd, the gap times 1 − R_min/R_max = 63/64: 2 481 230, 2 442 461,
+//	     2 404 298
+//	aimd, r + R_min²/r: 6.5 + 0.041260/6.5 = 6.506348 → 2 518 156;
+//	     2 515 704; 2 513 259
 func TestMechSantosWindowAndRate(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Phase = engine.Millisecond
-	cfg.CC.Scheme = SchemeSantos
-	cfg.Santos.Response = "fimd"
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	h1 := hostPort(t, n, "H1")
-	s1In := n.ports[h1].peer
-	arrivals := 0
-	var acks []engine.Time
-	var marked []bool
-	before := func(e engine.Event) {
-		if e.Kind != evArrive {
-			return
-		}
-		pk := &n.pkts[e.Arg]
-		switch {
-		case pk.kind == kindData && pk.flow == 0 && pk.inPort == s1In:
-			if arrivals++; arrivals == 5 {
-				pk.fecn = true
+	for _, c := range []struct {
+		response string
+		gaps     []engine.Time
+	}{
+		{"fimd", []engine.Time{2520615, 2466603, 2414870, 2365272}},
+		{"lipd", []engine.Time{2520615, 2481230, 2442461, 2404298}},
+		{"aimd", []engine.Time{2520615, 2518156, 2515704, 2513259}},
+	} {
+		t.Run(c.response, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Phase = engine.Millisecond
+			cfg.CC.Scheme = SchemeSantos
+			cfg.Santos.Response = c.response
+			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			if err != nil {
+				t.Fatal(err)
 			}
-		case pk.kind == kindCNP && pk.flow == 0 && pk.inPort == h1:
-			acks = append(acks, n.sim.Now())
-			marked = append(marked, pk.becn)
-		}
-	}
-	after, startsP := startRecorder(n, 0)
-	runHooked(n, 40*engine.Microsecond, before, after)
-	starts := *startsP
-	if len(starts) < 12 {
-		t.Fatalf("F1 started %d packets in 40 µs", len(starts))
-	}
-	// Window of one: start, its ACK, the next start, its ACK, ...
-	for i := 0; i+1 < len(starts); i++ {
-		if i >= len(acks) || acks[i] <= starts[i] || acks[i] > starts[i+1] {
-			t.Fatalf("packet %d started at %v and %d at %v; ACKs %v: a packet left before the previous one's ACK", i, starts[i], i+1, starts[i+1], acks[:min(len(acks), i+2)])
-		}
-	}
-	for i := range marked[:8] {
-		if marked[i] != (i == 4) {
-			t.Fatalf("ACK marks %v, want only the 5th", marked[:8])
-		}
-	}
-	const own = 1260308
-	for i := 0; i < 4; i++ {
-		if rtt := acks[i] - starts[i]; rtt <= own {
-			t.Fatalf("round trip %v not longer than a packet's own time: the window does not bind", rtt)
-		}
-		if starts[i+1] != acks[i] {
-			t.Errorf("packet %d at %v, the previous ACK at %v: at R_max it must start with the ACK", i+1, starts[i+1], acks[i])
-		}
-	}
-	for j, want := range []engine.Time{2520615, 2466603, 2414870, 2365272} {
-		i := 4 + j
-		if got := starts[i+1] - starts[i]; got != want {
-			t.Errorf("packet %d: %d ps after packet %d, want %d (rate after ACK %d)", i+1, got, i, want, i+1)
-		}
+			h1 := hostPort(t, n, "H1")
+			s1In := n.ports[h1].peer
+			arrivals := 0
+			var acks []engine.Time
+			var marked []bool
+			before := func(e engine.Event) {
+				if e.Kind != evArrive {
+					return
+				}
+				pk := &n.pkts[e.Arg]
+				switch {
+				case pk.kind == kindData && pk.flow == 0 && pk.inPort == s1In:
+					if arrivals++; arrivals == 5 {
+						pk.fecn = true
+					}
+				case pk.kind == kindCNP && pk.flow == 0 && pk.inPort == h1:
+					acks = append(acks, n.sim.Now())
+					marked = append(marked, pk.becn)
+				}
+			}
+			after, startsP := startRecorder(n, 0)
+			runHooked(n, 40*engine.Microsecond, before, after)
+			starts := *startsP
+			if len(starts) < 12 {
+				t.Fatalf("F1 started %d packets in 40 µs", len(starts))
+			}
+			// Window of one: start, its ACK, the next start, its ACK, ...
+			for i := 0; i+1 < len(starts); i++ {
+				if i >= len(acks) || acks[i] <= starts[i] || acks[i] > starts[i+1] {
+					t.Fatalf("packet %d started at %v and %d at %v; ACKs %v: a packet left before the previous one's ACK", i, starts[i], i+1, starts[i+1], acks[:min(len(acks), i+2)])
+				}
+			}
+			for i := range marked[:8] {
+				if marked[i] != (i == 4) {
+					t.Fatalf("ACK marks %v, want only the 5th", marked[:8])
+				}
+			}
+			const own = 1260308
+			for i := 0; i < 4; i++ {
+				if rtt := acks[i] - starts[i]; rtt <= own {
+					t.Fatalf("round trip %v not longer than a packet's own time: the window does not bind", rtt)
+				}
+				if starts[i+1] != acks[i] {
+					t.Errorf("packet %d at %v, the previous ACK at %v: at R_max it must start with the ACK", i+1, starts[i+1], acks[i])
+				}
+			}
+			for j, want := range c.gaps {
+				i := 4 + j
+				if got := starts[i+1] - starts[i]; got != want {
+					t.Errorf("packet %d: %d ps after packet %d, want %d (rate after ACK %d)", i+1, got, i, want, i+1)
+				}
+			}
+		})
 	}
 }
 
