@@ -2,6 +2,7 @@ package model
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
@@ -264,5 +265,50 @@ func TestMechBECNRidesOnTheNextRequestedACK(t *testing.T) {
 	}
 	if becns != 3 || n.counters.BECNs != 3 || n.cc.ccti[n.flows[0].cc.slot] != 3 {
 		t.Errorf("%d BECNs at H1 (counter %d), CCTI %d; want 3, 3, 3", becns, n.counters.BECNs, n.cc.ccti[n.flows[0].cc.slot])
+	}
+}
+
+// TestMechTimerLowersEveryFlowOfItsPortSL checks SPEC §2: a CCTI_Timer
+// expiry takes one off the CCTI of every flow of its port-SL (QP level:
+// each flow its own CCTI), never below ccti_min, and of no other port's.
+// H1 sources A and B, H2 sources C: CCTIs 3, 5, 4 and ccti_min 0 become
+// 2, 4, 4 after H1's timer expires, then 1, 3, 4 and, two expiries on,
+// 0, 1, 4.
+func TestMechTimerLowersEveryFlowOfItsPortSL(t *testing.T) {
+	sc := &Scenario{Name: "timer", Phases: 1, Build: testbed, Flows: []FlowSpec{
+		{Name: "A", Src: "H1", Dst: "H4", Role: Contributor},
+		{Name: "B", Src: "H1", Dst: "H5", Role: Contributor},
+		{Name: "C", Src: "H2", Dst: "H5", Role: Contributor},
+	}}
+	cfg := DefaultConfig()
+	cfg.CC.Scheme = SchemeIB
+	n, err := NewNetwork(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range []int32{3, 5, 4} {
+		n.setCCTI(n.flows[i].cc.slot, v)
+	}
+	timerOf := func(fi int) int32 {
+		for ti, tm := range n.cc.timers {
+			if slices.Contains(tm.slots, n.flows[fi].cc.slot) {
+				return int32(ti)
+			}
+		}
+		t.Fatalf("flow %d has no timer", fi)
+		return -1
+	}
+	if timerOf(0) != timerOf(1) || timerOf(0) == timerOf(2) {
+		t.Fatal("A and B must share H1's timer, C have H2's")
+	}
+	for _, want := range [][3]int32{{2, 4, 4}, {1, 3, 4}, {0, 2, 4}, {0, 1, 4}} {
+		n.cctiTimer(timerOf(0))
+		var got [3]int32
+		for i := range got {
+			got[i] = n.cc.ccti[n.flows[i].cc.slot]
+		}
+		if got != want {
+			t.Fatalf("CCTIs %v after an expiry of H1's timer, want %v", got, want)
+		}
 	}
 }
