@@ -8,34 +8,6 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 )
 
-// TestDispatcherReplaysTable1 replays reference 004's Table 1: flows A and
-// B with IDT 2 and 3, one dispatch opportunity per time unit (T = 1). The
-// NDTs before each decision and the flow dispatched must be exactly the
-// table's: A, B, A, B, A, then an idle slot.
-func TestDispatcherReplaysTable1(t *testing.T) {
-	idt := []engine.Time{2, 3}
-	ndt := []engine.Time{0, 0}
-	wantA := []engine.Time{0, 2, 2, 4, 4, 6}
-	wantB := []engine.Time{0, 0, 3, 3, 6, 6}
-	wantOrder := "ABABA-"
-	order := ""
-	for now := engine.Time(0); now <= 5; now++ {
-		if ndt[0] != wantA[now] || ndt[1] != wantB[now] {
-			t.Fatalf("t=%d: NDT(A), NDT(B) = %d, %d; want %d, %d", now, ndt[0], ndt[1], wantA[now], wantB[now])
-		}
-		i := earliestDue(ndt, now, func(int) bool { return true })
-		if i < 0 {
-			order += "-"
-			continue
-		}
-		order += string(rune('A' + i))
-		ndt[i] += idt[i]
-	}
-	if order != wantOrder {
-		t.Errorf("dispatched %s, want %s", order, wantOrder)
-	}
-}
-
 // TestMaxMinShares checks the default requests on testbed-s1: the victim
 // gets its host's whole 13 Gbit/s, the four contributors H5's 13 in
 // quarters.

@@ -161,40 +161,6 @@ func TestInputTriggeredMarkingIsFairer(t *testing.T) {
 	}
 }
 
-// TestSantosWindowOfOnePacket checks the source's window: a flow alone
-// never has more than one packet in the network, so its throughput is one
-// packet per round trip, below what the host could inject.
-func TestSantosWindowOfOnePacket(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.Phase = 2 * engine.Millisecond
-	cfg.CC.Scheme = SchemeSantos
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for t0 := engine.Time(0); t0 < cfg.Phase; t0 += 333*engine.Nanosecond + 7 {
-		n.RunUntil(t0)
-		f := &n.flows[0]
-		if inFlight := f.sent - f.delivered - n.arrivedBytes(0); inFlight > int64(n.cfg.MTU) {
-			t.Fatalf("at %v: %d bytes of F1 in the network, more than one packet", t0, inFlight)
-		}
-	}
-}
-
-// arrivedBytes returns the payload of flow fi that has reached its
-// destination and waits for (or is in) the receive DMA.
-func (n *Network) arrivedBytes(fi int32) int64 {
-	var b int64
-	for h := range n.hcas {
-		for _, d := range n.hcas[h].arrived {
-			if d.flow == fi {
-				b += int64(d.bytes)
-			}
-		}
-	}
-	return b
-}
-
 // TestSourcesRecoverInTheNetwork checks the recovery claim on the wire:
 // testbed-s1's victim alone, its rate cut to R_max/8 as by three marks at
 // 1 ms, then no more marks (congestion over). FIMD and LIPD must bring its

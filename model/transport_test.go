@@ -75,26 +75,40 @@ func TestBECNsInACKsCoalesceTheFECNsBetweenTwoACKs(t *testing.T) {
 }
 
 // A flow held at a fixed CCTI (ccti_min = ccti_limit) alone on the testbed
-// sends one 2 KiB packet per max(link, DMA) time plus its paced gap: the IRD,
-// stretched to the paced read latency when that is longer.
+// starts each 2 KiB packet one own time after the last (its link or send DMA
+// time, the longer) plus its paced gap: the IRD CCT[CCTI] = 7·CCTI²/106² µs,
+// stretched to the paced read latency when that is longer, and no gap at
+// CCTI 0. By hand, in picoseconds: own = max(2074 B at 16 Gbit/s, 2048 B at
+// 13 Gbit/s) = max(1 037 000, ⌈1 260 307.7⌉) = 1 260 308; CCT[40] =
+// ⌊7e6·1600/11236⌋ = 996 796, CCT[100] = ⌊7e6·10000/11236⌋ = 6 229 975.
+// Every gap must be exact, and the throughput 16 384 bits per period.
 func TestPacedFlowRateMatchesItsClosedForm(t *testing.T) {
+	const own = 1260308
 	for _, c := range []struct {
-		ccti int
-		read engine.Time
-	}{{40, 2 * engine.Microsecond}, {40, 0}, {100, 2 * engine.Microsecond}, {0, 2 * engine.Microsecond}} {
+		ccti   int
+		read   engine.Time
+		period engine.Time
+		gbps   float64 // 16384 bits / period
+	}{
+		{40, 2 * engine.Microsecond, own + 2000000, 5.02529},
+		{40, 0, own + 996796, 7.25886},
+		{100, 2 * engine.Microsecond, own + 6229975, 2.18737},
+		{0, 2 * engine.Microsecond, own, 13.0000},
+	} {
 		n := ccNetwork(t, map[string]any{"ccti_min": int64(c.ccti), "ccti_limit": int64(c.ccti),
-			"paced_read_latency": c.read, "phase": "20ms"})
-		n.RunUntil(n.End())
-		r := n.Result()
-		got := r.MeanGbps(0, 2*engine.Millisecond, n.cfg.Phase) // F1 alone in the first phase
-		own := max(txTime(2048+26, mbps(16)), txTime(2048, mbps(13)))
-		gap := engine.Time(0)
-		if ird := cctEntry(c.ccti, 106); ird > 0 {
-			gap = max(ird, c.read)
+			"paced_read_latency": c.read, "phase": "2ms"})
+		after, starts := startRecorder(n, 0)
+		runHooked(n, n.cfg.Phase, nil, after) // F1 alone in the first phase
+		s := *starts
+		for i := 1; i < len(s); i++ {
+			if got := s[i] - s[i-1]; got != c.period {
+				t.Fatalf("CCTI %d, read latency %v: packets %d and %d %d ps apart, want %d", c.ccti, c.read, i-1, i, got, c.period)
+			}
 		}
-		want := 2048 * 8 / float64(own+gap) * 1000 // Gbit/s: bits per ps × 1000
-		if math.Abs(got-want) > 0.01*want {
-			t.Errorf("CCTI %d, read latency %v: F1 %.3f Gbit/s, want %.3f", c.ccti, c.read, got, want)
+		r := n.Result()
+		got := r.MeanGbps(0, 500*engine.Microsecond, n.cfg.Phase)
+		if len(s) < 100 || math.Abs(got-c.gbps) > 0.01*c.gbps {
+			t.Errorf("CCTI %d, read latency %v: %d packets, F1 %.3f Gbit/s, want %.3f", c.ccti, c.read, len(s), got, c.gbps)
 		}
 	}
 }
