@@ -81,8 +81,9 @@ func (n *Network) initCC() {
 	cc.perVoQ = cc.fill != fillPort
 	if c.Threshold > 0 {
 		// 1-15 map uniformly onto 15/16 .. 1/16 of the full scale of the
-		// fill measure: one input buffer for a VoQ or the per-input average,
-		// every connected input's buffer for the port's sum.
+		// fill measure: one input buffer for a VoQ or the per-input average;
+		// for the port's sum, the buffers of every connected input but one
+		// (a port's packets come from the others: inputs-1).
 		for s := range n.sws {
 			sw := &n.sws[s]
 			inputs := int32(0)
