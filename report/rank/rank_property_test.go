@@ -405,3 +405,52 @@ func TestRobustValuesAreTheWorstNeighbours(t *testing.T) {
 		}
 	}
 }
+
+// TestNeighboursAgainstBruteForce checks Neighbours on random sets of
+// distinct points in two and three dimensions against its definition: q
+// neighbours p when no third point lies in the closed box they span.
+func TestNeighboursAgainstBruteForce(t *testing.T) {
+	for seed := range uint64(200) {
+		rng := rand.New(rand.NewPCG(seed, 33))
+		dims, n := 2+rng.IntN(2), 2+rng.IntN(25)
+		var coords [][]int
+		seen := map[string]bool{}
+		for len(coords) < n {
+			c := make([]int, dims)
+			for k := range c {
+				c[k] = rng.IntN(5)
+			}
+			if key := fmt.Sprint(c); !seen[key] {
+				seen[key] = true
+				coords = append(coords, c)
+			}
+			if len(seen) == 125 || (dims == 2 && len(seen) == 25) {
+				break
+			}
+		}
+		got := rank.Neighbours(coords)
+		for p := range coords {
+			var want []int
+			for q := range coords {
+				if q == p {
+					continue
+				}
+				blocked := false
+				for r := range coords {
+					inside := r != p && r != q
+					for k := range coords[r] {
+						lo, hi := min(coords[p][k], coords[q][k]), max(coords[p][k], coords[q][k])
+						inside = inside && coords[r][k] >= lo && coords[r][k] <= hi
+					}
+					blocked = blocked || inside
+				}
+				if !blocked {
+					want = append(want, q)
+				}
+			}
+			if !slices.Equal(got[p], want) {
+				t.Fatalf("seed %d: neighbours of %v = %v, want %v (points %v)", seed, coords[p], got[p], want, coords)
+			}
+		}
+	}
+}
