@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/grids"
@@ -59,7 +60,7 @@ func propose(t *testing.T, g *grids.Grid, r *grids.Refine, pts []refinePoint, ax
 			params = append(params, grids.Param{Name: p.params[i], Value: p.params[i+1]})
 			sp = append(sp, store.Param{Name: p.params[i], Value: p.params[i+1]})
 		}
-		slices.SortFunc(params, func(a, b grids.Param) int { return cmpString(a.Name, b.Name) })
+		slices.SortFunc(params, func(a, b grids.Param) int { return strings.Compare(a.Name, b.Name) })
 		planned = append(planned, sweep.Planned{Point: grids.Point{Scenario: "testbed-s1", Params: params, Seed: 1}, Added: p.added})
 		sums[store.PointKey("testbed-s1", sp)] = &store.Summary{Scenario: "testbed-s1", Params: sp,
 			Metrics: map[string]store.Stat{"victim_gbps": {N: 1, Mean: p.victim}}}
@@ -93,16 +94,6 @@ func propose(t *testing.T, g *grids.Grid, r *grids.Refine, pts []refinePoint, ax
 		}
 	}
 	return out
-}
-
-func cmpString(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 func refineOf(points, perRound int, where string, axes ...grids.RefineAxis) *grids.Refine {
