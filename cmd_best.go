@@ -48,7 +48,7 @@ func queryFlags(objectives *[]rank.Objective) []cli.Flag {
 		&cli.StringSliceFlag{Name: "where", Usage: "a constraint a recommended point must meet, e.g. \"fairness_jain >= 0.95\" (repeatable; metrics and parameters by name)"},
 		&cli.BoolFlag{Name: "lex", Usage: "rank lexicographically: by the first objective, ties (within --tolerance) by the next"},
 		&cli.BoolFlag{Name: "robust", Usage: "score each objective by the worst of the point and its grid neighbours"},
-		&cli.Float64Flag{Name: "tolerance", Value: rank.DefaultTolerance, Usage: "the recommended region: points whose score is within this fraction of the best's (with --lex: within it on every objective)"},
+		&cli.Float64Flag{Name: "tolerance", Value: rank.DefaultTolerance, Usage: "the recommended region: points whose score (0 to 1) is within this much of the best's (with --lex: within it on every objective, and the width of lex's tie bands)"},
 	}
 }
 

@@ -76,8 +76,10 @@ const (
 	// Weighted ranks by the weighted mean of each objective's value scaled
 	// to [0, 1] over the feasible points (1 the best).
 	Weighted Order = iota
-	// Lexicographic ranks by the first objective, then among points within
-	// Tolerance of each other on it by the second, and so on.
+	// Lexicographic ranks by the first objective, then among points in the
+	// same band of it by the second, and so on: band 0 is every point within
+	// Tolerance of the best value, band 1 the next Tolerance below, ...;
+	// within the last objective's band the weighted score decides.
 	Lexicographic
 )
 
@@ -90,9 +92,10 @@ type Query struct {
 	// Robust scores each objective of a point by the worst value among the
 	// point and its neighbours (see Neighbours).
 	Robust bool
-	// Tolerance, a fraction of each objective's range over the feasible
-	// points (of the score's range, weighted), says which points are as good
-	// as the best: the recommended region, and ties in lexicographic order.
+	// Tolerance, a difference in scaled value (each objective's range over
+	// the feasible points is 0 to 1, and so is the weighted score), says
+	// which points are as good as the best: the recommended region, and the
+	// bands of lexicographic order.
 	// 0 means DefaultTolerance.
 	Tolerance float64
 }
@@ -374,7 +377,11 @@ func dominates(r, p *Point) bool {
 // order sorts the points by rank and sets Best, Front and Region.
 func (a *Answer) order() {
 	q := a.Query
-	bucket := func(x float64) float64 { return math.Floor(x/q.Tolerance + 1e-9) }
+	// band is how many tolerances a scaled value lies below the best's (1):
+	// band 0 holds every value within Tolerance of the best, band 1 the
+	// next Tolerance down, and so on. Bands counted from 0 upwards instead
+	// would leave the best alone in its band whenever 1/Tolerance is whole.
+	band := func(x float64) float64 { return max(0, math.Floor((1-x)/q.Tolerance-1e-9)) }
 	slices.SortStableFunc(a.Points, func(x, y *Point) int {
 		if x.Feasible != y.Feasible {
 			if x.Feasible {
@@ -387,7 +394,7 @@ func (a *Answer) order() {
 		}
 		if q.Order == Lexicographic {
 			for i := range x.norm {
-				if c := cmp.Compare(bucket(y.norm[i]), bucket(x.norm[i])); c != 0 {
+				if c := cmp.Compare(band(x.norm[i]), band(y.norm[i])); c != 0 {
 					return c
 				}
 			}

@@ -128,6 +128,40 @@ func TestLexicographicTiesWithinTolerance(t *testing.T) {
 	}
 }
 
+// TestLexicographicBestNeedNotStandAlone: the best value on the first
+// objective ties with every value within the tolerance below it. Bands
+// counted up from 0 (0-0.05, ..., 0.95-1) once left the best alone in
+// its band whenever 1/tolerance was whole, so it always ranked first.
+func TestLexicographicBestNeedNotStandAlone(t *testing.T) {
+	sums := row(
+		map[string]float64{"victim_gbps": 100, "var": 1},
+		map[string]float64{"victim_gbps": 99, "var": 0},
+		map[string]float64{"victim_gbps": 0, "var": 0.5},
+	)
+	q := rank.Query{Objectives: []rank.Objective{mustObjective(t, "victim_gbps", true), mustObjective(t, "var", false)},
+		Order: rank.Lexicographic}
+	for _, tol := range []float64{0.05, 0.02, 0.25} {
+		q.Tolerance = tol
+		a, err := rank.Rank(sums, q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"ccti_timer=200us", "ccti_timer=100us", "ccti_timer=300us"}
+		if got := coordsOf(a, a.Points); !slices.Equal(got, want) {
+			t.Errorf("tolerance %g: lexicographic order %v, want %v (99 is within it of 100 and has the better var)", tol, got, want)
+		}
+	}
+	// Below the gap, victim decides alone.
+	q.Tolerance = 0.005
+	a, err := rank.Rank(sums, q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := a.Best.Describe(a.Axes); got != "ccti_timer=100us" {
+		t.Errorf("tolerance 0.005: best %s, want ccti_timer=100us", got)
+	}
+}
+
 // randomGrid returns a regular nt x nr grid of ccti_timer x marking_rate
 // whose metrics victim_gbps, var and fairness_jain are drawn from few
 // values, so that ties are common.
