@@ -44,11 +44,12 @@ type refineNode struct {
 
 // refineEdge is a pair of neighbours along axis.
 type refineEdge struct {
-	a, b   *refineNode
-	axis   int
-	score  float64
-	length float64 // on the axis's scale
-	mid    string
+	a, b     *refineNode
+	axis     int
+	score    float64
+	boundary bool    // the pair straddles a where constraint
+	length   float64 // on the axis's scale
+	mid      string
 }
 
 // Next proposes the midpoints of the best-scoring pairs of neighbours.
@@ -102,6 +103,7 @@ func (rs RefineStepper) Next(_ context.Context, in StepInput) ([]Planned, error)
 				}
 				if !slices.Equal(e.a.inside, e.b.inside) {
 					e.score++
+					e.boundary = true
 				}
 				if e.score <= 0 {
 					continue
@@ -126,7 +128,9 @@ func (rs RefineStepper) Next(_ context.Context, in StepInput) ([]Planned, error)
 	// Pairs across a boundary first, the longest (the most uncertain part
 	// of the boundary) first; then pairs by how much the metric changes.
 	slices.SortStableFunc(edges, func(x, y refineEdge) int {
-		xb, yb := x.score >= 1, y.score >= 1
+		// Not score >= 1: a pair that spans the metric's whole range
+		// scores 1 without straddling a boundary.
+		xb, yb := x.boundary, y.boundary
 		xl, yl := x.length/span[x.axis], y.length/span[y.axis]
 		if xb != yb {
 			if xb {

@@ -229,6 +229,30 @@ func TestRefineOrderAndBudget(t *testing.T) {
 	}
 }
 
+// TestRefineBoundaryBeforeWholeRange: a pair that spans the metric's
+// whole range scores as much as one across a where boundary, but the
+// boundary comes first. Along marking_rate = 1 the timer pair 100us-1000us
+// goes from victim 2 to 12, the whole range, inside no boundary (marking
+// rate 1 fails marking_rate >= 3 at both ends); along ccti_timer = 100us the
+// marking rates 1-5 straddle the boundary with no change of the metric.
+// Once sorted among the boundary pairs by length, the timer pair (the
+// whole timer span) came first.
+func TestRefineBoundaryBeforeWholeRange(t *testing.T) {
+	g := refineGrid(t, 1)
+	r := refineOf(10, 1, "marking_rate >= 3",
+		grids.RefineAxis{Name: "ccti_timer", Kind: model.KindDuration},
+		grids.RefineAxis{Name: "marking_rate", Kind: model.KindInt})
+	pts := []refinePoint{
+		{params: []string{"ccti_timer", "100us", "marking_rate", "1"}, victim: 2},
+		{params: []string{"ccti_timer", "1000us", "marking_rate", "1"}, victim: 12},
+		{params: []string{"ccti_timer", "100us", "marking_rate", "5"}, victim: 2},
+		{params: []string{"ccti_timer", "100us", "marking_rate", "9"}, victim: 2},
+	}
+	if got := propose(t, g, r, pts, "marking_rate"); !slices.Equal(got, []string{"3"}) {
+		t.Errorf("proposal's marking_rate %v, want [3] (the pair across the boundary)", got)
+	}
+}
+
 // TestRefineProposesEveryWorthwhileMidpoint draws random irregular 2-D
 // rounds (a random subset of a lattice of ccti_timer x marking_rate, random
 // victim throughput) and, with a budget that does not bind, checks that
