@@ -233,7 +233,7 @@ func (sc *Scenario) Set(c *Config, name string, v any) error {
 	if err != nil {
 		return err
 	}
-	p.set(c, val)
+	p.store(c, val)
 	return nil
 }
 
