@@ -79,8 +79,9 @@ func (p Point) Config() (model.Config, error) {
 //	<name>=<value>     one line per entry of Params, in order (sorted by name)
 //	seed=<Seed in decimal>
 //
-// but for preset = model.DefaultPreset, which has no line: that preset
-// changes no parameter, so the point is the one without it.
+// but for a preset that the scenario has already (model.DefaultPreset
+// unless a scenario file's parameters choose another), which has no line:
+// choosing it changes nothing, so the point is the one without it.
 //
 // The encoding never changes: a point keeps its ID, so results already in a
 // database are never run again.
@@ -91,7 +92,7 @@ func (p Point) ID(modelVersion string) string {
 	b = append(b, p.Scenario...)
 	b = append(b, '\n')
 	for _, q := range p.Params {
-		if q.Name == "preset" && q.Value == model.DefaultPreset {
+		if q.Name == "preset" && q.Value == scenarioPreset(p.Scenario) {
 			continue
 		}
 		b = append(b, q.Name...)
@@ -104,6 +105,15 @@ func (p Point) ID(modelVersion string) string {
 	b = append(b, '\n')
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
+}
+
+// scenarioPreset returns the preset the runs of scenario name have
+// without one.
+func scenarioPreset(name string) string {
+	if sc := model.LookupScenario(name); sc != nil {
+		return sc.DefaultPreset()
+	}
+	return model.DefaultPreset
 }
 
 // column is where a point's parameter value comes from: a fixed value or

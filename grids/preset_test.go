@@ -1,6 +1,9 @@
 package grids_test
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -69,6 +72,15 @@ ccti_increase = 2
 	if base := plain.Points()[0].ID(model.Version); ids[base] != "table1" {
 		t.Errorf("the default point %s is not the table1 point (IDs %v)", base, ids)
 	}
+	back, err := grids.ParseCanonical([]byte(g.Canonical()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range back.Points() {
+		if p.ID(model.Version) != pts[i].ID(model.Version) {
+			t.Errorf("point %d: ID %s from the canonical form, %s from the file", i, p.ID(model.Version), pts[i].ID(model.Version))
+		}
+	}
 }
 
 // TestWhereSeesAPresetsFields: a constraint on a field reads the value the
@@ -119,5 +131,57 @@ cct = ["quadratic", "linear", "table:0, 1us, 2us"]
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("error %v, want %q", err, tc.want)
 		}
+	}
+}
+
+// TestScenarioFileDefaultsAndPresets: a scenario file's parameters count
+// as set by name, so a grid's preset leaves them alone; and a scenario
+// file may choose a preset itself, which then is the point without one.
+func TestScenarioFileDefaultsAndPresets(t *testing.T) {
+	dir := t.TempDir()
+	src, _ := os.ReadFile(filepath.Join("testdata", "scenarios", "ft-hotspot.toml"))
+	src = bytes.Replace(src, []byte("[params]\n"), []byte("[params]\ncc = \"on\"\npreset = \"opa\"\nthreshold = 10\n"), 1)
+	os.WriteFile(filepath.Join(dir, "ft.toml"), src, 0o644)
+	load := func(text string) *grids.Grid {
+		t.Helper()
+		path := filepath.Join(dir, "g.toml")
+		os.WriteFile(path, []byte(text), 0o644)
+		g, err := grids.Load(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	swept := load("name = \"g\"\nscenario = \"ft.toml\"\n[sweep]\npreset = [\"table1\", \"opa\"]\n")
+	plain := load("name = \"p\"\nscenario = \"ft.toml\"\n")
+	want := map[string]map[string]string{
+		"table1": {"threshold": "10", "ccti_increase": "1", "cct": "quadratic"},
+		"opa":    {"threshold": "10", "ccti_increase": "5", "cct": "linear"},
+	}
+	ids := map[string]string{}
+	for _, p := range swept.Points() {
+		name, _ := p.Value("preset")
+		ids[name] = p.ID(model.Version)
+		c, err := p.Config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for field, v := range want[name] {
+			if c.Canonical(field) != v {
+				t.Errorf("%s: %s = %s, want %s", name, field, c.Canonical(field), v)
+			}
+		}
+	}
+	c, err := plain.Points()[0].Config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for field, v := range want["opa"] {
+		if c.Canonical(field) != v {
+			t.Errorf("without a preset: %s = %s, want the scenario's %s", field, c.Canonical(field), v)
+		}
+	}
+	if id := plain.Points()[0].ID(model.Version); id != ids["opa"] || id == ids["table1"] {
+		t.Errorf("the scenario's point %s, opa's %s, table1's %s: want opa's only", id, ids["opa"], ids["table1"])
 	}
 }
