@@ -50,7 +50,8 @@
 // It sets the IB CC fields (model.PresetFields) but those the grid, or the
 // scenario, sets by name, whatever the order; it may be an axis, and
 // where constraints see the fields it sets. preset = "table1" adds nothing
-// to a point's identity: it is the point without it. cct is the CCT's
+// to a point's identity: it is the point without it (for a scenario file
+// that chooses a preset, that one is). cct is the CCT's
 // shape: "quadratic" (cct_denominator), "linear" (cct_max_delay at
 // ccti_limit) or "table:0,1us,2us" (the entries; the last repeats).
 //
