@@ -26,10 +26,11 @@ func simCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "sim",
 		Usage:     "run one simulation and print its throughput series",
-		UsageText: "ccsweep sim --scenario NAME|FILE.toml [--cc off|ib|santos|nicrate|drb] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--cpuprofile FILE] [--quiet]",
+		UsageText: "ccsweep sim --scenario NAME|FILE.toml [--cc off|ib|santos|nicrate|drb] [--preset NAME] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--cpuprofile FILE] [--quiet]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (required; see: ccsweep scenarios)"},
 			&cli.StringFlag{Name: "cc", Usage: "congestion-control scheme: off, ib (IB CC with the testbed's parameters; on is the same), santos, nicrate or drb (default: the scenario's; off for the testbed, ib for clos648-*)"},
+			&cli.StringFlag{Name: "preset", Usage: "named IB CC settings: " + strings.Join(model.PresetNames(), ", ") + " (default " + model.DefaultPreset + "; see docs/presets.md); --set overrides its fields"},
 			&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, e.g. --set ccti_timer=300us (repeatable; listed below)"},
 			&cli.StringFlag{Name: "phase", Usage: "scenario phase length, e.g. 200ms (default: the scenario's; 1s for the testbed, 125ms for clos648-*)"},
 			&cli.StringFlag{Name: "sample", Usage: "throughput sampling interval (default 1ms)"},
@@ -83,7 +84,7 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 			return nil, cfg, usagef("--cc: want one of %s (on is ib), not %q", strings.Join(model.Schemes, ", "), c.String("cc"))
 		}
 	}
-	for _, flag := range []string{"phase", "sample"} {
+	for _, flag := range []string{"preset", "phase", "sample"} {
 		if v := c.String(flag); v != "" {
 			if err := cfg.Set(flag, v); err != nil {
 				return nil, cfg, usagef("--%s: %v", flag, err)
@@ -93,7 +94,7 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 	// Each parameter is set once: a repeated --set, or --set cc/phase/sample
 	// beside its own flag, is a conflict, not a silent last-one-wins.
 	setBy := map[string]string{}
-	for _, flag := range []string{"cc", "phase", "sample"} {
+	for _, flag := range []string{"cc", "preset", "phase", "sample"} {
 		if c.IsSet(flag) {
 			setBy[flag] = "--" + flag
 		}

@@ -43,6 +43,18 @@
 // parameter beside a cc axis runs the other schemes once, not once per
 // value (cc = [off, ib, santos] x santos.m = [2, 4] is 4 points).
 //
+// # Presets and CCT shapes
+//
+// preset names a set of IB CC settings ("table1", the default and the
+// testbed's; "ccmgr"; "opa"; docs/presets.md gives each value's source).
+// It sets the IB CC fields (model.PresetFields) but those the grid, or the
+// scenario, sets by name, whatever the order; it may be an axis, and
+// where constraints see the fields it sets. preset = "table1" adds nothing
+// to a point's identity: it is the point without it (for a scenario file
+// that chooses a preset, that one is). cct is the CCT's
+// shape: "quadratic" (cct_denominator), "linear" (cct_max_delay at
+// ccti_limit) or "table:0,1us,2us" (the entries; the last repeats).
+//
 // TOML puts every key after a [table] header into that table, so name,
 // scenario, seeds, where and top-level parameters must come before the first
 // header.

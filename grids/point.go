@@ -79,6 +79,10 @@ func (p Point) Config() (model.Config, error) {
 //	<name>=<value>     one line per entry of Params, in order (sorted by name)
 //	seed=<Seed in decimal>
 //
+// but for a preset that the scenario has already (model.DefaultPreset
+// unless a scenario file's parameters choose another), which has no line:
+// choosing it changes nothing, so the point is the one without it.
+//
 // The encoding never changes: a point keeps its ID, so results already in a
 // database are never run again.
 func (p Point) ID(modelVersion string) string {
@@ -88,6 +92,9 @@ func (p Point) ID(modelVersion string) string {
 	b = append(b, p.Scenario...)
 	b = append(b, '\n')
 	for _, q := range p.Params {
+		if q.Name == "preset" && q.Value == scenarioPreset(p.Scenario) {
+			continue
+		}
 		b = append(b, q.Name...)
 		b = append(b, '=')
 		b = append(b, q.Value...)
@@ -98,6 +105,15 @@ func (p Point) ID(modelVersion string) string {
 	b = append(b, '\n')
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
+}
+
+// scenarioPreset returns the preset the runs of scenario name have
+// without one.
+func scenarioPreset(name string) string {
+	if sc := model.LookupScenario(name); sc != nil {
+		return sc.DefaultPreset()
+	}
+	return model.DefaultPreset
 }
 
 // column is where a point's parameter value comes from: a fixed value or
@@ -244,6 +260,7 @@ func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
 	setEnv(env, &base, s.sc)
 	var machine vm.VM
 	idx := make([]int, len(s.dims))
+	presetAxis := s.axis("preset") != nil
 	for {
 		c := base
 		for d, dim := range s.dims {
@@ -255,6 +272,12 @@ func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
 				if a.param.Name == "cc" {
 					env[schemeVar] = model.SchemeOf(a.texts[idx[d]])
 				}
+			}
+		}
+		if presetAxis {
+			// A preset axis changes the fields it sets as well.
+			for _, name := range model.PresetFields() {
+				setEnvValue(env, name, envValue(model.LookupParam(name), c.Get(name)))
 			}
 		}
 		ok, bad, err := keep(&machine, s.where, env)

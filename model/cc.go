@@ -63,6 +63,100 @@ func cctEntry(i, den int) engine.Time {
 	return engine.Time(int64(7*engine.Microsecond) * int64(i) * int64(i) / (int64(den) * int64(den)))
 }
 
+// CCT shapes (the cct parameter).
+const (
+	cctQuadratic   = "quadratic"
+	cctLinear      = "linear"
+	cctTablePrefix = "table:"
+	// maxCCTEntries bounds an explicit table: one entry per CCTI up to
+	// ccti_limit's largest value.
+	maxCCTEntries = 16384
+	// maxCCTEntry bounds an explicit table's entries.
+	maxCCTEntry = engine.Second
+)
+
+// buildCCT returns the CCT of c: max(128, CCTILimit+1) injection-rate
+// delays, one per CCTI.
+//
+//   - quadratic: cct[i] = 7·i²/CCTDenominator² µs (the testbed's formula);
+//   - linear: cct[i] = CCTMaxDelay·i/CCTILimit, so that cct[CCTILimit] is
+//     CCTMaxDelay (Omni-Path FM's shape; all 0 when CCTILimit is 0);
+//   - table:D0,D1,...: cct[i] = Di, and the last entry for every i past it
+//     (as Mellanox's CC manager fills a CCT from a shorter list).
+//
+// Entries are rounded down to a picosecond.
+func buildCCT(c CCConfig) []engine.Time {
+	cct := make([]engine.Time, max(128, c.CCTILimit+1))
+	switch {
+	case c.CCT == cctLinear:
+		if c.CCTILimit > 0 {
+			for i := range cct {
+				cct[i] = engine.Time(int64(c.CCTMaxDelay) * int64(i) / int64(c.CCTILimit))
+			}
+		}
+	case strings.HasPrefix(c.CCT, cctTablePrefix):
+		table, _ := parseCCTTable(strings.TrimPrefix(c.CCT, cctTablePrefix)) // checked by cctValue
+		for i := range cct {
+			cct[i] = table[min(i, len(table)-1)]
+		}
+	default:
+		for i := range cct {
+			cct[i] = cctEntry(i, c.CCTDenominator)
+		}
+	}
+	return cct
+}
+
+// cctValue normalizes a cct value: quadratic, linear, or table: and a
+// comma-separated list of durations (a bare 0 allowed), at least one, each
+// at most maxCCTEntry and none below the one before it.
+func cctValue(s string) (string, error) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case cctQuadratic, cctLinear:
+		return s, nil
+	}
+	list, ok := strings.CutPrefix(s, cctTablePrefix)
+	if !ok {
+		return "", fmt.Errorf("want quadratic, linear, or table: and the entries, e.g. table:0,1us,2.5us")
+	}
+	table, err := parseCCTTable(list)
+	if err != nil {
+		return "", err
+	}
+	texts := make([]string, len(table))
+	for i, d := range table {
+		texts[i] = d.String()
+	}
+	return cctTablePrefix + strings.Join(texts, ","), nil
+}
+
+// parseCCTTable reads the entries of an explicit CCT (cctValue).
+func parseCCTTable(list string) ([]engine.Time, error) {
+	if strings.TrimSpace(list) == "" {
+		return nil, fmt.Errorf("an explicit table needs at least one entry, e.g. table:0,1us,2.5us")
+	}
+	items := strings.Split(list, ",")
+	if len(items) > maxCCTEntries {
+		return nil, fmt.Errorf("%d entries, more than the %d CCTIs there are", len(items), maxCCTEntries)
+	}
+	table := make([]engine.Time, len(items))
+	for i, item := range items {
+		d, err := engine.ParseTime(item)
+		if err != nil {
+			return nil, fmt.Errorf("entry %d %q: not a duration with a unit, e.g. 1.5us", i, strings.TrimSpace(item))
+		}
+		if d > maxCCTEntry {
+			return nil, fmt.Errorf("entry %d %q: longer than %v", i, strings.TrimSpace(item), maxCCTEntry)
+		}
+		if i > 0 && d < table[i-1] {
+			return nil, fmt.Errorf("entry %d %q: below entry %d (%v); a CCT does not decrease", i, strings.TrimSpace(item), i-1, table[i-1])
+		}
+		table[i] = d
+	}
+	return table, nil
+}
+
 // initCC sets up IB CC for the run when it is enabled: the typed modes, each
 // switch port's marking threshold in credits, the CCT, one CCTI slot per flow
 // (cc_level qp) or per HCA port-SL (sl), and one CCTI timer per HCA port-SL,
@@ -103,11 +197,7 @@ func (n *Network) initCC() {
 	}
 	cc.mtuCredits = int32(credits(n.cfg.MTU + n.cfg.HeaderBytes))
 	cc.cnpWire = int32(n.cfg.HeaderBytes + 16)
-	size := max(128, c.CCTILimit+1)
-	cc.cct = make([]engine.Time, size)
-	for i := range cc.cct {
-		cc.cct[i] = cctEntry(i, c.CCTDenominator)
-	}
+	cc.cct = buildCCT(c)
 	cc.window, _ = n.scenario.Window(&n.cfg)
 	firstTick := n.cctiTimerStarts()
 	slotOf := map[[2]int32]int32{} // (HCA, SL) -> slot, for SL level

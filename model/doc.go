@@ -19,7 +19,8 @@
 // DMAs, the message rate), topology.go, topogen.go and ibnetdiscover.go
 // (topologies), routing.go and routing_*.go (routing engines and the
 // reachability and deadlock check), traffic.go and generator.go (generated
-// traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers), transport.go (what
+// traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers, the CCT's
+// shapes), presets.go (named IB CC settings and their sources), transport.go (what
 // the RC transport and the adapters add to CC: BECNs in ACKs, timer starts,
 // paced reads), schemes.go (the cc scheme and its parameters), santos.go
 // (marking variants, per-packet ACKs, AIMD/FIMD/LIPD sources), nicrate.go

@@ -82,6 +82,10 @@ type Config struct {
 	// extra holds the values of a file scenario's own parameters
 	// (Scenario.Param), sorted by name; never shared between Configs.
 	extra []extraValue
+	// explicit has the bit (Param.presetBit) of every preset field set by
+	// name (Set, Scenario.Set, a scenario's defaults): a preset leaves
+	// those fields alone (presets.go).
+	explicit uint16
 }
 
 // TransportConfig holds the reliable-connection transport and adapter
@@ -158,8 +162,18 @@ type CCConfig struct {
 	// packets) or "random" (each eligible packet with probability
 	// 1/(MarkingRate+1)).
 	MarkingMode string
-	// CCTDenominator defines the CCT: cct[i] = 7·i²/CCTDenominator² µs.
+	// CCT is the shape of the congestion control table (cct.go):
+	// "quadratic" (cct[i] = 7·i²/CCTDenominator² µs), "linear" (cct[i] =
+	// CCTMaxDelay·i/CCTILimit) or "table:D0,D1,..." (the entries given;
+	// beyond the last, the last again).
+	CCT string
+	// CCTDenominator is the quadratic CCT's denominator.
 	CCTDenominator int
+	// CCTMaxDelay is the linear CCT's entry at index CCTILimit.
+	CCTMaxDelay engine.Time
+	// Preset names the preset (presets.go) the IB CC fields above started
+	// from; fields set by name override it.
+	Preset string
 }
 
 // DefaultConfig returns the reference testbed's configuration with CC off.
@@ -210,7 +224,10 @@ func DefaultCC() CCConfig {
 		Level:          "qp",
 		FillMode:       "port",
 		MarkingMode:    "random",
+		CCT:            "quadratic",
 		CCTDenominator: 106,
+		CCTMaxDelay:    8300 * engine.Nanosecond,
+		Preset:         DefaultPreset,
 	}
 }
 
@@ -247,6 +264,9 @@ type Param struct {
 	get   func(*Config) any
 	set   func(*Config, any)
 	check func(string) (string, error) // KindString: validate and normalize
+	// presetBit is the parameter's bit in Config.explicit if presets set
+	// it (presetFields), else 0.
+	presetBit uint16
 	// aliases maps other spellings of a KindEnum's words (and "on"/"off"
 	// for TOML's true/false) to the canonical word.
 	aliases map[string]string
@@ -312,8 +332,13 @@ var coreParams = []*Param{
 		func(c *Config) *string { return &c.CC.FillMode }),
 	enumParam("marking_mode", "deterministic counter or random marking", []string{"counter", "random"},
 		func(c *Config) *string { return &c.CC.MarkingMode }),
-	intParam("cct_denominator", "", "CCT formula cct[i] = 7*i^2/d^2 us (106 testbed, 95 vendor default)", 1, 100000,
+	stringParam("cct", "CCT shape: quadratic (7*i^2/cct_denominator^2 us), linear (cct_max_delay*i/ccti_limit), or table:D0,D1,... (the entries; the last repeats)",
+		cctValue, func(c *Config) *string { return &c.CC.CCT }),
+	intParam("cct_denominator", "", "quadratic CCT's d in cct[i] = 7*i^2/d^2 us (106 testbed, 95 vendor default)", 1, 100000,
 		func(c *Config) *int { return &c.CC.CCTDenominator }),
+	durParam("cct_max_delay", "linear CCT's entry at index ccti_limit", 0, engine.Second,
+		func(c *Config) *engine.Time { return &c.CC.CCTMaxDelay }),
+	presetParam(),
 
 	// What the RC transport and the adapters add to IB CC (transport.go).
 	enumParam("becn_return", "how destinations return BECNs: in the RC ACKs the requester asks for, one per ACK (ack), or a CNP per FECN (cnp)", []string{"ack", "cnp"},
@@ -367,8 +392,15 @@ func (c *Config) Set(name string, v any) error {
 	if err != nil {
 		return err
 	}
-	p.set(c, val)
+	p.store(c, val)
 	return nil
+}
+
+// store sets p to the parsed value v in c, marking a preset field as set
+// by name.
+func (p *Param) store(c *Config, v any) {
+	p.set(c, v)
+	c.explicit |= p.presetBit
 }
 
 // Get returns the value of parameter name in c, or nil if there is none.

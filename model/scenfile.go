@@ -210,6 +210,20 @@ func (sc *Scenario) Config() Config {
 	return c
 }
 
+// DefaultPreset returns the preset of sc's configuration (Config):
+// DefaultPreset unless the scenario's defaults choose another. Choosing it
+// for a run of sc changes nothing.
+func (sc *Scenario) DefaultPreset() string {
+	if sc.spec != nil {
+		if v, ok := sc.spec.Defaults["preset"]; ok {
+			if name, err := paramByName["preset"].Parse(v); err == nil {
+				return name.(string)
+			}
+		}
+	}
+	return DefaultPreset
+}
+
 // Get returns the value of parameter name (a model parameter or one of
 // sc's) in c, or nil if there is none.
 func (sc *Scenario) Get(c *Config, name string) any {
@@ -233,7 +247,7 @@ func (sc *Scenario) Set(c *Config, name string, v any) error {
 	if err != nil {
 		return err
 	}
-	p.set(c, val)
+	p.store(c, val)
 	return nil
 }
 
