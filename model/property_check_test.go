@@ -1,0 +1,301 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// propChecker checks a run's invariants at the instants it is stopped at.
+// Each check recounts what the model keeps in counters from the packets
+// themselves (where they are, what they hold) and compares, so that a
+// counter kept wrong by the model is caught, not trusted. It also keeps
+// the previous instant's byte counts, to bound every rate between two
+// instants by its link's.
+type propChecker struct {
+	n *Network
+	// At the previous instant: the time, the bytes each port had sent and
+	// the payload each HCA had injected.
+	at       engine.Time
+	txBytes  []int64
+	injected []int64
+}
+
+func newPropChecker(n *Network) *propChecker {
+	return &propChecker{n: n, txBytes: make([]int64, len(n.ports)), injected: make([]int64, len(n.hcas))}
+}
+
+// check returns every invariant that fails now, joined, or nil.
+func (c *propChecker) check() error {
+	var errs []error
+	fail := func(format string, a ...any) {
+		if len(errs) < 8 {
+			errs = append(errs, fmt.Errorf(format, a...))
+		}
+	}
+	n := c.n
+	now := n.Now()
+	if n.violations > 0 {
+		fail("the model counted %d credit violations", n.violations)
+	}
+
+	// Packets: every packet is free once or live; a live one is in at most
+	// one queue (a switch's VoQ, an HCA's control queue), and the queues'
+	// counters match what they hold.
+	live := make([]bool, len(n.pkts))
+	for i := range live {
+		live[i] = true
+	}
+	for _, k := range n.free {
+		if !live[k] {
+			fail("packet %d freed twice", k)
+		}
+		live[k] = false
+	}
+	queued := make([]bool, len(n.pkts))
+	enqueue := func(k int32, where string) bool {
+		switch {
+		case k < 0 || int(k) >= len(n.pkts):
+			fail("%s holds packet %d, which does not exist", where, k)
+		case !live[k]:
+			fail("%s holds packet %d, which is free", where, k)
+		case queued[k]:
+			fail("packet %d is in two queues (one is %s)", k, where)
+		default:
+			queued[k] = true
+			return true
+		}
+		return false
+	}
+	for s := range n.sws {
+		sw := &n.sws[s]
+		for out := int32(0); out < sw.nPorts; out++ {
+			o := sw.firstPort + out
+			total := int32(0)
+			for v := 0; v < n.nVL; v++ {
+				count := int32(0)
+				for in := int32(0); in < sw.nPorts; in++ {
+					q := &sw.voq[n.voqIndex(sw, in, VL(v), out)]
+					where := fmt.Sprintf("switch %d VoQ in %d VL %d out %d", s, in, v, out)
+					last := int32(-1)
+					for k, steps := q.head, 0; k >= 0 && steps <= len(n.pkts); k, steps = n.pkts[k].next, steps+1 {
+						if !enqueue(k, where) {
+							break
+						}
+						pk := &n.pkts[k]
+						if pk.inPort != sw.firstPort+in || pk.vl != VL(v) || pk.outPort != o {
+							fail("%s holds packet %d of input %d VL %d output %d", where, k, pk.inPort, pk.vl, pk.outPort)
+						}
+						if k == q.head && q.credits != pk.credits {
+							fail("%s: head needs %d credits, the VoQ says %d", where, pk.credits, q.credits)
+						}
+						last = k
+						count++
+					}
+					if q.tail != last {
+						fail("%s: tail %d, last packet %d", where, q.tail, last)
+					}
+					bit := sw.ready[sw.readyWord(out, VL(v), n.nVL)+int(in>>6)]>>(in&63)&1 == 1
+					if bit == q.empty() {
+						fail("%s: ready bit %v, empty %v", where, bit, q.empty())
+					}
+				}
+				if w := n.lane(o, VL(v)).waiting; w != count {
+					fail("switch %d output %d VL %d: %d packets wait, counter says %d", s, out, v, count, w)
+				}
+				total += count
+			}
+			if q := n.ports[o].queued; q != total {
+				fail("switch %d output %d: %d packets queued, counter says %d", s, out, total, q)
+			}
+		}
+	}
+	for h := range n.hcas {
+		q := &n.hcas[h].ctrl
+		for i := 0; i < q.len(); i++ {
+			k := q.buf[(q.head+i)&(len(q.buf)-1)]
+			if enqueue(k, fmt.Sprintf("HCA %d's control queue", h)) && (n.pkts[k].kind != kindCNP || n.pkts[k].tailAt != 0) {
+				fail("HCA %d's control queue holds packet %d of kind %d sent at %v", h, k, n.pkts[k].kind, n.pkts[k].tailAt)
+			}
+		}
+	}
+
+	// Credits, per link direction and VL, ACKs and CNPs included: what the
+	// packets sent into a buffer and not yet freed there hold (occupancy),
+	// against the sender's count of that buffer and its size. A packet
+	// that has been sent has a tail time; one that has not (an ACK or CNP
+	// waiting at its adapter) is in no buffer.
+	occ := make([]int32, len(n.ports)*n.nVL)
+	inFlight := make([]int64, len(n.flows))
+	windowPkts := make([]int, len(n.flows)) // santos: data packets and ACKs of each flow
+	becnsLive := int64(0)
+	for k := range n.pkts {
+		if !live[k] {
+			continue
+		}
+		pk := &n.pkts[k]
+		switch pk.kind {
+		case kindData:
+			inFlight[pk.flow] += int64(pk.payload)
+			if pk.payload <= 0 || pk.payload > int32(n.cfg.MTU) || pk.wire != pk.payload+int32(n.cfg.HeaderBytes) ||
+				pk.credits != (pk.wire+63)/64 {
+				fail("data packet %d: payload %d, wire %d, credits %d (MTU %d)", k, pk.payload, pk.wire, pk.credits, n.cfg.MTU)
+			}
+			if pk.tailAt == 0 {
+				fail("data packet %d is live but was never sent", k)
+			}
+		case kindCNP:
+			if pk.becn {
+				becnsLive++
+			}
+		default:
+			fail("packet %d of unknown kind %d", k, pk.kind)
+		}
+		windowPkts[pk.flow]++
+		if pk.tailAt == 0 {
+			continue // an ACK or CNP not sent yet
+		}
+		if pk.inPort < 0 || int(pk.inPort) >= len(n.ports) || int(pk.vl) >= n.nVL {
+			fail("packet %d is at port %d VL %d", k, pk.inPort, pk.vl)
+			continue
+		}
+		occ[int(pk.inPort)*n.nVL+int(pk.vl)] += pk.credits
+	}
+	for i := range n.ports {
+		p := &n.ports[i]
+		if p.peer < 0 {
+			for v := 0; v < n.nVL; v++ {
+				if o := occ[i*n.nVL+v]; o != 0 {
+					fail("unconnected port %d VL %d buffers %d credits of packets", i, v, o)
+				}
+			}
+			continue
+		}
+		q := int(p.peer)
+		bufCap := n.ports[q].bufCap
+		if p.peerCap != bufCap {
+			fail("port %d keeps its peer's buffer as %d credits; it is %d", i, p.peerCap, bufCap)
+		}
+		for v := 0; v < n.nVL; v++ {
+			ln := n.lane(int32(i), VL(v))
+			held := occ[q*n.nVL+v]
+			if held > bufCap {
+				fail("port %d VL %d: its buffer holds packets of %d credits, over its %d", q, v, held, bufCap)
+			}
+			if ln.used != held {
+				fail("port %d VL %d: its sender counts %d credits used, the packets there hold %d", q, v, ln.used, held)
+			}
+			if ln.credits < 0 || ln.returning < 0 || ln.credits+ln.used+ln.returning != bufCap {
+				fail("port %d VL %d: credits %d + used %d + returning %d, buffer %d", i, v, ln.credits, ln.used, ln.returning, bufCap)
+			}
+		}
+	}
+
+	// Bytes, per flow: every payload byte injected is in host memory, in
+	// the receive DMA or in a live packet. Messages: a flow's current one
+	// has 0..its size left, and a greedy flow's finished ones are whole.
+	pending := make([]int64, len(n.flows))
+	injected := make([]int64, len(n.hcas))
+	for h := range n.hcas {
+		for _, d := range n.hcas[h].arrived {
+			pending[d.flow] += int64(d.bytes)
+		}
+	}
+	for i := range n.flows {
+		f := &n.flows[i]
+		if f.sent != f.delivered+inFlight[i]+pending[i] {
+			fail("flow %s: sent %d bytes, delivered %d, in packets %d, in the receive DMA %d: %d lost",
+				f.spec.Name, f.sent, f.delivered, inFlight[i], pending[i], f.sent-f.delivered-inFlight[i]-pending[i])
+		}
+		if f.msgLeft < 0 || f.msgLeft > f.msgSize {
+			fail("flow %s: %d bytes of a %d-byte message left", f.spec.Name, f.msgLeft, f.msgSize)
+		}
+		if f.gen == nil && (f.sent-int64(f.msgSize-f.msgLeft))%int64(n.cfg.MessageSize) != 0 {
+			fail("flow %s: sent %d bytes, %d of the current message: not whole %d-byte messages", f.spec.Name, f.sent, f.msgSize-f.msgLeft, n.cfg.MessageSize)
+		}
+		if f.gen != nil && (f.gen.n < 0 || f.gen.n > maxQueued) {
+			fail("flow %s: %d messages queued", f.spec.Name, f.gen.n)
+		}
+		injected[f.src] += f.sent
+	}
+	// Notifications: every BECN sent (in a CNP or an ACK) is received or
+	// still on its way.
+	if n.counters.CNPs != n.counters.BECNs+becnsLive {
+		fail("%d BECNs sent, %d received, %d on their way", n.counters.CNPs, n.counters.BECNs, becnsLive)
+	}
+
+	// Windows: a santos source has at most one packet out, counting its
+	// ACK, and has one out exactly while its window is closed.
+	if s := n.santos; s != nil {
+		for i := range n.flows {
+			f := &n.flows[i]
+			closed := f.readyAt == math.MaxInt64
+			if out := windowPkts[i]; out > 1 || (out == 1) != closed {
+				fail("santos flow %s: %d packets and ACKs out, window closed %v", f.spec.Name, out, closed)
+			}
+			if r := s.flows[i].rateGbps; !(r >= s.rule.rMin && r <= s.rule.rMax) {
+				fail("santos flow %s: rate %g Gbit/s outside [%g, %g]", f.spec.Name, r, s.rule.rMin, s.rule.rMax)
+			}
+		}
+	}
+
+	// CCTI within [ccti_min, ccti_limit].
+	if n.cc.on {
+		for slot, v := range n.cc.ccti {
+			if v < int32(n.cfg.CC.CCTIMin) || v > int32(n.cfg.CC.CCTILimit) {
+				fail("CCTI slot %d at %d, outside [%d, %d]", slot, v, n.cfg.CC.CCTIMin, n.cfg.CC.CCTILimit)
+			}
+		}
+	}
+
+	// Rates: between two instants a link sends at most its rate's worth
+	// plus the one packet it started last; an HCA's DMA moves at most its
+	// I/O bandwidth's worth plus one MTU each way; a nicrate flow sends at
+	// most its admitted rate since it started, plus one MTU.
+	dt := int64(now - c.at)
+	maxWire := int64(n.cfg.MTU + n.cfg.HeaderBytes)
+	for i := range n.ports {
+		p := &n.ports[i]
+		if p.peer < 0 {
+			if p.txBytes != 0 {
+				fail("unconnected port %d sent %d bytes", i, p.txBytes)
+			}
+			continue
+		}
+		if d := p.txBytes - c.txBytes[i]; d*8_000_000 > p.rateMbps*dt+maxWire*8_000_000 {
+			fail("port %d sent %d bytes in %v, over its %d Mbit/s", i, d, engine.Time(dt), p.rateMbps)
+		}
+		if p.linkFree > now+txTime(int32(maxWire), p.rateMbps) {
+			fail("port %d busy until %v at %v: longer than an MTU packet", i, p.linkFree, now)
+		}
+		c.txBytes[i] = p.txBytes
+	}
+	for h := range n.hcas {
+		io := n.ioMbps
+		if d := injected[h] - c.injected[h]; d*8_000_000 > io*dt+int64(n.cfg.MTU)*8_000_000 {
+			fail("HCA %d injected %d bytes in %v, over its %d Mbit/s I/O", h, d, engine.Time(dt), io)
+		}
+		c.injected[h] = injected[h]
+		arrived := n.hcas[h].arrived
+		for j := 1; j < len(arrived); j++ {
+			if gap := arrived[j].at - arrived[j-1].at; gap < txTime(arrived[j].bytes, io) {
+				fail("HCA %d's receive DMA moved %d bytes in %v, over its %d Mbit/s I/O", h, arrived[j].bytes, gap, io)
+			}
+		}
+	}
+	if s := n.nic; s != nil {
+		for i := range n.flows {
+			f := &n.flows[i]
+			if !f.active {
+				continue
+			}
+			if r := s.rateMbps[i]; f.sent*8_000_000 > r*int64(now-f.start)+int64(n.cfg.MTU)*8_000_000 {
+				fail("nicrate flow %s sent %d bytes in %v, over its %d Mbit/s", f.spec.Name, f.sent, now-f.start, r)
+			}
+		}
+	}
+	c.at = now
+	return errors.Join(errs...)
+}
