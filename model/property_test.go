@@ -62,8 +62,8 @@ func TestProperties(t *testing.T) {
 			t.Errorf("property failed for seed %d (replay: go test ./model -run TestProperties -prop.seed %d)\n%v\nscenario:\n%s",
 				seed, seed, err, pc)
 		}
-		t.Logf("seed %d: %s %s %d hosts, %d refused, %d events to %v, %d packets, %d BECNs",
-			seed, pc.cfg.CC.Scheme, pc.spec.Topology, pc.hosts, pc.attempt, n.Events(), n.Now(), n.counters.Packets, n.counters.CNPs)
+		t.Logf("seed %d: %s %s %d hosts, %d refused, %d events to %v, %d packets, %d FECNs, %d BECNs",
+			seed, pc.cfg.CC.Scheme, pc.spec.Topology, pc.hosts, pc.attempt, n.Events(), n.Now(), n.counters.Packets, n.counters.FECN, n.counters.CNPs)
 	}
 	t.Logf("%d seeds, schemes %v", len(seeds), schemes)
 }
@@ -229,7 +229,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 		// IB CC's parameters; they do nothing under the other schemes.
 		set("threshold", []int{0, between(1, 15), between(8, 15), between(12, 15), 15, 15, 15, 15}[r.IntN(8)])
 		set("marking_rate", between(0, 8))
-		set("packet_size", between(0, 40))
+		set("packet_size", []int{0, between(0, 8), between(0, 8), between(0, 40)}[r.IntN(4)])
 		set("ccti_increase", []int{0, 1, 1, between(1, 10)}[r.IntN(4)])
 		limit := between(0, 15) // small enough for BECNs to reach
 		if r.IntN(3) == 0 {
@@ -287,9 +287,9 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 	host := func() string { return fmt.Sprintf("H%d", 1+r.IntN(pc.hosts)) }
 	sl := func() int { return r.IntN(vls + 1) }
 	hot := host() // where greedy flows converge, half of them
-	for i := range between(0, 5) {
+	for i := range []int{0, between(1, 3), between(2, 8), between(2, 8)}[r.IntN(4)] {
 		f := FlowSpec{Name: fmt.Sprintf("F%d", i+1), Src: host(), Dst: host(), SL: sl()} // Src = Dst: refused
-		if r.IntN(2) == 0 {
+		if r.IntN(3) > 0 {
 			f.Dst = hot
 		}
 		if scheme == SchemeNICRate && r.IntN(2) == 0 {
