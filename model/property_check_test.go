@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
+	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
 )
@@ -298,4 +300,92 @@ func (c *propChecker) check() error {
 	}
 	c.at = now
 	return errors.Join(errs...)
+}
+
+// TestPropertyCheckerCatches breaks a running network's state in one way
+// each, as a bug in the model would, and wants propChecker to name it: a
+// checker that no longer sees a kind of bug (a packet state it skips, a
+// counter it trusts) fails here, not only when someone plants the bug.
+func TestPropertyCheckerCatches(t *testing.T) {
+	liveData := func(t *testing.T, n *Network) int32 {
+		isFree := map[int32]bool{}
+		for _, k := range n.free {
+			isFree[k] = true
+		}
+		for k := range n.pkts {
+			if !isFree[int32(k)] && n.pkts[k].kind == kindData {
+				return int32(k)
+			}
+		}
+		t.Fatal("no data packet in flight")
+		return -1
+	}
+	busy := func(n *Network) int32 { return n.hcas[n.flows[0].src].port } // F1 sends all the time
+	cases := []struct {
+		name, scheme, want string
+		corrupt            func(t *testing.T, n *Network)
+	}{
+		{"nothing broken", SchemeIB, "", func(t *testing.T, n *Network) {}},
+		{"nothing broken", SchemeSantos, "", func(t *testing.T, n *Network) {}},
+		// What an ACK that leaks a credit leaves once the rest is back: the
+		// sum still right, one credit used by no packet.
+		{"a credit kept by the buffer", SchemeIB, "credits used, the packets there hold",
+			func(t *testing.T, n *Network) {
+				ln := n.lane(busy(n), 0)
+				if ln.credits == 0 {
+					t.Fatal("F1's port holds no credit")
+				}
+				ln.used++
+				ln.credits--
+			}},
+		{"a packet bigger than its buffer", SchemeIB, "its buffer holds packets of",
+			func(t *testing.T, n *Network) { n.pkts[liveData(t, n)].credits += int32(n.cfg.SwitchBufferCredits) }},
+		{"a packet lost", SchemeIB, "lost",
+			func(t *testing.T, n *Network) { n.free = append(n.free, liveData(t, n)) }},
+		{"a packet freed twice", SchemeIB, "freed twice",
+			func(t *testing.T, n *Network) { n.free = append(n.free, n.free[0]) }},
+		{"a BECN lost", SchemeIB, "BECNs sent", func(t *testing.T, n *Network) { n.counters.CNPs++ }},
+		{"CCTI over its limit", SchemeIB, "CCTI slot 1 at 4, outside [0, 3]", func(t *testing.T, n *Network) { n.cc.ccti[1]++ }},
+		{"CCTI under its floor", SchemeIB, "CCTI slot 0 at -1", func(t *testing.T, n *Network) { n.cc.ccti[0] = -1 }},
+		{"a link faster than its rate", SchemeIB, "Mbit/s", func(t *testing.T, n *Network) { n.ports[busy(n)].txBytes += 1 << 20 }},
+		{"a santos window opened early", SchemeSantos, "window closed",
+			func(t *testing.T, n *Network) {
+				f := &n.flows[n.pkts[liveData(t, n)].flow]
+				f.readyAt = n.Now()
+			}},
+		{"a santos rate over r_max", SchemeSantos, "outside", func(t *testing.T, n *Network) { n.santos.flows[0].rateGbps *= 1.5 }},
+	}
+	for _, c := range cases {
+		t.Run(c.scheme+" "+c.name, func(t *testing.T) {
+			cfg := DefaultConfig()
+			cfg.Phase, cfg.Sample = 100*engine.Microsecond, 100*engine.Microsecond // all five flows on by 400 µs
+			cfg.CC.Scheme = c.scheme
+			cfg.CC.CCTILimit = 3 // BECNs reach it
+			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			chk := newPropChecker(n)
+			for at := engine.Time(0); at <= 450*engine.Microsecond; at += 50*engine.Microsecond + 7 {
+				n.RunUntil(at)
+				if err := chk.check(); err != nil {
+					t.Fatalf("at %v before anything was broken: %v", at, err)
+				}
+			}
+			if c.scheme == SchemeIB && (n.counters.BECNs == 0 || n.cc.ccti[1] != 3) {
+				t.Fatalf("%d BECNs, F2's CCTI %d: want CC at work, F2's CCTI at its limit", n.counters.BECNs, n.cc.ccti[1])
+			}
+			c.corrupt(t, n)
+			err = chk.check()
+			switch {
+			case c.want == "" && err != nil:
+				t.Fatal(err)
+			case c.want != "" && err == nil:
+				t.Fatalf("nothing found; want %q", c.want)
+			case c.want != "" && !strings.Contains(err.Error(), c.want):
+				t.Fatalf("found %v; want %q", err, c.want)
+			}
+			t.Log(err)
+		})
+	}
 }

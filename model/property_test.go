@@ -35,9 +35,9 @@ func propKnownBug(ts *TrafficSpec, hosts int) bool {
 	return !*propBugs && ts.Pattern == "hotspot" && len(ts.Hot) == 0 && hosts-max(ts.HotNodes, 1) == 1
 }
 
-// propCISeeds is the seeds TestProperties runs by default: about 10 s on
-// one core.
-const propCISeeds = 60
+// propCISeeds is the seeds TestProperties runs by default: about 5 s of
+// one core (12 ms a seed), within CI's budget of 10-20 s for it.
+const propCISeeds = 400
 
 // propMaxHosts bounds a drawn topology's hosts.
 const propMaxHosts = 32
