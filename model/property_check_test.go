@@ -133,6 +133,7 @@ func (c *propChecker) check() error {
 	inFlight := make([]int64, len(n.flows))
 	windowPkts := make([]int, len(n.flows)) // santos: data packets and ACKs of each flow
 	becnsLive := int64(0)
+	lastLive := int64(0) // data packets that end their message
 	for k := range n.pkts {
 		if !live[k] {
 			continue
@@ -147,6 +148,9 @@ func (c *propChecker) check() error {
 			}
 			if pk.tailAt == 0 {
 				fail("data packet %d is live but was never sent", k)
+			}
+			if pk.last {
+				lastLive++
 			}
 		case kindCNP:
 			if pk.becn {
@@ -222,6 +226,35 @@ func (c *propChecker) check() error {
 		}
 		injected[f.src] += f.sent
 	}
+	// Messages, when every flow is greedy (so every message has the run's
+	// message size): each a source finished has been received (its last
+	// packet's header is in: the run counts its latency) or has its last
+	// packet in flight. The latency count leaves out messages received
+	// before the measurement window or whose DMA ends after the run; none
+	// is when the window starts at 0 and every receive DMA is done by the
+	// run's end.
+	greedy, dmaDone := true, true
+	for i := range n.flows {
+		greedy = greedy && n.flows[i].gen == nil
+	}
+	for h := range n.hcas {
+		dmaDone = dmaDone && n.hcas[h].dmaFree <= n.stats.to
+	}
+	if greedy && dmaDone && n.stats.started && n.stats.winStart == 0 {
+		finished := int64(0)
+		for i := range n.flows {
+			f := &n.flows[i]
+			if f.msgLeft == 0 { // between messages
+				finished += f.sent / int64(n.cfg.MessageSize)
+			} else {
+				finished += (f.sent - int64(f.msgSize-f.msgLeft)) / int64(n.cfg.MessageSize)
+			}
+		}
+		if finished != n.stats.all.count+lastLive {
+			fail("sources finished %d messages; %d received, %d in flight", finished, n.stats.all.count, lastLive)
+		}
+	}
+
 	// Notifications: every BECN sent (in a CNP or an ACK) is received or
 	// still on its way.
 	if n.counters.CNPs != n.counters.BECNs+becnsLive {
