@@ -335,6 +335,74 @@ func (c *propChecker) check() error {
 	return errors.Join(errs...)
 }
 
+// drainable reports whether what is in the network now surely leaves it
+// by the run's end once the sources stop: every buffered byte through the
+// slowest link or DMA, twice over, plus a switch latency, propagation and
+// flow-control delay and an MTU packet's time at every hop there is, and
+// every receive DMA done. (Links work whenever they have a packet and
+// credits, so all the buffered bytes crossing the slowest one after
+// another bounds the time they take to leave.)
+func (c *propChecker) drainable() bool {
+	n := c.n
+	var credits int64
+	slowest := n.ioMbps
+	for i := range n.ports {
+		p := &n.ports[i]
+		if p.peer < 0 {
+			continue
+		}
+		slowest = min(slowest, p.rateMbps)
+		for v := 0; v < n.nVL; v++ {
+			credits += int64(n.lane(int32(i), VL(v)).used)
+		}
+	}
+	dmaDone := engine.Time(0)
+	for h := range n.hcas {
+		credits += int64(n.hcas[h].ctrl.len()) * 2 // an ACK or CNP: 30-42 bytes
+		dmaDone = max(dmaDone, n.hcas[h].dmaFree)
+	}
+	hops := engine.Time(len(n.sws) + 1)
+	perHop := n.cfg.SwitchLatency + n.cfg.PropDelay + n.cfg.FCDelay + txTime(int32(n.cfg.MTU+n.cfg.HeaderBytes), slowest)
+	bound := 2*txTime(int32(min(credits*64, 1<<30)), slowest) + hops*perHop + 10*engine.Microsecond
+	return max(n.Now(), dmaDone)+bound < n.End()
+}
+
+// drained returns what is left in a network that should be empty: live
+// packets, queued ones, credits not back, bytes not delivered.
+func (c *propChecker) drained() error {
+	n := c.n
+	var errs []error
+	if live := len(n.pkts) - len(n.free); live != 0 {
+		errs = append(errs, fmt.Errorf("%d packets still live", live))
+	}
+	for i := range n.ports {
+		p := &n.ports[i]
+		if p.peer < 0 {
+			continue
+		}
+		if p.queued != 0 {
+			errs = append(errs, fmt.Errorf("port %d: %d packets queued", i, p.queued))
+		}
+		for v := 0; v < n.nVL; v++ {
+			if ln := n.lane(int32(i), VL(v)); ln.credits != p.peerCap {
+				errs = append(errs, fmt.Errorf("port %d VL %d holds %d credits of %d", i, v, ln.credits, p.peerCap))
+			}
+		}
+	}
+	for h := range n.hcas {
+		if q := n.hcas[h].ctrl.len(); q != 0 {
+			errs = append(errs, fmt.Errorf("HCA %d: %d ACKs or CNPs unsent", h, q))
+		}
+	}
+	n.settleDeliveries()
+	for i := range n.flows {
+		if f := &n.flows[i]; f.sent != f.delivered {
+			errs = append(errs, fmt.Errorf("flow %s: sent %d bytes, delivered %d", f.spec.Name, f.sent, f.delivered))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 // TestPropertyCheckerCatches breaks a running network's state in one way
 // each, as a bug in the model would, and wants propChecker to name it: a
 // checker that no longer sees a kind of bug (a packet state it skips, a

@@ -52,6 +52,7 @@ func TestProperties(t *testing.T) {
 		}
 	}
 	schemes := map[string]int{}
+	drained := 0
 	for _, seed := range seeds {
 		pc, n, err := drawPropNetwork(seed)
 		if err != nil {
@@ -62,10 +63,13 @@ func TestProperties(t *testing.T) {
 			t.Errorf("property failed for seed %d (replay: go test ./model -run TestProperties -prop.seed %d)\n%v\nscenario:\n%s",
 				seed, seed, err, pc)
 		}
+		if pc.drained {
+			drained++
+		}
 		t.Logf("seed %d: %s %s %d hosts, %d refused, %d events to %v, %d packets, %d FECNs, %d BECNs",
 			seed, pc.cfg.CC.Scheme, pc.spec.Topology, pc.hosts, pc.attempt, n.Events(), n.Now(), n.counters.Packets, n.counters.FECN, n.counters.CNPs)
 	}
-	t.Logf("%d seeds, schemes %v", len(seeds), schemes)
+	t.Logf("%d seeds, schemes %v, %d drained", len(seeds), schemes, drained)
 }
 
 // propCase is a drawn scenario: its spec, the parameters set on the
@@ -80,6 +84,7 @@ type propCase struct {
 	sets     []propSet
 	cfg      Config
 	instants []engine.Time
+	drained  bool // the run was drained: its sources stopped after the last instant
 }
 
 type propSet struct {
@@ -101,6 +106,22 @@ func (pc *propCase) run(n *Network) (err error) {
 		if err := c.check(); err != nil {
 			return fmt.Errorf("at %v (%d events): %w", at, n.Events(), err)
 		}
+	}
+	// Then the sources stop, and what is in the network must leave it:
+	// nothing stuck, every credit back.
+	if !c.drainable() {
+		return nil
+	}
+	pc.drained = true
+	for i := range n.flows {
+		n.flows[i].active = false
+	}
+	n.RunUntil(n.End())
+	if err := c.check(); err != nil {
+		return fmt.Errorf("draining, at %v (%d events): %w", n.Now(), n.Events(), err)
+	}
+	if err := c.drained(); err != nil {
+		return fmt.Errorf("drained, at %v (%d events): %w", n.Now(), n.Events(), err)
 	}
 	return nil
 }
@@ -219,7 +240,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 	set("prop_delay", engine.Time(r.Int64N(int64(200*engine.Nanosecond))))
 	set("switch_latency", engine.Time(r.Int64N(int64(300*engine.Nanosecond))))
 	set("fc_delay", engine.Time(r.Int64N(int64(200*engine.Nanosecond))))
-	set("phase", engine.Millisecond)
+	set("phase", 2*engine.Millisecond) // the run's length: checked to 500 µs, then drained
 	set("sample", us(1+999*r.Float64()))
 
 	// The scheme and its parameters.
