@@ -259,7 +259,12 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 		set("ccti_limit", limit)
 		set("ccti_min", between(0, min(limit+2, 20))) // above the limit: refused
 		set("ccti_timer", us(1+300*r.Float64()))
-		set("victim_mask", pick("host", "all", "none"))
+		victims := pick("host", "all", "none", "list")
+		if victims == "list" { // SWITCH:PORT of this topology's naming; a port it lacks is refused
+			sw := map[string]string{"fattree": "S1_1", "clos": pick("L1", "S1"), "mesh": "R1", "torus": "R2"}[sp.Topology]
+			victims = fmt.Sprintf("%s:%d,%s:%d", sw, between(1, 6), sw, between(1, 6))
+		}
+		set("victim_mask", victims)
 		set("cc_level", pick("qp", "sl"))
 		set("fill_mode", pick("voq", "port", "port_avg"))
 		set("marking_mode", pick("counter", "random"))
