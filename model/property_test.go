@@ -39,6 +39,11 @@ func propKnownBug(ts *TrafficSpec, hosts int) bool {
 // one core (12 ms a seed), within CI's budget of 10-20 s for it.
 const propCISeeds = 400
 
+// propRerunEvery: every this many seeds (and a replayed one) is drawn and
+// run a second time, which must come out the same: a run is a function of
+// its scenario, configuration and seed alone.
+const propRerunEvery = 10
+
 // propMaxHosts bounds a drawn topology's hosts.
 const propMaxHosts = 32
 
@@ -65,6 +70,11 @@ func TestProperties(t *testing.T) {
 		}
 		if pc.drained {
 			drained++
+		}
+		if seed%propRerunEvery == 0 || *propSeed != 0 {
+			if err := propRerun(pc, n); err != nil {
+				t.Errorf("seed %d run twice differs (replay: go test ./model -run TestProperties -prop.seed %d): %v\nscenario:\n%s", seed, seed, err, pc)
+			}
 		}
 		t.Logf("seed %d: %s %s %d hosts, %d refused, %d events to %v, %d packets, %d FECNs, %d BECNs",
 			seed, pc.cfg.CC.Scheme, pc.spec.Topology, pc.hosts, pc.attempt, n.Events(), n.Now(), n.counters.Packets, n.counters.FECN, n.counters.CNPs)
@@ -122,6 +132,28 @@ func (pc *propCase) run(n *Network) (err error) {
 	}
 	if err := c.drained(); err != nil {
 		return fmt.Errorf("drained, at %v (%d events): %w", n.Now(), n.Events(), err)
+	}
+	return nil
+}
+
+// propRerun draws and runs pc's seed again and compares the outcome with
+// n, pc's run: the events, the counters and every flow's bytes.
+func propRerun(pc *propCase, n *Network) error {
+	pc2, n2, err := drawPropNetwork(pc.seed)
+	if err != nil {
+		return err
+	}
+	if err := pc2.run(n2); err != nil {
+		return err
+	}
+	if n.Events() != n2.Events() || n.Now() != n2.Now() || n.counters != n2.counters {
+		return fmt.Errorf("%d events to %v, %+v; then %d events to %v, %+v", n.Events(), n.Now(), n.counters, n2.Events(), n2.Now(), n2.counters)
+	}
+	for i := range n.flows {
+		f, f2 := &n.flows[i], &n2.flows[i]
+		if f.sent != f2.sent || f.delivered != f2.delivered {
+			return fmt.Errorf("flow %s sent %d bytes, delivered %d; then %d, %d", f.spec.Name, f.sent, f.delivered, f2.sent, f2.delivered)
+		}
 	}
 	return nil
 }
