@@ -286,9 +286,11 @@ func (c *propChecker) check() error {
 	}
 
 	// Rates: between two instants a link sends at most its rate's worth
-	// plus the one packet it started last; an HCA's DMA moves at most its
-	// I/O bandwidth's worth plus one MTU each way; a nicrate flow sends at
-	// most its admitted rate since it started, plus one MTU.
+	// plus the one packet it started last (and is busy for one packet at
+	// most), and an HCA's send DMA injects at most its I/O bandwidth's
+	// worth plus one MTU; its receive DMA ends packets at least their time
+	// at that bandwidth apart; a nicrate flow sends at most its admitted
+	// rate since it started, plus one MTU.
 	dt := int64(now - c.at)
 	maxWire := int64(n.cfg.MTU + n.cfg.HeaderBytes)
 	for i := range n.ports {
