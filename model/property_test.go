@@ -19,21 +19,7 @@ import (
 var (
 	propSeeds = flag.Int("prop.seeds", propCISeeds, "TestProperties: run seeds 1..N")
 	propSeed  = flag.Uint64("prop.seed", 0, "TestProperties: replay this seed only (0: the -prop.seeds range)")
-	propBugs  = flag.Bool("prop.knownbugs", false, "TestProperties: also draw the cases of known bugs (propKnownBug)")
 )
-
-// propKnownBug reports whether traffic ts on hosts hosts is a case of a
-// known bug the draw steers clear of (unless -prop.knownbugs), so that CI
-// stays green while it is open; each is in the report of the branch that
-// found it:
-//
-//   - hotspot traffic where one host is not hot (hot_nodes = hosts-1):
-//     that host's uniform part has no destination left (traffic.go,
-//     hotspot: withoutHost(cold, s) is empty but not nil) and its first
-//     message panics in generator.drawDest (rand.IntN(0)).
-func propKnownBug(ts *TrafficSpec, hosts int) bool {
-	return !*propBugs && ts.Pattern == "hotspot" && len(ts.Hot) == 0 && hosts-max(ts.HotNodes, 1) == 1
-}
 
 // propCISeeds is the seeds TestProperties runs by default: about 5 s of
 // one core (12 ms a seed), within CI's budget of 10-20 s for it.
@@ -377,9 +363,6 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 			ts.HotNodes = between(1, 3)
 			ts.HotspotFraction = r.Float64()
 			ts.HotspotMode = pick("hosts", "traffic")
-			if propKnownBug(&ts, pc.hosts) {
-				ts.HotNodes++ // all hosts hot: refused by the model
-			}
 		}
 		if r.IntN(4) == 0 {
 			for range between(1, 3) {

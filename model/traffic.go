@@ -264,6 +264,15 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 				cold = append(cold, s)
 			}
 		}
+		// coldFor is where sender s sends its uniform part: the hosts that
+		// are not hot, itself excepted.
+		coldFor := func(s int) ([]int, error) {
+			if d := withoutHost(cold, s); len(d) > 0 {
+				return d, nil
+			}
+			return nil, fmt.Errorf("traffic %s: %s sends part of its load to the hosts that are not hot, but every other host is hot (%d of %d): fewer hot nodes, or hotspot_fraction 1",
+				ts.Name, hosts[s], len(hot), n)
+		}
 		switch ts.HotspotMode {
 		case "", "hosts":
 			// A fraction of the senders, spread evenly, send only to the hot
@@ -281,7 +290,11 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 					add(s, hot[j%len(hot)], nil, true, ts.Load)
 					j++
 				} else {
-					add(s, -1, withoutHost(cold, s), false, ts.Load)
+					d, err := coldFor(s)
+					if err != nil {
+						return nil, err
+					}
+					add(s, -1, d, false, ts.Load)
 				}
 			}
 		case "traffic":
@@ -293,7 +306,11 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 					out[len(out)-1].name += ":hot"
 				}
 				if f := 1 - ts.HotspotFraction; f > 0 {
-					add(s, -1, withoutHost(cold, s), false, ts.Load*f)
+					d, err := coldFor(s)
+					if err != nil {
+						return nil, err
+					}
+					add(s, -1, d, false, ts.Load*f)
 				}
 			}
 		default:

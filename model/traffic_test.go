@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
@@ -189,6 +190,28 @@ func TestExpandTraffic(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestHotspotWithNoColdDestinationIsRefused: when every host but one is
+// hot, that one host's uniform part has nowhere to go. It is refused with
+// the traffic's name, in both hotspot modes, where it once panicked in the
+// generator's first draw (rand.IntN(0)).
+func TestHotspotWithNoColdDestinationIsRefused(t *testing.T) {
+	names, index := hostList(4)
+	for _, ts := range []TrafficSpec{
+		{Name: "hs", Pattern: "hotspot", HotNodes: 3, HotspotMode: "traffic", HotspotFraction: 0.5, Arrival: "poisson", Load: 0.5},
+		{Name: "hs", Pattern: "hotspot", HotNodes: 3, HotspotMode: "hosts", HotspotFraction: 0, Arrival: "poisson", Load: 0.5},
+	} {
+		_, err := expandTraffic(&ts, names, index, rand.New(rand.NewPCG(1, 2)))
+		if err == nil || !strings.Contains(err.Error(), "traffic hs:") || !strings.Contains(err.Error(), "every other host is hot") {
+			t.Errorf("mode %s: %v, want a refusal naming traffic hs", ts.HotspotMode, err)
+		}
+		// One host fewer hot leaves two cold hosts: each has the other.
+		ts.HotNodes = 2
+		if _, err := expandTraffic(&ts, names, index, rand.New(rand.NewPCG(1, 2))); err != nil {
+			t.Errorf("mode %s, 2 hot of 4: %v", ts.HotspotMode, err)
+		}
+	}
 }
 
 // twoHosts is A - S1 - B, one generated traffic from A to B.
