@@ -789,9 +789,15 @@ func ibNames(ends []*ibEnd) {
 		return n.id()
 	}
 	for {
-		count := map[string]int{}
+		count := map[string]int{}               // ends by name
+		owners := map[string]map[*ibNode]bool{} // nodes by name without "/PORT"
 		for _, e := range ends {
-			e.name = name(e.node)
+			base := name(e.node)
+			if owners[base] == nil {
+				owners[base] = map[*ibNode]bool{}
+			}
+			owners[base][e.node] = true
+			e.name = base
 			if linked[e.node] > 1 {
 				e.name += "/" + strconv.Itoa(e.port)
 			}
@@ -799,7 +805,7 @@ func ibNames(ends []*ibEnd) {
 		}
 		bump := map[*ibNode]bool{}
 		for _, e := range ends {
-			if count[e.name] > 1 && form[e.node] < 2 {
+			if (count[e.name] > 1 || len(owners[name(e.node)]) > 1) && form[e.node] < 2 {
 				bump[e.node] = true
 			}
 		}

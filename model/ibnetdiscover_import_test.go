@@ -80,6 +80,41 @@ func TestIBNetDiscoverStrayLines(t *testing.T) {
 	}
 }
 
+// TestIBNetDiscoverManPageGrouped reads the man page's -g example
+// ("Non-Chassis Nodes"), in which two links are 4xSDR at one end and 1xSDR
+// at the other: they run at 1xSDR (2 Gbit/s), each with a warning.
+func TestIBNetDiscoverManPageGrouped(t *testing.T) {
+	topo, warns := readIBNetWarn(t, "manpage-g.txt")
+	if got, want := nodeNames(topo, topo.Switches()), []string{"ISR9024", "SW-6IB4"}; !slices.Equal(got, want) {
+		t.Fatalf("switches %v, want %v", got, want)
+	}
+	// Hosts by the switch and port they link to: ISR9024 (3080) ports 8,
+	// 12, 22, then SW-6IB4 (0015) ports 4, 6. The adapters share one
+	// description, so they are called by their ids.
+	wantHosts := []string{"H-0008f10403960558/2", "H-0008f10403960558/1", "H-0008f10403961354", "H-005442b100004900", "H-0008f10403960984"}
+	if got := nodeNames(topo, topo.Hosts()); !slices.Equal(got, wantHosts) {
+		t.Fatalf("hosts %v, want %v", got, wantHosts)
+	}
+	wantLinks := []string{
+		"H-0008f10403960558/1:1-ISR9024:12@2.0000", "H-0008f10403960558/2:1-ISR9024:8@8.0000",
+		"H-0008f10403960984:1-SW-6IB4:6@8.0000", "H-0008f10403961354:1-ISR9024:22@8.0000",
+		"H-005442b100004900:1-SW-6IB4:4@8.0000", "ISR9024:10-SW-6IB4:1@2.0000", "ISR9024:6-SW-6IB4:3@8.0000",
+	}
+	if got := linkList(topo); !slices.Equal(got, wantLinks) {
+		t.Fatalf("links\n%v\nwant\n%v", got, wantLinks)
+	}
+	wantWarns := []string{
+		"manpage-g.txt:26: link ends disagree on width and speed: S-005442ba00003080[10] says 4xSDR at line 15, S-0008f10400410015[1] says 1xSDR here; the link runs at 1xSDR",
+		"manpage-g.txt:52: link ends disagree on width and speed: S-005442ba00003080[12] says 4xSDR at line 18, H-0008f10403960558[1] says 1xSDR here; the link runs at 1xSDR",
+	}
+	if !slices.Equal(warns, wantWarns) {
+		t.Fatalf("warnings\n%q\nwant\n%q", warns, wantWarns)
+	}
+	if _, err := model.ComputeRoutes(topo, "minhop", 0, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestIBNetDiscoverRateDisagree: a link whose ends say 4xDDR and 4xSDR
 // runs at 4xSDR (8 Gbit/s), the slower speed, with a warning.
 func TestIBNetDiscoverRateDisagree(t *testing.T) {

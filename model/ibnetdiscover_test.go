@@ -231,6 +231,8 @@ func TestIBNetDiscoverNames(t *testing.T) {
 		{"one of two ports linked", "sw", []testCA{{"storage1 mlx4_0", 2, []int{2}}}, []string{"sw", "storage1"}},
 		{"same description, two ports each", "sw", []testCA{{"x", 2, []int{1, 2}}, {"x", 2, []int{1, 2}}},
 			[]string{"sw", "H-0000000000001000/1", "H-0000000000001000/2", "H-0000000000002000/1", "H-0000000000002000/2"}},
+		{"a name shared with another node's ports", "sw", []testCA{{"x mlx4_0", 2, []int{1, 2}}, one("x mlx4_1")},
+			[]string{"sw", "x_mlx4_0/1", "x_mlx4_0/2", "x_mlx4_1"}},
 		{"characters a name must not have", "a:b,c", []testCA{one("node:7,a b")}, []string{"a_b_c", "node_7_a"}},
 		{"another node's id", "sw", []testCA{one("H-0000000000002000 x"), one("y")}, []string{"sw", "H-0000000000002000_x", "y"}},
 		{"switch and host alike", "MF0;node1:X/U1", []testCA{one("node1 HCA")}, []string{"MF0_node1_X_U1", "node1_HCA"}},
