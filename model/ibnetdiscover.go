@@ -392,7 +392,7 @@ func (rd *ibReader) nodeLine(ln int, s string) error {
 		if m[3] == "" {
 			return rd.fail(ln, "%s with an empty id", m[1])
 		}
-		n.key.name, n.desc = m[3], ibsimDesc(m[4])
+		n.key.name, n.desc = strings.Clone(m[3]), strings.Clone(ibsimDesc(m[4]))
 		if n.desc == "" {
 			n.desc = m[3]
 		}
@@ -411,7 +411,7 @@ func (rd *ibReader) nodeLine(ln int, s string) error {
 		if d := strings.TrimSpace(m[4]); strings.HasPrefix(d, "#") {
 			d = strings.TrimSpace(d[1:])
 			if i := strings.LastIndexByte(d, '"'); len(d) > 0 && d[0] == '"' && i > 0 {
-				n.desc = d[1:i]
+				n.desc = strings.Clone(d[1:i]) // not the whole line
 			}
 		}
 	}
@@ -490,7 +490,7 @@ func (rd *ibReader) portLine(ln int, s string) error {
 		if m[2] == "" {
 			return rd.fail(ln, "port line with an empty peer id")
 		}
-		p.peer.name = m[2]
+		p.peer.name = strings.Clone(m[2])
 		p.width, p.speed = cur.width, cur.speed
 		opts, _, _ := strings.Cut(m[4], "#")
 		for _, o := range ibsimOpt.FindAllStringSubmatch(opts, -1) {
@@ -789,14 +789,16 @@ func ibNames(ends []*ibEnd) {
 		return n.id()
 	}
 	for {
-		count := map[string]int{}               // ends by name
-		owners := map[string]map[*ibNode]bool{} // nodes by name without "/PORT"
+		count := map[string]int{}     // ends by name
+		owner := map[string]*ibNode{} // a node by name without "/PORT"
+		shared := map[string]bool{}   // names without "/PORT" of several nodes
 		for _, e := range ends {
 			base := name(e.node)
-			if owners[base] == nil {
-				owners[base] = map[*ibNode]bool{}
+			if o := owner[base]; o == nil {
+				owner[base] = e.node
+			} else if o != e.node {
+				shared[base] = true
 			}
-			owners[base][e.node] = true
 			e.name = base
 			if linked[e.node] > 1 {
 				e.name += "/" + strconv.Itoa(e.port)
@@ -805,7 +807,7 @@ func ibNames(ends []*ibEnd) {
 		}
 		bump := map[*ibNode]bool{}
 		for _, e := range ends {
-			if (count[e.name] > 1 || len(owners[name(e.node)]) > 1) && form[e.node] < 2 {
+			if (count[e.name] > 1 || shared[name(e.node)]) && form[e.node] < 2 {
 				bump[e.node] = true
 			}
 		}
