@@ -51,6 +51,16 @@ func TestIBNetDiscoverPuTTYLog(t *testing.T) {
 	if !slices.Equal(warns, []string{w}) {
 		t.Fatalf("warnings\n%q\nwant\n%q", warns, w)
 	}
+	// Tabs lost outright, not turned into spaces: "Switch36", "[1]\"H-...".
+	text := strings.ReplaceAll(string(readIBNet(t, "small.txt")), "\t", "")
+	if !strings.Contains(text, `Switch36 "S-0002c90200410b48"# "MF0;S2:IS4/U1"`) || !strings.Contains(text, `[1]"H-0002c903000a1b40"[1]`) {
+		t.Fatal("the tabs are not where this test expects them")
+	}
+	got, warns, err := model.ReadIBNetDiscover("notabs.txt", strings.NewReader(text))
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("without tabs: %v, warnings %q", err, warns)
+	}
+	sameFabric(t, got, want)
 }
 
 // TestIBNetDiscoverStrayLines: libibmad's messages before the output are
