@@ -192,8 +192,9 @@ func ParseIBNetDiscover(name string, text []byte) (*Topology, error) {
 // the width and speed, such as -f's "s=4 w=2 v=3", is ignored). The id
 // lines (vendid=, devid=, sysimgguid=, switchguid=, caguid=, rtguid=) are
 // checked for form and otherwise ignored, as are blank lines and lines
-// starting with '#'. Of -g's grouping, the "Chassis N (guid ...)" and
-// "Non-Chassis Nodes" lines, the "# Chassis N" and "# TYPE SLOT" comments
+// starting with '#'. Of -g's grouping, the "Chassis N (guid ...)",
+// "Non-Chassis Nodes" and "Hostname: ..." lines, the "# Chassis N" and
+// "# TYPE SLOT" comments
 // on id lines and the external port numbers ("[ext N]") are ignored, and a
 // node listed again (-g lists a chassis's spine and line switches twice)
 // must list the same links. Whitespace may be tabs, spaces or none, line
