@@ -71,6 +71,11 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var scs []*model.Scenario
+	for _, s := range g.Subs {
+		scs = append(scs, model.LookupScenario(s.Scenario))
+	}
+	printWarnings(c.App.ErrWriter, scs...)
 	shard, err := sweep.ParseShardFlag(c.String("shard"))
 	if err != nil {
 		return usageError{err}

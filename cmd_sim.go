@@ -75,6 +75,7 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 		if sc, err = grids.LoadScenario(name); err != nil {
 			return nil, cfg, usagef("%v", err)
 		}
+		printWarnings(c.App.ErrWriter, sc)
 	} else if sc = model.LookupScenario(name); sc == nil {
 		return nil, cfg, usagef("--scenario: unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
 	}
@@ -345,4 +346,19 @@ func writeSimJSON(w io.Writer, r *model.Result) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
+}
+
+// printWarnings prints, one line each on w, what reading the scenarios'
+// files worked around (model.Scenario.Warnings), each scenario's once.
+func printWarnings(w io.Writer, scs ...*model.Scenario) {
+	seen := map[*model.Scenario]bool{}
+	for _, sc := range scs {
+		if sc == nil || seen[sc] {
+			continue
+		}
+		seen[sc] = true
+		for _, m := range sc.Warnings {
+			fmt.Fprintln(w, "ccsweep: warning: "+m)
+		}
+	}
 }

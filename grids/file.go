@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 )
 
@@ -11,6 +12,13 @@ import (
 // hand; a larger one is a mistake (a device, a data file) and would cost
 // memory out of all proportion before a single problem could be reported.
 const MaxFileSize = 4 << 20
+
+// MaxFabricSize is the largest ibnetdiscover file a scenario file's
+// topology.file may name: none (the largest value ReadFile takes). A
+// fabric is the tool's output, whose size grows with the cluster: a
+// 50 000-adapter fabric is tens of MiB, and refusing it would refuse the
+// clusters worth simulating. model.ReadIBNetDiscover bounds its lines.
+const MaxFabricSize = math.MaxInt64 - 1
 
 // ErrNotRegular is returned by ReadFile for a path that names a directory,
 // a device, a FIFO or a socket: reading one could block forever or never end.

@@ -67,7 +67,7 @@ func LoadScenario(path string) (*model.Scenario, error) {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(filepath.Dir(path), name)
 		}
-		return ReadFile(name, MaxFileSize)
+		return ReadFile(name, MaxFabricSize)
 	}
 	sc, _, err := ParseScenario(path, data, read)
 	return sc, err
@@ -274,7 +274,7 @@ func (ps *problems) loadScenario(line int, key, name string) *model.Scenario {
 		if !filepath.IsAbs(f) {
 			f = filepath.Join(filepath.Dir(path), f)
 		}
-		return ReadFile(f, MaxFileSize)
+		return ReadFile(f, MaxFabricSize)
 	}
 	sc, files, err := ParseScenario(path, data, read)
 	if e, ok := err.(*Error); ok {

@@ -199,3 +199,35 @@ cc = [false, true]
 		t.Errorf("unknown name in where: %v", err)
 	}
 }
+
+// TestScenarioFabricUncapped: a scenario file's fabric may be larger than
+// the 4 MiB grid and scenario files may be (here the PuTTY log sample,
+// padded with comment lines past it), and the reader's warnings reach the
+// scenario, naming the file as the scenario does.
+func TestScenarioFabricUncapped(t *testing.T) {
+	log, err := os.ReadFile(filepath.Join("..", "model", "testdata", "ibnetdiscover", "putty-log.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := strings.Repeat("#"+strings.Repeat(" ", 78)+"\r\n", grids.MaxFileSize/80+1000)
+	fabric := append([]byte(pad), log...)
+	if len(fabric) <= grids.MaxFileSize {
+		t.Fatalf("fabric of %d bytes", len(fabric))
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "fabric.txt"), fabric, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "s.toml")
+	text := "[topology]\nkind = \"ibnetdiscover\"\nfile = \"fabric.txt\"\n[[flow]]\nsrc = \"H1\"\ndst = \"H4\"\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := grids.LoadScenario(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Warnings) != 1 || !strings.HasPrefix(sc.Warnings[0], "fabric.txt: skipped 3 lines that are not ibnetdiscover output") {
+		t.Fatalf("warnings %q", sc.Warnings)
+	}
+}

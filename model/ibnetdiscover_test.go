@@ -231,6 +231,8 @@ func TestIBNetDiscoverNames(t *testing.T) {
 		{"one of two ports linked", "sw", []testCA{{"storage1 mlx4_0", 2, []int{2}}}, []string{"sw", "storage1"}},
 		{"same description, two ports each", "sw", []testCA{{"x", 2, []int{1, 2}}, {"x", 2, []int{1, 2}}},
 			[]string{"sw", "H-0000000000001000/1", "H-0000000000001000/2", "H-0000000000002000/1", "H-0000000000002000/2"}},
+		{"a name shared with another node's ports", "sw", []testCA{{"x mlx4_0", 2, []int{1, 2}}, one("x mlx4_1")},
+			[]string{"sw", "x_mlx4_0/1", "x_mlx4_0/2", "x_mlx4_1"}},
 		{"characters a name must not have", "a:b,c", []testCA{one("node:7,a b")}, []string{"a_b_c", "node_7_a"}},
 		{"another node's id", "sw", []testCA{one("H-0000000000002000 x"), one("y")}, []string{"sw", "H-0000000000002000_x", "y"}},
 		{"switch and host alike", "MF0;node1:X/U1", []testCA{one("node1 HCA")}, []string{"MF0_node1_X_U1", "node1_HCA"}},
@@ -292,7 +294,7 @@ Rt	1 "R-0000000000000020"		# "gw"
 caguid=0x10
 Ca	1 "H-0000000000000010"		# "a"
 [1](11) 	"S-0000000000000001"[1]		# lid 2 lmc 0 "sw" lid 1 4xQDR
-`, 2, 2},
+`, 1, 2}, // the router is a switch-like node, not a host
 		{"back to back\r\n", "Ca\t2 \"H-0000000000000010\"\t\t# \"a\"\r\n" +
 			"[2](12) \t\"H-0000000000000020\"[1] (21) \t\t# lid 2 lmc 0 \"b\" lid 3 4xEDR\r\n" +
 			"\r\n" +
@@ -350,11 +352,14 @@ func TestIBNetDiscoverRefusesMalformed(t *testing.T) {
 		{name: "unknown node", file: "bad-unknown-node.txt",
 			want: "bad-unknown-node.txt:15: S-0002c90200410b48[4] links to H-0002c903000a1b70, which the file does not list"},
 		{name: "no hosts", file: "bad-no-hosts.txt", want: "bad-no-hosts.txt: no hosts"},
-		{name: "rates disagree", file: "bad-rate-disagree.txt",
-			want: "bad-rate-disagree.txt:40: link ends disagree on width and speed: S-0002c90200410b48[2] says 4xDDR at line 13, H-0002c903000a1b50[1] says 4xSDR here"},
 		{name: "empty", text: "", want: "x.txt: no hosts"},
-		{name: "unrecognized line", text: edit(6, `Caa	1 "H-0000000000000010"		# "a HCA-1"`), want: "x.txt:6: unrecognized line"},
-		{name: "malformed id line", text: edit(5, `caguid=10`), want: "x.txt:5: unrecognized line"},
+		{name: "misspelt node line", text: edit(6, `Caa	1 "H-0000000000000010"		# "a HCA-1"`),
+			want: "x.txt:7: port line not under a Switch, Ca or Rt line (line 6 above it was skipped as not ibnetdiscover output)"},
+		{name: "malformed node line", text: edit(6, `Ca	1 H-0000000000000010		# "a HCA-1"`), want: "x.txt:6: malformed node line"},
+		{name: "malformed id line", text: edit(5, `caguid=10`), want: "x.txt:5: malformed id line"},
+		{name: "ibsim id in ibnetdiscover output", text: edit(6, `Ca	1 "a"		# "a HCA-1"`), want: `x.txt:6: Ca node with id "a": want TYPE-GUID`},
+		{name: "second listing differs", text: strings.Join(ibNetBase, "\n") + "\n" + strings.Join(ibNetBase[1:3], "\n"),
+			want: "x.txt:11: node S-0000000000000001 listed twice (first at line 2), with different ports"},
 		{name: "port line first", text: "\n" + edit(1, ibNetBase[2]), want: "x.txt:2: port line not under a Switch, Ca or Rt line"},
 		{name: "port line after id line", text: edit(9, "caguid=0x20"), want: "x.txt:10: port line not under a Switch, Ca or Rt line"},
 		{name: "malformed port line", text: edit(3, `[1]	"H-0000000000000010"1 # "a" lid 2 4xQDR`), want: "x.txt:3: malformed port line"},
@@ -381,8 +386,8 @@ Switch	4 "S-0000000000000001"		# "sw" enhanced port 0 lid 1 lmc 0
 			want: "x.txt:3: S-0000000000000001[1] links to S-0000000000000010, but line 6 lists that node as H-0000000000000010"},
 		{name: "peer port out of range", text: edit(3, `[1]	"H-0000000000000010"[2](12) 		# "a HCA-1" lid 2 4xQDR`),
 			want: "x.txt:3: S-0000000000000001[1] links to H-0000000000000010[2], which has no such port (it has 1, line 6)"},
-		{name: "to itself", text: edit(5, `[3]	"S-0000000000000001"[4]		# "sw" lid 1 4xQDR`),
-			want: "x.txt:5: S-0000000000000001[3] links S-0000000000000001 to itself"},
+		{name: "loopback ends disagree", text: edit(5, "[3]\t\"S-0000000000000001\"[4]\t\t# \"sw\" lid 1 4xQDR\n[4]\t\"S-0000000000000001\"[1]\t\t# \"sw\" lid 1 4xQDR"),
+			want: "x.txt:6: link ends disagree: line 5 says S-0000000000000001[3] links to S-0000000000000001[4], but this line says S-0000000000000001[4] links to S-0000000000000001[1]"},
 		{name: "unknown speed", text: edit(3, `[1]	"H-0000000000000010"[1](11) 		# "a HCA-1" lid 2 4x???`),
 			want: `x.txt:3: unknown link width and speed "4x???"`},
 		{name: "unknown width", text: edit(7, `[1](11) 	"S-0000000000000001"[1]		# lid 2 lmc 0 "MF0;sw:IS4/U1" lid 1 ??QDR`),

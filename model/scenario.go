@@ -45,6 +45,11 @@ type Scenario struct {
 	LMC int
 	// Traffic is the scenario's generated workload, beside Flows.
 	Traffic []TrafficSpec
+	// Warnings are what reading a file scenario's fabric worked around
+	// (ReadIBNetDiscover's warnings: skipped lines, loopback cables, links
+	// whose ends disagree), each "FILE:LINE: what" or "FILE: what" with
+	// FILE as the scenario names it; sim and run print them on stderr.
+	Warnings []string
 
 	spec   *ScenarioSpec // a file scenario's description; nil for a built-in
 	params []scenParam   // a file scenario's own parameters, sorted by name

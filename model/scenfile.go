@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -100,6 +101,13 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		}
 		if _, err := p.Parse(v); err != nil {
 			return nil, err
+		}
+	}
+	if spec.Topology == "ibnetdiscover" {
+		// An error waits for the build, which reports it with the run's
+		// other problems.
+		if _, warns, err := ReadIBNetDiscover(spec.FabricName, bytes.NewReader(spec.Fabric)); err == nil {
+			sc.Warnings = warns
 		}
 	}
 	sc.params = spec.params()
