@@ -62,6 +62,9 @@ func calibrateAction(c *cli.Context) error {
 	if out == "" {
 		out = filepath.Join(filepath.Dir(dbPath), g.Name+"-fit.toml")
 	}
+	if err := checkOutputs([]ioPath{{"--out", out}}, append(gridInputs(g), ioPath{"the database", dbPath})); err != nil {
+		return err
+	}
 	rounds := sweep.NewRounds(g, g.Refine)
 	var db *store.DB
 	if c.Bool("no-run") {

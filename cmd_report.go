@@ -38,6 +38,9 @@ func reportCommand() *cli.Command {
 			if out == "" {
 				out = defaultReportPath(dbPath)
 			}
+			if err := checkOutputs([]ioPath{{"-o", out}}, []ioPath{{"the database", dbPath}}); err != nil {
+				return err
+			}
 			assets, err := loadAssets(c.String("assets"))
 			if err != nil {
 				return err
@@ -69,8 +72,13 @@ func assetsFlag() cli.Flag {
 		Usage: "folder with echarts.min.js and echarts-gl.min.js to inline (default: load them from a CDN)"}
 }
 
-// defaultReportPath is the database's path with .html for its extension.
+// defaultReportPath is the database's path with .html for its extension,
+// or with .html appended when that extension is already .html: never the
+// database itself.
 func defaultReportPath(dbPath string) string {
+	if strings.EqualFold(filepath.Ext(dbPath), ".html") {
+		return dbPath + ".html"
+	}
 	return strings.TrimSuffix(dbPath, filepath.Ext(dbPath)) + ".html"
 }
 

@@ -143,6 +143,21 @@ func simAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var ins []ioPath
+	if name := c.String("scenario"); grids.IsScenarioFile(name) {
+		_, files, _ := grids.LoadScenarioFiles(name)
+		ins = append(ins, ioPath{"the scenario file", files[0]})
+		for _, f := range files[1:] {
+			ins = append(ins, ioPath{"a file of the scenario,", f})
+		}
+	}
+	outs := []ioPath{{"--out", c.String("out")}, {"--cpuprofile", c.String("cpuprofile")}}
+	if err := checkOutputs(outs, ins); err != nil {
+		return err
+	}
+	if o, p := c.String("out"), c.String("cpuprofile"); o != "" && o != "-" && p != "" && samePath(o, p) {
+		return usagef("--out %s and --cpuprofile %s are the same file; give two", o, p)
+	}
 	if c.Float64("max-events") < 0 {
 		return usagef("--max-events %g: want 0 (no limit) or more", c.Float64("max-events"))
 	}

@@ -59,18 +59,28 @@ func IsScenarioFile(name string) bool { return strings.HasSuffix(name, ".toml") 
 // model (model.NewScenario). A rejected file gives an *Error whose problems
 // name file, line and key.
 func LoadScenario(path string) (*model.Scenario, error) {
+	sc, _, err := LoadScenarioFiles(path)
+	return sc, err
+}
+
+// LoadScenarioFiles is LoadScenario that also lists the files it read:
+// path, then the files it names, as paths relative to the current
+// directory.
+func LoadScenarioFiles(path string) (*model.Scenario, []string, error) {
+	files := []string{path}
 	data, err := ReadFile(path, MaxFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("read scenario: %w", err)
+		return nil, files, fmt.Errorf("read scenario: %w", err)
 	}
 	read := func(name string) ([]byte, error) {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(filepath.Dir(path), name)
 		}
+		files = append(files, name)
 		return ReadFile(name, MaxFileSize)
 	}
 	sc, _, err := ParseScenario(path, data, read)
-	return sc, err
+	return sc, files, err
 }
 
 // ParseScenario parses scenario file data (path names it in problems),

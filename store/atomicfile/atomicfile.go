@@ -55,6 +55,13 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 	})
 }
 
+// Target returns the name Write(path, ...) writes: path with its chain of
+// symbolic links followed to the last link's target, which need not exist.
+func Target(path string) (string, error) {
+	real, _, err := resolve(path)
+	return real, err
+}
+
 // resolve follows symbolic links from path to the name that is written:
 // the last link's target, which need not exist yet. info describes it, or is
 // nil when nothing exists there.
