@@ -48,12 +48,20 @@ func TestOutputsNeverEatInputs(t *testing.T) {
 	if code != 0 {
 		t.Fatal("sim failed")
 	}
+	hardGrid := filepath.Join(dir, "hard-g.html")
+	if err := os.Link(grid, hardGrid); err != nil {
+		t.Fatal(err)
+	}
 	csv := filepath.Join(dir, "measured.csv")
 	os.WriteFile(csv, []byte(measured), 0o644)
 	fit := filepath.Join(dir, "fit.toml")
 	os.WriteFile(fit, []byte("name = \"fit\"\nscenario = \"testbed-s2\"\ncc = \"off\"\nphase = \"2ms\"\nsample = \"1ms\"\n"+
 		"[sweep]\nhost_io_gbps = [10, 12]\n[calibrate]\nmeasured = \"measured.csv\"\n"), 0o644)
 	newDB := filepath.Join(dir, "new.db")
+	dangling := filepath.Join(dir, "dangling.html") // a link to the database run is to create
+	if err := os.Symlink("new.db", dangling); err != nil {
+		t.Fatal(err)
+	}
 	watched := []string{db, grid, scen, fabric, csv, fit, newDB}
 	for _, args := range [][]string{
 		{"report", db, "-o", db},
@@ -62,6 +70,8 @@ func TestOutputsNeverEatInputs(t *testing.T) {
 		{"report", db, "-o", hard},
 		{"run", grid, "--db", newDB, "--report", newDB},
 		{"run", grid, "--db", newDB, "--report", grid},
+		{"run", grid, "--db", newDB, "--report", hardGrid},
+		{"run", grid, "--db", newDB, "--report", dangling},
 		{"sim", "--scenario", "testbed-s2", "--phase", "1ms", "--out", db},
 		{"sim", "--scenario", "testbed-s2", "--phase", "1ms", "--cpuprofile", db},
 		{"sim", "--scenario", scen, "--phase", "1ms", "--out", scen},
