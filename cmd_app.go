@@ -189,17 +189,18 @@ func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 // writeOutput writes what fill produces to path, or to w when path is empty
 // or "-". A regular file appears whole or not at all and keeps its mode; a
 // device or FIFO is written in place; a directory is refused (see
-// atomicfile). A path that cannot be written is bad input: exit status 2.
-func writeOutput(path string, w io.Writer, fill func(io.Writer) error) error {
+// atomicfile). Waiting for a FIFO's reader ends when ctx is done. A path
+// that cannot be written is bad input: exit status 2.
+func writeOutput(ctx context.Context, path string, w io.Writer, fill func(io.Writer) error) error {
 	if path == "" || path == "-" {
 		return fill(w)
 	}
 	var fillErr error
-	err := atomicfile.Write(path, 0o644, func(f io.Writer) error {
+	err := atomicfile.WriteContext(ctx, path, 0o644, func(f io.Writer) error {
 		fillErr = fill(f)
 		return fillErr
 	})
-	if err != nil && fillErr == nil {
+	if err != nil && fillErr == nil && ctx.Err() == nil {
 		return usagef("cannot write %s: %v", path, err)
 	}
 	return err

@@ -119,7 +119,7 @@ func calibrateAction(c *cli.Context) error {
 	comment := fmt.Sprintf("Fitted by ccsweep calibrate %s to %s: %s\n(error %.4g Gbit/s RMS over the phases' mean throughputs; %d points evaluated).",
 		filepath.Base(gridPath), g.Calibrate.Measured, strings.Join(fitted, " "), fit.RMSE, fit.Points)
 	text := grids.BaseGrid(g.Name+"-fit", fit.Best.Scenario, fit.Best.Params, comment)
-	if err := writeOutput(out, w, func(f io.Writer) error {
+	if err := writeOutput(c.Context, out, w, func(f io.Writer) error {
 		_, err := f.Write(text)
 		return err
 	}); err != nil {

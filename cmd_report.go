@@ -103,7 +103,7 @@ func writeReport(c *cli.Context, dbPath, out string, assets *report.Assets, q *r
 		return err
 	}
 	defer db.Close()
-	return writeOutput(out, c.App.Writer, func(w io.Writer) error {
+	return writeOutput(c.Context, out, c.App.Writer, func(w io.Writer) error {
 		return report.Write(c.Context, w, db, report.Options{Assets: assets, Version: version, Query: q})
 	})
 }

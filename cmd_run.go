@@ -150,7 +150,7 @@ func runAction(c *cli.Context) error {
 		// Draw what finished even after an interrupt or a failure: it
 		// takes a moment.
 		ctx := context.WithoutCancel(c.Context)
-		rerr := writeOutput(reportPath, out, func(w io.Writer) error {
+		rerr := writeOutput(c.Context, reportPath, out, func(w io.Writer) error {
 			return report.Write(ctx, w, db, report.Options{Assets: assets, Version: version})
 		})
 		switch {

@@ -192,7 +192,7 @@ func simAction(c *cli.Context) error {
 	if refused := refusedFlows(res); refused != "" {
 		fmt.Fprintf(c.App.ErrWriter, "nicrate admission control refused %s: they never started (their requests would oversubscribe a source, link or destination)\n", refused)
 	}
-	return writeOutput(c.String("out"), c.App.Writer, func(w io.Writer) error {
+	return writeOutput(c.Context, c.String("out"), c.App.Writer, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		if format == "csv" {
 			writeSeriesCSV(bw, res)

@@ -197,7 +197,8 @@ func Exists(path string) (bool, error) {
 // as immutable, as SQLite cannot read it otherwise, and a sweep that starts
 // writing it later is not seen. It fails with an error wrapping
 // ErrNoDatabase if the file is missing, ErrNotDatabase if it is not a
-// ccsweep database (an empty file or a directory among them), or
+// ccsweep database (an empty file, a directory, a FIFO or a device among
+// them), or
 // ErrSchemaTooNew if a newer ccsweep wrote it, and if its schema is older
 // than the current one.
 func OpenReadOnly(path string) (*DB, error) {
@@ -209,7 +210,10 @@ func OpenReadOnly(path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, unwrapPathError(err))
 	case fi.IsDir():
 		return nil, fmt.Errorf("open %s: %w: it is a directory", path, ErrNotDatabase)
-	case fi.Mode().IsRegular() && fi.Size() == 0:
+	case !fi.Mode().IsRegular():
+		// A FIFO would block the open forever; a device is no database.
+		return nil, fmt.Errorf("open %s: %w: it is not a regular file", path, ErrNotDatabase)
+	case fi.Size() == 0:
 		return nil, fmt.Errorf("open %s: %w: the file is empty", path, ErrNotDatabase)
 	}
 	params, quiet := readParams(path)

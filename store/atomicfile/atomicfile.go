@@ -12,6 +12,7 @@
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -31,6 +32,14 @@ const maxLinks = 40
 // an existing regular file keeps its own. If fill or any step fails, path is
 // left as it was (for a file replaced atomically) and the error is returned.
 func Write(path string, perm fs.FileMode, fill func(io.Writer) error) error {
+	return WriteContext(context.Background(), path, perm, fill)
+}
+
+// WriteContext is Write whose wait for a FIFO's reader ends, with ctx's
+// error, when ctx is done: a FIFO without a reader blocks its writer's
+// open, which no signal would otherwise interrupt. Once the output is open,
+// ctx is fill's business.
+func WriteContext(ctx context.Context, path string, perm fs.FileMode, fill func(io.Writer) error) error {
 	real, info, err := resolve(path)
 	if err != nil {
 		return err
@@ -42,6 +51,12 @@ func Write(path string, perm fs.FileMode, fill func(io.Writer) error) error {
 		return replace(real, info.Mode().Perm(), info, fill)
 	case info.IsDir():
 		return fmt.Errorf("%w: it is a directory", ErrNotFile)
+	case info.Mode()&fs.ModeNamedPipe != 0:
+		f, err := openFIFO(ctx, real)
+		if err != nil {
+			return err
+		}
+		return fillAndClose(f, fill)
 	default:
 		return inPlace(real, fill)
 	}
@@ -126,6 +141,11 @@ func inPlace(real string, fill func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
+	return fillAndClose(f, fill)
+}
+
+// fillAndClose writes what fill produces to f and closes it.
+func fillAndClose(f *os.File, fill func(io.Writer) error) error {
 	if err := fill(f); err != nil {
 		f.Close()
 		return err

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestDatabaseThatIsAFIFOIsRefused gives every command that reads a
+// database a FIFO in its place: each answers at once, exit 2 and one line,
+// instead of blocking in open until a writer comes.
+func TestDatabaseThatIsAFIFOIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "r.db")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"export", fifo},
+		{"export", fifo, "--format", "json"},
+		{"status", fifo},
+		{"best", fifo, "--maximize", "victim_gbps"},
+		{"report", fifo, "-o", "-"},
+		{"serve", fifo, "--addr", "127.0.0.1:0"},
+	} {
+		t.Run(strings.Join(args[:1], " "), func(t *testing.T) {
+			done := make(chan struct{})
+			var stderr string
+			var code int
+			go func() {
+				_, stderr, code = ccsweep(t, args...)
+				close(done)
+			}()
+			select {
+			case <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatalf("%v still blocked after 5 s", args) // the goroutine stays blocked in open
+			}
+			want := "ccsweep: open " + fifo + ": not a ccsweep database: it is not a regular file"
+			if code != exitUsage || strings.TrimSpace(stderr) != want {
+				t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr, want)
+			}
+		})
+	}
+}
+
+// TestBlockedOutputStopsOnFirstSignal writes a report to a FIFO nobody
+// reads: the first SIGTERM, as a scheduler sends before SIGKILL, ends the
+// process within a second with status 143 and says so, leaving no file.
+func TestBlockedOutputStopsOnFirstSignal(t *testing.T) {
+	db := handMadeDB(t)
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "out.html")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := ccsweepProcess(t, "report", db, "-o", fifo)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond) // blocked on the FIFO by now
+	sent := time.Now()
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		<-done
+		t.Fatalf("still blocked 5 s after SIGTERM; stderr: %s", stderr.String())
+	}
+	if d := time.Since(sent); d > time.Second {
+		t.Errorf("took %v to stop", d)
+	}
+	if got := cmd.ProcessState.ExitCode(); got != 128+int(syscall.SIGTERM) {
+		t.Errorf("exit %d, want 143; stderr: %s", got, stderr.String())
+	}
+	if s := strings.TrimSpace(stderr.String()); s != "ccsweep: stopped by SIGTERM; finished work is kept" {
+		t.Errorf("stderr %q", s)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
