@@ -194,9 +194,10 @@ func (d *DB) ResultsOf(ctx context.Context, ids []string) ([]Result, error) {
 			return nil, fmt.Errorf("read results: %w", err)
 		}
 		r.Point.Seed, r.Events = uint64(seed), uint64(events)
+		r.WallSeconds = finiteOrZero(r.WallSeconds)
 		r.Metrics = map[string]float64{}
 		for i, m := range metrics {
-			if m.Valid {
+			if finite(m) {
 				r.Metrics[metricNames[i]] = m.Float64
 			}
 		}

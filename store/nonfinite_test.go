@@ -1,0 +1,58 @@
+package store_test
+
+import (
+	"database/sql"
+	"math"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/store"
+)
+
+// TestReadersDropNonFiniteValues writes infinities into a database by hand
+// (SQLite reads 9e999 as +Inf; store never writes one): every reader of
+// results gives the metric as absent and the wall time as 0 (unknown).
+func TestReadersDropNonFiniteValues(t *testing.T) {
+	d, path := newDB(t)
+	ctx := t.Context()
+	p1, p2 := doneResult("p1", testGrid.ID), doneResult("p2", testGrid.ID)
+	p1.WallSeconds, p2.WallSeconds = 1.5, 1.5
+	if err := d.SaveResults(ctx, []store.Result{p1, p2}); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	if _, err := raw.Exec(`UPDATE points SET victim_gbps = 9e999, fairness_jain = -9e999, wall_seconds = 9e999 WHERE id = 'p1'`); err != nil {
+		t.Fatal(err)
+	}
+	all, err := d.Results(ctx, store.Filter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	of, err := d.ResultsOf(ctx, []string{"p1", "p2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, rs := range map[string][]store.Result{"Results": all, "ResultsOf": of} {
+		if len(rs) != 2 {
+			t.Fatalf("%s: %d results", name, len(rs))
+		}
+		for _, r := range rs {
+			_, hasVictim := r.Metrics["victim_gbps"]
+			_, hasJain := r.Metrics["fairness_jain"]
+			if r.Point.ID == "p1" && (hasVictim || hasJain || r.WallSeconds != 0) {
+				t.Errorf("%s: p1 read back as %v, wall %v; want both metrics absent, wall 0", name, r.Metrics, r.WallSeconds)
+			}
+			if r.Point.ID == "p2" && (!hasVictim || r.WallSeconds == 0) {
+				t.Errorf("%s: p2 lost its values: %v, wall %v", name, r.Metrics, r.WallSeconds)
+			}
+			for m, v := range r.Metrics {
+				if math.IsInf(v, 0) || math.IsNaN(v) {
+					t.Errorf("%s: %s %s = %v", name, r.Point.ID, m, v)
+				}
+			}
+		}
+	}
+}
