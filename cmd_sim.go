@@ -61,8 +61,10 @@ func paramHelp() string {
 	return b.String()
 }
 
-// simConfig builds the run's configuration from the command's flags.
-func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
+// simConfig builds the run's configuration from the command's flags. The
+// scenario file, if one is named, and the files it reads are set in
+// *files.
+func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, error) {
 	cfg := model.DefaultConfig()
 	name := c.String("scenario")
 	if name == "" {
@@ -71,7 +73,11 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 	var sc *model.Scenario
 	if grids.IsScenarioFile(name) {
 		var err error
-		if sc, err = grids.LoadScenario(name); err != nil {
+		if sc, *files, err = grids.LoadScenarioFiles(name); err != nil {
+			var ge *grids.Error
+			if errors.As(err, &ge) {
+				return nil, cfg, err // one line per problem (run)
+			}
 			return nil, cfg, usagef("%v", err)
 		}
 	} else if sc = model.LookupScenario(name); sc == nil {
@@ -139,17 +145,18 @@ func simAction(c *cli.Context) error {
 	if format != "csv" && format != "json" {
 		return usagef("--format: want csv or json, not %q", format)
 	}
-	sc, cfg, err := simConfig(c)
+	var files []string
+	sc, cfg, err := simConfig(c, &files)
 	if err != nil {
 		return err
 	}
 	var ins []ioPath
-	if name := c.String("scenario"); grids.IsScenarioFile(name) {
-		_, files, _ := grids.LoadScenarioFiles(name)
-		ins = append(ins, ioPath{"the scenario file", files[0]})
-		for _, f := range files[1:] {
-			ins = append(ins, ioPath{"a file of the scenario,", f})
+	for i, f := range files {
+		what := "a file of the scenario,"
+		if i == 0 {
+			what = "the scenario file"
 		}
+		ins = append(ins, ioPath{what, f})
 	}
 	outs := []ioPath{{"--out", c.String("out")}, {"--cpuprofile", c.String("cpuprofile")}}
 	if err := checkOutputs(outs, ins); err != nil {

@@ -141,9 +141,9 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			tp.Preset = r.enum(topo, "topology", "preset", "-", []string{"648"})
 			if tp.Preset == "-" {
 				tp.Preset = ""
-				tp.Leaves = r.int(topo, "topology", "leaves", 0, 1, 4096)
-				tp.Spines = r.int(topo, "topology", "spines", 0, 1, 4096)
-				tp.HostsPerLeaf = r.int(topo, "topology", "hosts_per_leaf", 0, 1, 4096)
+				tp.Leaves = r.int(topo, "topology", "leaves", 0, 1, model.MaxSwitchPorts)
+				tp.Spines = r.int(topo, "topology", "spines", 0, 1, model.MaxSwitchPorts)
+				tp.HostsPerLeaf = r.int(topo, "topology", "hosts_per_leaf", 0, 1, model.MaxSwitchPorts)
 				r.need(topo, "topology", "leaves", "spines", "hosts_per_leaf")
 			}
 		case "mesh", "torus":
@@ -185,7 +185,8 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		spec.Routing = r.enum(rt, "routing", "algorithm", spec.Routing, model.RoutingAlgorithms)
 		spec.LMC = r.int(rt, "routing", "lmc", 0, 0, 7)
 	}
-	for i, t := range r.tables(root, "flow") {
+	flowTables := r.tables(root, "flow")
+	for i, t := range flowTables {
 		key := fmt.Sprintf("flow[%d]", i)
 		f := model.FlowSpec{
 			Name:       r.str(t, key, "name", fmt.Sprintf("F%d", i+1)),
@@ -259,6 +260,15 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 				path = filepath.Join(filepath.Dir(ps.file), path)
 			}
 			ps.list = append(ps.list, Problem{File: path, Line: max(fe.Line, 1), Msg: fe.Reason})
+		} else if he := (*model.FlowHostError)(nil); errors.As(err, &he) && he.Flow < len(flowTables) {
+			// A host the topology lacks: the flow's own line.
+			t, key := flowTables[he.Flow], fmt.Sprintf("flow[%d]", he.Flow)
+			switch field := he.Field; field {
+			case "src", "dst":
+				ps.add(t.m[field].line, key+"."+field, "%q is not a host of the topology", map[string]string{"src": he.Src, "dst": he.Dst}[field])
+			default:
+				ps.add(t.m["dst"].line, key+".dst", "%q is the flow's src too: want two distinct hosts", he.Dst)
+			}
 		} else {
 			ps.add(line, "topology", "%s", strings.TrimPrefix(err.Error(), model.ErrBadScenario.Error()+": "))
 		}

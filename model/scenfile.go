@@ -306,9 +306,9 @@ func (sp *ScenarioSpec) params() []scenParam {
 		intP("levels", "fat tree: levels of switches", 1, 4, t.Levels, func(s *ScenarioSpec, v int) { s.Topo.Levels = v })
 	case "clos":
 		if t.Preset == "" {
-			intP("leaves", "clos: leaf switches", 1, 4096, t.Leaves, func(s *ScenarioSpec, v int) { s.Topo.Leaves = v })
-			intP("spines", "clos: spine switches", 1, 4096, t.Spines, func(s *ScenarioSpec, v int) { s.Topo.Spines = v })
-			intP("hosts_per_leaf", "clos: hosts on each leaf", 1, 4096, t.HostsPerLeaf, func(s *ScenarioSpec, v int) { s.Topo.HostsPerLeaf = v })
+			intP("leaves", "clos: leaf switches", 1, maxSwitchPorts, t.Leaves, func(s *ScenarioSpec, v int) { s.Topo.Leaves = v })
+			intP("spines", "clos: spine switches", 1, maxSwitchPorts, t.Spines, func(s *ScenarioSpec, v int) { s.Topo.Spines = v })
+			intP("hosts_per_leaf", "clos: hosts on each leaf", 1, maxSwitchPorts, t.HostsPerLeaf, func(s *ScenarioSpec, v int) { s.Topo.HostsPerLeaf = v })
 		}
 	case "mesh", "torus":
 		intP("hosts_per_router", "mesh/torus: hosts on each router", 1, 64, t.HostsPerRouter, func(s *ScenarioSpec, v int) { s.Topo.HostsPerRouter = v })
