@@ -117,3 +117,17 @@ func TestDefaultReportIsNeverTheDatabase(t *testing.T) {
 		t.Errorf("report: exit %d, %s", code, stderr)
 	}
 }
+
+// TestReadOnlyOutputIsRefused: sim --out at a 0444 file exits 2 with one
+// line and leaves the file as it was, as a shell's redirect would.
+func TestReadOnlyOutputIsRefused(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "ro.csv")
+	if err := os.WriteFile(p, []byte("keep"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, code := ccsweep(t, "sim", "--scenario", "testbed-s2", "--phase", "1ms", "--out", p)
+	want := "ccsweep: cannot write " + p + ": permission denied: the file is read-only"
+	if code != exitUsage || strings.TrimSpace(stderr) != want || fileState(t, p) != "keep" {
+		t.Errorf("exit %d, stderr %q, content %q; want 2, %q, unchanged", code, stderr, fileState(t, p), want)
+	}
+}

@@ -6,7 +6,8 @@
 // temporary file in the same directory, is synced, takes the old file's
 // permission bits (and owner, where the process may set it), and is renamed
 // over the old one. A symbolic link is followed, so the file it points at is
-// replaced and the link stays a link. A character device, FIFO or socket
+// replaced and the link stays a link. A read-only file is refused
+// (ErrReadOnly). A character device, FIFO or socket
 // (/dev/null, /dev/stdout, a named pipe) is written in place, never
 // replaced. A directory is refused with ErrNotFile.
 package atomicfile
@@ -21,9 +22,21 @@ import (
 	"path/filepath"
 )
 
-// ErrNotFile is returned when the output path names a directory, or a chain
-// of symbolic links too long to follow. Callers add the path.
-var ErrNotFile = errors.New("not a file")
+var (
+	// ErrNotFile is returned when the output path names a directory, or a
+	// chain of symbolic links too long to follow. Callers add the path.
+	ErrNotFile = errors.New("not a file")
+	// ErrReadOnly is returned, before anything is written, for a regular
+	// file that nobody may write (no w bit, e.g. 0444) or this process may
+	// not write: a shell's redirect would be refused, and so is replacing
+	// it. It is fs.ErrPermission for errors.Is.
+	ErrReadOnly error = readOnlyError{}
+)
+
+type readOnlyError struct{}
+
+func (readOnlyError) Error() string        { return "permission denied" }
+func (readOnlyError) Is(target error) bool { return target == fs.ErrPermission }
 
 // maxLinks bounds how many symbolic links Write follows, as the kernel does.
 const maxLinks = 40
@@ -48,6 +61,9 @@ func WriteContext(ctx context.Context, path string, perm fs.FileMode, fill func(
 	case info == nil:
 		return replace(real, perm, nil, fill)
 	case info.Mode().IsRegular():
+		if info.Mode().Perm()&0o222 == 0 || !writable(real) {
+			return fmt.Errorf("%w: the file is read-only", ErrReadOnly)
+		}
 		return replace(real, info.Mode().Perm(), info, fill)
 	case info.IsDir():
 		return fmt.Errorf("%w: it is a directory", ErrNotFile)

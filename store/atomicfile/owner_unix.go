@@ -15,3 +15,6 @@ func keepOwner(f *os.File, old fs.FileInfo) {
 		_ = f.Chown(int(s.Uid), int(s.Gid))
 	}
 }
+
+// writable reports whether this process may write the file at path.
+func writable(path string) bool { return syscall.Access(path, 2 /* W_OK */) == nil }
