@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -89,5 +90,45 @@ func TestBlockedOutputStopsOnFirstSignal(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
 		t.Errorf("left behind: %v", entries)
+	}
+}
+
+// TestServeStopsLikeEveryCommand stops serve with each stop signal: it
+// exits 128+n and says which signal stopped it, as every other command
+// does, instead of exiting 0 in silence.
+func TestServeStopsLikeEveryCommand(t *testing.T) {
+	db := handMadeDB(t)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(signalName(sig), func(t *testing.T) {
+			cmd := ccsweepProcess(t, "serve", db, "--addr", "127.0.0.1:0")
+			stderr, err := cmd.StderrPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			var lines []string
+			sc := bufio.NewScanner(stderr)
+			if sc.Scan() { // "serving ... at http://..."
+				lines = append(lines, sc.Text())
+			}
+			if err := cmd.Process.Signal(sig); err != nil {
+				t.Fatal(err)
+			}
+			for sc.Scan() {
+				lines = append(lines, sc.Text())
+			}
+			cmd.Wait()
+			if len(lines) == 0 || !strings.HasPrefix(lines[0], "serving ") {
+				t.Fatalf("stderr %q", lines)
+			}
+			if got := cmd.ProcessState.ExitCode(); got != 128+int(sig) {
+				t.Errorf("exit %d, want %d", got, 128+int(sig))
+			}
+			if last := lines[len(lines)-1]; last != "ccsweep: stopped by "+signalName(sig)+"; finished work is kept" {
+				t.Errorf("stderr %q", lines)
+			}
+		})
 	}
 }
