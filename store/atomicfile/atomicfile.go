@@ -9,7 +9,9 @@
 // replaced and the link stays a link. A read-only file is refused
 // (ErrReadOnly). A character device, FIFO or socket
 // (/dev/null, /dev/stdout, a named pipe) is written in place, never
-// replaced. A directory is refused with ErrNotFile.
+// replaced. A directory is refused with ErrNotFile. The temporary files a
+// killed writer leaves (.NAME.tmp-HOST-PID-*) are removed by the next
+// Write to the same path on the same host once that PID is gone.
 package atomicfile
 
 import (
@@ -20,6 +22,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
 var (
@@ -123,7 +127,8 @@ func resolve(path string) (string, fs.FileInfo, error) {
 // replace writes a temporary file beside path and renames it over path.
 // old, when not nil, is the file being replaced, whose owner is kept.
 func replace(path string, perm fs.FileMode, old fs.FileInfo, fill func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	removeStale(path)
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path, hostname(), os.Getpid())+"*")
 	if err != nil {
 		return err
 	}
@@ -167,4 +172,41 @@ func fillAndClose(f *os.File, fill func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
+}
+
+// tempPrefix is how the names of path's temporary files start when process
+// pid on host writes them: ".NAME.tmp-HOST-PID-", then random characters.
+func tempPrefix(path, host string, pid int) string {
+	return "." + filepath.Base(path) + ".tmp-" + host + "-" + strconv.Itoa(pid) + "-"
+}
+
+// hostname is this host's name with path separators and dashes replaced,
+// or "localhost".
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "localhost"
+	}
+	return strings.NewReplacer("/", "_", "\\", "_", "-", "_").Replace(h)
+}
+
+// removeStale removes the temporary files a process of this host killed
+// while writing path left beside it (a SIGKILL leaves no chance to clean
+// up). Only files of this host's processes that no longer exist are
+// removed: another host's writer may share the directory.
+func removeStale(path string) {
+	prefix := "." + filepath.Base(path) + ".tmp-" + hostname() + "-"
+	dir := filepath.Dir(path)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if ok && err == nil && pid > 0 && pid != os.Getpid() && !alive(pid) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
