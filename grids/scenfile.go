@@ -238,6 +238,25 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		names[ts.Name] = true
 		spec.Traffic = append(spec.Traffic, ts)
 	}
+	// A start at or past the end of the run sends nothing: every metric
+	// of the run would be null.
+	checkStart := func(kind string, tables []lineTable, starts []int) {
+		for i, t := range tables {
+			if n := t.m["start_phase"]; n != nil && i < len(starts) && starts[i] >= spec.Phases {
+				ps.add(n.line, fmt.Sprintf("%s[%d].start_phase", kind, i), "%d: the scenario has %d phase%s (0 to %d); a %s starting at the end never sends",
+					starts[i], spec.Phases, map[bool]string{true: "s"}[spec.Phases > 1], spec.Phases-1, kind)
+			}
+		}
+	}
+	var flowStarts, trafficStarts []int
+	for _, f := range spec.Flows {
+		flowStarts = append(flowStarts, f.StartPhase)
+	}
+	for _, ts := range spec.Traffic {
+		trafficStarts = append(trafficStarts, ts.StartPhase)
+	}
+	checkStart("flow", flowTables, flowStarts)
+	checkStart("traffic", r.tables(root, "traffic"), trafficStarts)
 	if len(spec.Flows) == 0 && len(spec.Traffic) == 0 && len(ps.list) == 0 {
 		ps.add(1, "", "no [[flow]] or [[traffic]]: the scenario sends nothing")
 	}

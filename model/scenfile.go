@@ -334,7 +334,7 @@ func (sp *ScenarioSpec) params() []scenParam {
 			func(s *ScenarioSpec, v int) { s.Traffic[i].HotNodes = v })
 		intP(q+"senders", "incast: number of senders (0: every other host)", 0, 1<<20, ts.Senders,
 			func(s *ScenarioSpec, v int) { s.Traffic[i].Senders = v })
-		intP(q+"start_phase", "phase at which the traffic starts", 0, 1<<20, ts.StartPhase,
+		intP(q+"start_phase", "phase at which the traffic starts (before the last phase ends)", 0, float64(max(sp.Phases, 1)-1), ts.StartPhase,
 			func(s *ScenarioSpec, v int) { s.Traffic[i].StartPhase = v })
 		durP(q+"burst", "onoff: mean burst length", engine.Nanosecond, engine.Second, ts.Burst,
 			func(s *ScenarioSpec, v engine.Time) { s.Traffic[i].Burst = v })
