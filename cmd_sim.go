@@ -191,7 +191,8 @@ func simAction(c *cli.Context) error {
 	}
 	if err != nil {
 		var pe *model.ParamError
-		if errors.As(err, &pe) {
+		var me *model.MemoryError
+		if errors.As(err, &pe) || errors.As(err, &me) {
 			return usageError{err}
 		}
 		return fmt.Errorf("simulation failed: %w", err)

@@ -210,6 +210,11 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The topology is linear in its size; the forwarding state is not:
+	// refuse before paying for it what would not fit.
+	if err := checkMemory(topo, sc.lmc(&cfg), sc.routing()); err != nil {
+		return nil, err
+	}
 	n := &Network{
 		cfg: cfg, scenario: sc, seed: seed, nVL: cfg.VLs,
 		end:    engine.Time(sc.Phases) * cfg.Phase,
