@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -130,5 +131,51 @@ func TestServeStopsLikeEveryCommand(t *testing.T) {
 				t.Errorf("stderr %q", lines)
 			}
 		})
+	}
+}
+
+// TestStopIsPromptOnAMillionPoints interrupts a run of a 10^6-point grid
+// once points are being stored: it ends within a second (it used to read
+// every point back to count what is undone, seconds at this size) and
+// counts as undone every point it did not run.
+func TestStopIsPromptOnAMillionPoints(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plans a 10^6-point grid")
+	}
+	dir := t.TempDir()
+	grid := filepath.Join(dir, "m.toml")
+	os.WriteFile(grid, []byte("name = \"m\"\nscenario = \"testbed-s2\"\nphase = \"1ms\"\nsample = \"1ms\"\n[sweep]\n"+
+		"marking_rate = {from = 0, to = 999, step = 1}\nhost_io_gbps = {from = 1, to = 1000, count = 1000}\n"), 0o644)
+	db := filepath.Join(dir, "m.db")
+	cmd := ccsweepProcess(t, "run", grid, "--db", db, "-j", "2", "--quiet", "--no-report")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	for deadline := time.Now().Add(60 * time.Second); doneCount(t, db) == 0; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no point stored after 60 s")
+		}
+	}
+	sent := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	cmd.Wait()
+	took := time.Since(sent)
+	t.Logf("stopped %v after SIGINT", took.Round(time.Millisecond))
+	if took > time.Second {
+		t.Errorf("took %v to stop", took)
+	}
+	var ran, undone int
+	if _, err := fmt.Sscanf(stdout.String()[strings.Index(stdout.String(), "already done, ")+len("already done, "):], "%d ran", &ran); err != nil {
+		t.Fatalf("stdout %q: %v", stdout.String(), err)
+	}
+	if i := strings.Index(stdout.String(), " undone;"); i > 0 {
+		fields := strings.Fields(stdout.String()[:i])
+		undone = atoi(fields[len(fields)-1])
+	}
+	if ran+undone != 1_000_000 || cmd.ProcessState.ExitCode() != 130 || doneCount(t, db) != ran {
+		t.Errorf("exit %d, %d ran + %d undone, %d stored; want 130 and 10^6 in all\n%s%s", cmd.ProcessState.ExitCode(), ran, undone, doneCount(t, db), stdout.String(), stderr.String())
 	}
 }
