@@ -2,7 +2,9 @@ package store_test
 
 import (
 	"database/sql"
+	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/store"
@@ -54,5 +56,37 @@ func TestReadersDropNonFiniteValues(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestOpenRefusesADatabaseMissingATable drops each table of a database in
+// turn: both ways of opening it refuse it as damaged, naming the table,
+// instead of failing later with a raw SQL error or reading it as empty.
+func TestOpenRefusesADatabaseMissingATable(t *testing.T) {
+	for _, table := range []string{"grids", "runs", "points", "point_params", "series", "claims"} {
+		t.Run(table, func(t *testing.T) {
+			d, path := newDB(t)
+			if err := d.SaveResults(t.Context(), []store.Result{doneResult("p1", testGrid.ID)}); err != nil {
+				t.Fatal(err)
+			}
+			d.Close()
+			raw, err := sql.Open("sqlite", path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := raw.Exec(`PRAGMA foreign_keys = OFF; DROP TABLE ` + table); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+			for name, open := range map[string]func(string) (*store.DB, error){"Open": store.Open, "OpenReadOnly": store.OpenReadOnly} {
+				db, err := open(path)
+				if err == nil {
+					db.Close()
+				}
+				if !errors.Is(err, store.ErrNotDatabase) || !strings.Contains(err.Error(), "damaged: table "+table+" is missing") {
+					t.Errorf("%s: %v; want ErrNotDatabase naming table %s", name, err, table)
+				}
+			}
+		})
 	}
 }

@@ -306,7 +306,42 @@ func openDSN(path, dsn string, readOnly bool) (*DB, error) {
 		sqldb.Close()
 		return nil, d.openError(err)
 	}
+	if err := d.checkTables(ctx); err != nil {
+		sqldb.Close()
+		return nil, d.openError(err)
+	}
 	return d, nil
+}
+
+// schemaTables are the tables every ccsweep database holds once migrated.
+var schemaTables = []string{"grids", "runs", "points", "point_params", "series", "claims"}
+
+// checkTables fails with an error wrapping ErrNotDatabase if a table of the
+// schema is missing (a damaged or hand-edited file), so that no command
+// meets it later as a raw SQL error or reads it as empty.
+func (d *DB) checkTables(ctx context.Context) error {
+	rows, err := d.sql.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	have := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		have[name] = true
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, t := range schemaTables {
+		if !have[t] {
+			return fmt.Errorf("%w: damaged: table %s is missing", ErrNotDatabase, t)
+		}
+	}
+	return nil
 }
 
 func (d *DB) init(ctx context.Context) error {
