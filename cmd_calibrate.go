@@ -78,6 +78,7 @@ func calibrateAction(c *cli.Context) error {
 	defer db.Close()
 	w := c.App.Writer
 	if !c.Bool("no-run") {
+		shareMemory(c.Int("jobs"))
 		opt := sweep.Options{Workers: c.Int("jobs"), Version: version, Commit: buildCommit(), Args: os.Args}
 		if !c.Bool("quiet") {
 			opt.Progress = newProgress(c.App.ErrWriter)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/ccsweep/ccsweep/store"
 )
 
 // underMemoryLimit runs ccsweep args as a process whose address space the
@@ -75,5 +77,34 @@ func TestMemoryIsKnownBeforeItIsPaid(t *testing.T) {
 				t.Errorf("took %v", wall)
 			}
 		})
+	}
+}
+
+// TestSweepWorkersShareTheMemory runs a 1 000-host mesh (about 21 MiB of
+// network) under a 2 GB address-space limit: with one worker it fits the
+// process's share, with 16 at once each worker's share is too small, and
+// the point is recorded as failed with the reason instead of 16 networks
+// outgrowing the limit.
+func TestSweepWorkersShareTheMemory(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "mesh.toml"), []byte("routing.algorithm = \"dor\"\n[topology]\nkind = \"mesh\"\ndims = [20, 50]\n\n[[traffic]]\nname = \"a\"\npattern = \"uniform\"\narrival = \"poisson\"\nload = 0.001\n"), 0o644)
+	grid := filepath.Join(dir, "g.toml")
+	os.WriteFile(grid, []byte("name = \"g\"\nscenario = \"mesh.toml\"\nphase = \"1ms\"\nsample = \"1ms\"\n"), 0o644)
+	out, stderr, code, _ := underMemoryLimit(t, "run", grid, "-j", "16", "--quiet", "--no-report", "--db", filepath.Join(dir, "j16.db"))
+	if code != exitFailed || !strings.Contains(out, "1 ran (1 failed)") || !strings.Contains(stderr, "1 of 1 points failed") {
+		t.Errorf("-j 16: exit %d\n%s%s", code, out, stderr)
+	}
+	db, err := store.OpenReadOnly(filepath.Join(dir, "j16.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed, err := db.Results(t.Context(), store.Filter{Status: store.StatusFailed})
+	db.Close()
+	if err != nil || len(failed) != 1 || !strings.Contains(failed[0].Err, "a network of 1000 hosts and 1000 switches needs about") {
+		t.Errorf("-j 16: failed results %+v, %v; want one saying what the network needs", failed, err)
+	}
+	out, stderr, code, _ = underMemoryLimit(t, "run", grid, "-j", "1", "--quiet", "--no-report", "--db", filepath.Join(dir, "j1.db"))
+	if code != 0 || !strings.Contains(out, "1 ran (0 failed)") {
+		t.Errorf("-j 1: exit %d\n%s%s", code, out, stderr)
 	}
 }

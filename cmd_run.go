@@ -125,6 +125,7 @@ func runAction(c *cli.Context) error {
 			return err
 		}
 	}
+	shareMemory(c.Int("jobs"))
 	db, err := store.Open(dbPath)
 	if err != nil {
 		return err

@@ -73,3 +73,13 @@ func procField(file, field string) int64 {
 	}
 	return 0
 }
+
+// shareMemory divides the network budget among jobs simulations at once: a
+// sweep's workers each build their own network, and a point whose network
+// would not fit its share is recorded as failed, saying so (fewer jobs
+// fit bigger networks).
+func shareMemory(jobs int) {
+	if model.MemoryBudget > 0 && jobs > 1 {
+		model.MemoryBudget /= int64(jobs)
+	}
+}
