@@ -17,8 +17,8 @@ import (
 )
 
 // infiniteDB is handMadeDB with non-finite values written over some of
-// its results by hand, as a hand edit or a future bug could leave them:
-// SQLite reads 9e999 as +Inf.
+// its results by hand, as a hand edit or a future bug could leave them
+// (SQLite reads 9e999 as +Inf), and with finite values whose sums overflow.
 func infiniteDB(t *testing.T) string {
 	t.Helper()
 	path := handMadeDB(t)
@@ -30,6 +30,8 @@ func infiniteDB(t *testing.T) string {
 	for _, q := range []string{
 		`UPDATE points SET victim_gbps = 9e999 WHERE rowid IN (SELECT rowid FROM points ORDER BY id LIMIT 3)`,
 		`UPDATE points SET fairness_jain = -9e999, wall_seconds = 9e999 WHERE rowid IN (SELECT rowid FROM points ORDER BY id DESC LIMIT 2)`,
+		// Finite, but their sum over a point's two seeds overflows.
+		`UPDATE points SET var = 1.7e308, sd_gbps = CASE seed WHEN 1 THEN 1.7e308 ELSE -1.7e308 END`,
 	} {
 		res, err := db.Exec(q)
 		if err != nil {

@@ -90,3 +90,36 @@ func TestOpenRefusesADatabaseMissingATable(t *testing.T) {
 		})
 	}
 }
+
+// TestMeanDevNeverOverflows: values near MaxFloat64, whose plain sums
+// overflow, give their exact mean and deviation; ordinary values give what
+// the plain sums give, bit for bit.
+func TestMeanDevNeverOverflows(t *testing.T) {
+	const big = 1.7e308
+	for _, c := range []struct {
+		xs        []float64
+		div       float64
+		mean, dev float64
+	}{
+		{[]float64{big, big}, 1, big, 0},
+		{[]float64{big, -big}, 2, 0, big},
+		{[]float64{big, big, -big, -big}, 4, 0, big},
+	} {
+		mean, dev := store.MeanDev(c.xs, c.div)
+		if math.Abs(mean-c.mean) > 1e-12*big || math.Abs(dev-c.dev) > 1e-12*big {
+			t.Errorf("MeanDev(%v, %v) = %g, %g; want %g, %g", c.xs, c.div, mean, dev, c.mean, c.dev)
+		}
+	}
+	xs := []float64{0.1, 0.7, 1e-3, 13.25, 2.5}
+	var sum, ss float64
+	for _, x := range xs {
+		sum += x
+	}
+	m := sum / 5
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	if mean, dev := store.MeanDev(xs, 4); mean != m || dev != math.Sqrt(ss/4) {
+		t.Errorf("MeanDev(%v) = %v, %v; want the plain sums' %v, %v", xs, mean, dev, m, math.Sqrt(ss/4))
+	}
+}
