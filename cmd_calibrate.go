@@ -62,6 +62,9 @@ func calibrateAction(c *cli.Context) error {
 	if out == "" {
 		out = filepath.Join(filepath.Dir(dbPath), g.Name+"-fit.toml")
 	}
+	if err := checkOutputs([]ioPath{{"--out", out}}, append(gridInputs(g), ioPath{"the database", dbPath})); err != nil {
+		return err
+	}
 	rounds := sweep.NewRounds(g, g.Refine)
 	var db *store.DB
 	if c.Bool("no-run") {
@@ -75,6 +78,7 @@ func calibrateAction(c *cli.Context) error {
 	defer db.Close()
 	w := c.App.Writer
 	if !c.Bool("no-run") {
+		shareMemory(c.Int("jobs"))
 		opt := sweep.Options{Workers: c.Int("jobs"), Version: version, Commit: buildCommit(), Args: os.Args}
 		if !c.Bool("quiet") {
 			opt.Progress = newProgress(c.App.ErrWriter)
@@ -116,7 +120,7 @@ func calibrateAction(c *cli.Context) error {
 	comment := fmt.Sprintf("Fitted by ccsweep calibrate %s to %s: %s\n(error %.4g Gbit/s RMS over the phases' mean throughputs; %d points evaluated).",
 		filepath.Base(gridPath), g.Calibrate.Measured, strings.Join(fitted, " "), fit.RMSE, fit.Points)
 	text := grids.BaseGrid(g.Name+"-fit", fit.Best.Scenario, fit.Best.Params, comment)
-	if err := writeOutput(out, w, func(f io.Writer) error {
+	if err := writeOutput(c.Context, out, w, func(f io.Writer) error {
 		_, err := f.Write(text)
 		return err
 	}); err != nil {

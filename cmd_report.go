@@ -38,6 +38,9 @@ func reportCommand() *cli.Command {
 			if out == "" {
 				out = defaultReportPath(dbPath)
 			}
+			if err := checkOutputs([]ioPath{{"-o", out}}, []ioPath{{"the database", dbPath}}); err != nil {
+				return err
+			}
 			assets, err := loadAssets(c.String("assets"))
 			if err != nil {
 				return err
@@ -69,8 +72,13 @@ func assetsFlag() cli.Flag {
 		Usage: "folder with echarts.min.js and echarts-gl.min.js to inline (default: load them from a CDN)"}
 }
 
-// defaultReportPath is the database's path with .html for its extension.
+// defaultReportPath is the database's path with .html for its extension,
+// or with .html appended when that extension is already .html: never the
+// database itself.
 func defaultReportPath(dbPath string) string {
+	if strings.EqualFold(filepath.Ext(dbPath), ".html") {
+		return dbPath + ".html"
+	}
 	return strings.TrimSuffix(dbPath, filepath.Ext(dbPath)) + ".html"
 }
 
@@ -95,7 +103,7 @@ func writeReport(c *cli.Context, dbPath, out string, assets *report.Assets, q *r
 		return err
 	}
 	defer db.Close()
-	return writeOutput(out, c.App.Writer, func(w io.Writer) error {
+	return writeOutput(c.Context, out, c.App.Writer, func(w io.Writer) error {
 		return report.Write(c.Context, w, db, report.Options{Assets: assets, Version: version, Query: q})
 	})
 }

@@ -35,7 +35,7 @@ func TestRunRefineAddsPointsAndResumes(t *testing.T) {
 	}
 	// A rerun finds every round done.
 	out, _, code = ccsweep(t, "run", grid, "--db", db, "--refine", "6", "--quiet", "--no-report")
-	if code != 0 || !strings.Contains(out, "0 ran") {
+	if code != 0 || !strings.Contains(out, "rounds: 10 points (shard all): 10 already done, 0 ran (0 failed)") {
 		t.Errorf("rerun: exit %d\n%s", code, out)
 	}
 	out, _, code = ccsweep(t, "run", grid, "--db", db, "--refine", "6", "--dry-run")

@@ -50,6 +50,19 @@ func runCommand() *cli.Command {
 	}
 }
 
+// gridInputs lists the files a grid was read from, for checkOutputs.
+func gridInputs(g *grids.Grid) []ioPath {
+	var ins []ioPath
+	for i, f := range g.Files() {
+		what := "an input of the grid,"
+		if i == 0 {
+			what = "the grid file"
+		}
+		ins = append(ins, ioPath{what, f})
+	}
+	return ins
+}
+
 // loadGrid reads a grid file; its problems are usage errors (exit 2).
 func loadGrid(path string) (*grids.Grid, error) {
 	g, err := grids.Load(path)
@@ -95,6 +108,15 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	reportPath := ""
+	if !c.Bool("no-report") && !c.Bool("dry-run") {
+		if reportPath = c.String("report"); reportPath == "" {
+			reportPath = defaultReportPath(dbPath)
+		}
+	}
+	if err := checkOutputs([]ioPath{{"--report", reportPath}}, append(gridInputs(g), ioPath{"the database", dbPath})); err != nil {
+		return err
+	}
 	out := c.App.Writer
 	if c.Bool("dry-run") {
 		if err := dryRun(c.Context, out, plan, dbPath, c.Int("jobs")); err != nil || rounds == nil {
@@ -108,6 +130,7 @@ func runAction(c *cli.Context) error {
 			return err
 		}
 	}
+	shareMemory(c.Int("jobs"))
 	db, err := store.Open(dbPath)
 	if err != nil {
 		return err
@@ -130,14 +153,10 @@ func runAction(c *cli.Context) error {
 		g.Name, sum.Points, shard, sum.AlreadyDone, sum.Ran, sum.Failed, sum.Elsewhere, undone,
 		sum.Wall.Round(time.Millisecond), sum.Workers, 100*sum.Efficiency(), dbPath)
 	if !c.Bool("no-report") {
-		reportPath := c.String("report")
-		if reportPath == "" {
-			reportPath = defaultReportPath(dbPath)
-		}
 		// Draw what finished even after an interrupt or a failure: it
 		// takes a moment.
 		ctx := context.WithoutCancel(c.Context)
-		rerr := writeOutput(reportPath, out, func(w io.Writer) error {
+		rerr := writeOutput(c.Context, reportPath, out, func(w io.Writer) error {
 			return report.Write(ctx, w, db, report.Options{Assets: assets, Version: version})
 		})
 		switch {

@@ -48,7 +48,8 @@ func serveCommand() *cli.Command {
 			if err != nil {
 				return fmt.Errorf("serve: %w", err)
 			}
-			return nil
+			// Stopped by a signal: say so and exit 128+n, as every command does.
+			return c.Context.Err()
 		},
 	}
 }

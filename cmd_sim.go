@@ -62,8 +62,10 @@ func paramHelp() string {
 	return b.String()
 }
 
-// simConfig builds the run's configuration from the command's flags.
-func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
+// simConfig builds the run's configuration from the command's flags. The
+// scenario file, if one is named, and the files it reads are set in
+// *files.
+func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, error) {
 	cfg := model.DefaultConfig()
 	name := c.String("scenario")
 	if name == "" {
@@ -72,7 +74,11 @@ func simConfig(c *cli.Context) (*model.Scenario, model.Config, error) {
 	var sc *model.Scenario
 	if grids.IsScenarioFile(name) {
 		var err error
-		if sc, err = grids.LoadScenario(name); err != nil {
+		if sc, *files, err = grids.LoadScenarioFiles(name); err != nil {
+			var ge *grids.Error
+			if errors.As(err, &ge) {
+				return nil, cfg, err // one line per problem (run)
+			}
 			return nil, cfg, usagef("%v", err)
 		}
 		printWarnings(c.App.ErrWriter, sc)
@@ -141,9 +147,25 @@ func simAction(c *cli.Context) error {
 	if format != "csv" && format != "json" {
 		return usagef("--format: want csv or json, not %q", format)
 	}
-	sc, cfg, err := simConfig(c)
+	var files []string
+	sc, cfg, err := simConfig(c, &files)
 	if err != nil {
 		return err
+	}
+	var ins []ioPath
+	for i, f := range files {
+		what := "a file of the scenario,"
+		if i == 0 {
+			what = "the scenario file"
+		}
+		ins = append(ins, ioPath{what, f})
+	}
+	outs := []ioPath{{"--out", c.String("out")}, {"--cpuprofile", c.String("cpuprofile")}}
+	if err := checkOutputs(outs, ins); err != nil {
+		return err
+	}
+	if o, p := c.String("out"), c.String("cpuprofile"); o != "" && o != "-" && p != "" && samePath(o, p) {
+		return usagef("--out %s and --cpuprofile %s are the same file; give two", o, p)
 	}
 	if c.Float64("max-events") < 0 {
 		return usagef("--max-events %g: want 0 (no limit) or more", c.Float64("max-events"))
@@ -171,7 +193,8 @@ func simAction(c *cli.Context) error {
 	}
 	if err != nil {
 		var pe *model.ParamError
-		if errors.As(err, &pe) {
+		var me *model.MemoryError
+		if errors.As(err, &pe) || errors.As(err, &me) {
 			return usageError{err}
 		}
 		return fmt.Errorf("simulation failed: %w", err)
@@ -179,7 +202,7 @@ func simAction(c *cli.Context) error {
 	if refused := refusedFlows(res); refused != "" {
 		fmt.Fprintf(c.App.ErrWriter, "nicrate admission control refused %s: they never started (their requests would oversubscribe a source, link or destination)\n", refused)
 	}
-	return writeOutput(c.String("out"), c.App.Writer, func(w io.Writer) error {
+	return writeOutput(c.Context, c.String("out"), c.App.Writer, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
 		if format == "csv" {
 			writeSeriesCSV(bw, res)

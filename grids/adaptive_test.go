@@ -74,6 +74,8 @@ func TestMeasurementParse(t *testing.T) {
 	}
 	for _, tc := range []struct{ name, data, want string }{
 		{"header", "time,flow,gbps\n", "m.csv:1: the header must be time_s,flow,throughput_gbps"},
+		{"short header", "a,b\n", `m.csv:1: the header must be time_s,flow,throughput_gbps, as ccsweep sim --format csv prints it, not "a,b"`},
+		{"no header", "", "m.csv:1: the header must be time_s,flow,throughput_gbps, as ccsweep sim --format csv prints it, not nothing"},
 		{"empty", "time_s,flow,throughput_gbps\n", "m.csv:1: no samples after the header"},
 		{"time", "time_s,flow,throughput_gbps\n0.001,F1,1\n-1,F1,2\n", `m.csv:3: time_s: "-1": want a positive time in seconds`},
 		{"value", "time_s,flow,throughput_gbps\n0.001,F1,fast\n", `m.csv:2: throughput_gbps: "fast": want a throughput of 0 or more Gbit/s`},

@@ -157,7 +157,7 @@ func parseMeasurement(ps *problems, path string, data []byte) *Measurement {
 	head, err := r.Read()
 	if err != nil || strings.Join(head, ",") != MeasurementHeader {
 		got := "nothing"
-		if err == nil {
+		if len(head) > 0 { // csv returns a record with the wrong number of fields too
 			got = strconv.Quote(strings.Join(head, ","))
 		}
 		ps.add(1, "", "the header must be %s, as ccsweep sim --format csv prints it, not %s", MeasurementHeader, got)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -600,4 +601,35 @@ func unknownKeys(ps *problems, t *table, prefix string, allowed []string, name s
 		}
 	}
 	return bad
+}
+
+// Files lists the files the grid was read from, as paths a process in the
+// current directory can open: the grid file, each scenario file and the
+// files those name, and the measurements of [calibrate]. It is empty for a
+// grid from ParseCanonical. Commands refuse to write an output over any of
+// them.
+func (g *Grid) Files() []string {
+	if g.Path == "" {
+		return nil
+	}
+	dir := filepath.Dir(g.Path)
+	rel := func(base, name string) string {
+		if filepath.IsAbs(name) {
+			return name
+		}
+		return filepath.Join(base, name)
+	}
+	files := []string{g.Path}
+	for _, name := range slices.Sorted(maps.Keys(g.scenarios)) {
+		cs := g.scenarios[name]
+		p := rel(dir, cs.Path)
+		files = append(files, p)
+		for _, f := range slices.Sorted(maps.Keys(cs.Files)) {
+			files = append(files, rel(filepath.Dir(p), f))
+		}
+	}
+	if g.Calibrate != nil && g.Calibrate.Data != nil {
+		files = append(files, g.Calibrate.Data.Path)
+	}
+	return files
 }

@@ -59,18 +59,28 @@ func IsScenarioFile(name string) bool { return strings.HasSuffix(name, ".toml") 
 // model (model.NewScenario). A rejected file gives an *Error whose problems
 // name file, line and key.
 func LoadScenario(path string) (*model.Scenario, error) {
+	sc, _, err := LoadScenarioFiles(path)
+	return sc, err
+}
+
+// LoadScenarioFiles is LoadScenario that also lists the files it read:
+// path, then the files it names, as paths relative to the current
+// directory.
+func LoadScenarioFiles(path string) (*model.Scenario, []string, error) {
+	files := []string{path}
 	data, err := ReadFile(path, MaxFileSize)
 	if err != nil {
-		return nil, fmt.Errorf("read scenario: %w", err)
+		return nil, files, fmt.Errorf("read scenario: %w", err)
 	}
 	read := func(name string) ([]byte, error) {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(filepath.Dir(path), name)
 		}
+		files = append(files, name)
 		return ReadFile(name, MaxFabricSize)
 	}
 	sc, _, err := ParseScenario(path, data, read)
-	return sc, err
+	return sc, files, err
 }
 
 // ParseScenario parses scenario file data (path names it in problems),
@@ -131,9 +141,9 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			tp.Preset = r.enum(topo, "topology", "preset", "-", []string{"648"})
 			if tp.Preset == "-" {
 				tp.Preset = ""
-				tp.Leaves = r.int(topo, "topology", "leaves", 0, 1, 4096)
-				tp.Spines = r.int(topo, "topology", "spines", 0, 1, 4096)
-				tp.HostsPerLeaf = r.int(topo, "topology", "hosts_per_leaf", 0, 1, 4096)
+				tp.Leaves = r.int(topo, "topology", "leaves", 0, 1, model.MaxSwitchPorts)
+				tp.Spines = r.int(topo, "topology", "spines", 0, 1, model.MaxSwitchPorts)
+				tp.HostsPerLeaf = r.int(topo, "topology", "hosts_per_leaf", 0, 1, model.MaxSwitchPorts)
 				r.need(topo, "topology", "leaves", "spines", "hosts_per_leaf")
 			}
 		case "mesh", "torus":
@@ -175,7 +185,8 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		spec.Routing = r.enum(rt, "routing", "algorithm", spec.Routing, model.RoutingAlgorithms)
 		spec.LMC = r.int(rt, "routing", "lmc", 0, 0, 7)
 	}
-	for i, t := range r.tables(root, "flow") {
+	flowTables := r.tables(root, "flow")
+	for i, t := range flowTables {
 		key := fmt.Sprintf("flow[%d]", i)
 		f := model.FlowSpec{
 			Name:       r.str(t, key, "name", fmt.Sprintf("F%d", i+1)),
@@ -227,6 +238,25 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		names[ts.Name] = true
 		spec.Traffic = append(spec.Traffic, ts)
 	}
+	// A start at or past the end of the run sends nothing: every metric
+	// of the run would be null.
+	checkStart := func(kind string, tables []lineTable, starts []int) {
+		for i, t := range tables {
+			if n := t.m["start_phase"]; n != nil && i < len(starts) && starts[i] >= spec.Phases {
+				ps.add(n.line, fmt.Sprintf("%s[%d].start_phase", kind, i), "%d: the scenario has %d phase%s (0 to %d); a %s starting at the end never sends",
+					starts[i], spec.Phases, map[bool]string{true: "s"}[spec.Phases > 1], spec.Phases-1, kind)
+			}
+		}
+	}
+	var flowStarts, trafficStarts []int
+	for _, f := range spec.Flows {
+		flowStarts = append(flowStarts, f.StartPhase)
+	}
+	for _, ts := range spec.Traffic {
+		trafficStarts = append(trafficStarts, ts.StartPhase)
+	}
+	checkStart("flow", flowTables, flowStarts)
+	checkStart("traffic", r.tables(root, "traffic"), trafficStarts)
 	if len(spec.Flows) == 0 && len(spec.Traffic) == 0 && len(ps.list) == 0 {
 		ps.add(1, "", "no [[flow]] or [[traffic]]: the scenario sends nothing")
 	}
@@ -249,6 +279,15 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 				path = filepath.Join(filepath.Dir(ps.file), path)
 			}
 			ps.list = append(ps.list, Problem{File: path, Line: max(fe.Line, 1), Msg: fe.Reason})
+		} else if he := (*model.FlowHostError)(nil); errors.As(err, &he) && he.Flow < len(flowTables) {
+			// A host the topology lacks: the flow's own line.
+			t, key := flowTables[he.Flow], fmt.Sprintf("flow[%d]", he.Flow)
+			switch field := he.Field; field {
+			case "src", "dst":
+				ps.add(t.m[field].line, key+"."+field, "%q is not a host of the topology", map[string]string{"src": he.Src, "dst": he.Dst}[field])
+			default:
+				ps.add(t.m["dst"].line, key+".dst", "%q is the flow's src too: want two distinct hosts", he.Dst)
+			}
 		} else {
 			ps.add(line, "topology", "%s", strings.TrimPrefix(err.Error(), model.ErrBadScenario.Error()+": "))
 		}

@@ -127,7 +127,7 @@ func TestScenarioFileProblems(t *testing.T) {
 		{"load above 1", topo + "[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\nload = 1.5\n", "s.toml:7: traffic[0].load: 1.5: want a number from 0 to 1"},
 		{"load on saturate", topo + "[[traffic]]\npattern = \"uniform\"\nload = 0.5\n", "s.toml:6: traffic[0].load: a saturating source sends all it can"},
 		{"poisson without load", topo + "[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\n", "s.toml:4: traffic[0]: arrival poisson needs a load"},
-		{"unknown host", topo + "[[flow]]\nsrc = \"H1\"\ndst = \"H9\"\n", "s.toml:1: topology: |flow F1: H1->H9 is not a pair of distinct hosts"},
+		{"unknown host", topo + "[[flow]]\nsrc = \"H1\"\ndst = \"H9\"\n", `s.toml:6: flow[0].dst: "H9" is not a host of the topology`},
 		{"pattern misfit", "[topology]\nkind = \"fattree\"\nk = 3\n[[traffic]]\npattern = \"bitreverse\"\n", "bitreverse needs a power of two hosts, not 9"},
 		{"nothing sent", topo, "s.toml:1: no [[flow]] or [[traffic]]"},
 		{"bad param default", "[params]\nmtu = 3\n" + topo + "[[traffic]]\npattern = \"uniform\"\n", "s.toml:2: params.mtu"},

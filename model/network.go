@@ -210,6 +210,11 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The topology is linear in its size; the forwarding state is not:
+	// refuse before paying for it what would not fit.
+	if err := checkMemory(topo, sc.lmc(&cfg), sc.routing()); err != nil {
+		return nil, err
+	}
 	n := &Network{
 		cfg: cfg, scenario: sc, seed: seed, nVL: cfg.VLs,
 		end:    engine.Time(sc.Phases) * cfg.Phase,
@@ -227,11 +232,18 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		hostNames[i] = topo.Nodes[n.hcas[i].node].Name
 		hostIndex[hostNames[i]] = i
 	}
-	for _, fs := range sc.Flows {
+	for i, fs := range sc.Flows {
 		src, okS := hostIndex[fs.Src]
 		dst, okD := hostIndex[fs.Dst]
 		if !okS || !okD || src == dst {
-			return nil, fmt.Errorf("%w %s: flow %s: %s->%s is not a pair of distinct hosts", ErrBadScenario, sc.Name, fs.Name, fs.Src, fs.Dst)
+			fe := &FlowHostError{Scenario: sc.Name, Flow: i, Name: fs.Name, Src: fs.Src, Dst: fs.Dst}
+			switch {
+			case !okS:
+				fe.Field = "src"
+			case !okD:
+				fe.Field = "dst"
+			}
+			return nil, fe
 		}
 		n.addFlow(fs, src, dst, nil)
 	}
@@ -520,3 +532,21 @@ func (n *Network) arrive(k int32) {
 	}
 	n.trySwitch(pk.outPort)
 }
+
+// FlowHostError reports a flow of a scenario that does not name two
+// distinct hosts of its topology. Flow indexes Scenario.Flows; Field is
+// "src" or "dst", the first that names no host, or "" when both name the
+// same host. It wraps ErrBadScenario.
+type FlowHostError struct {
+	Scenario       string
+	Flow           int
+	Name, Src, Dst string
+	Field          string
+}
+
+func (e *FlowHostError) Error() string {
+	return fmt.Sprintf("%v %s: flow %s: %s->%s is not a pair of distinct hosts", ErrBadScenario, e.Scenario, e.Name, e.Src, e.Dst)
+}
+
+// Unwrap returns ErrBadScenario.
+func (e *FlowHostError) Unwrap() error { return ErrBadScenario }

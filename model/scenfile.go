@@ -328,9 +328,9 @@ func (sp *ScenarioSpec) params() []scenParam {
 		intP("levels", "fat tree: levels of switches", 1, 4, t.Levels, func(s *ScenarioSpec, v int) { s.Topo.Levels = v })
 	case "clos":
 		if t.Preset == "" {
-			intP("leaves", "clos: leaf switches", 1, 4096, t.Leaves, func(s *ScenarioSpec, v int) { s.Topo.Leaves = v })
-			intP("spines", "clos: spine switches", 1, 4096, t.Spines, func(s *ScenarioSpec, v int) { s.Topo.Spines = v })
-			intP("hosts_per_leaf", "clos: hosts on each leaf", 1, 4096, t.HostsPerLeaf, func(s *ScenarioSpec, v int) { s.Topo.HostsPerLeaf = v })
+			intP("leaves", "clos: leaf switches", 1, maxSwitchPorts, t.Leaves, func(s *ScenarioSpec, v int) { s.Topo.Leaves = v })
+			intP("spines", "clos: spine switches", 1, maxSwitchPorts, t.Spines, func(s *ScenarioSpec, v int) { s.Topo.Spines = v })
+			intP("hosts_per_leaf", "clos: hosts on each leaf", 1, maxSwitchPorts, t.HostsPerLeaf, func(s *ScenarioSpec, v int) { s.Topo.HostsPerLeaf = v })
 		}
 	case "mesh", "torus":
 		intP("hosts_per_router", "mesh/torus: hosts on each router", 1, 64, t.HostsPerRouter, func(s *ScenarioSpec, v int) { s.Topo.HostsPerRouter = v })
@@ -356,7 +356,7 @@ func (sp *ScenarioSpec) params() []scenParam {
 			func(s *ScenarioSpec, v int) { s.Traffic[i].HotNodes = v })
 		intP(q+"senders", "incast: number of senders (0: every other host)", 0, 1<<20, ts.Senders,
 			func(s *ScenarioSpec, v int) { s.Traffic[i].Senders = v })
-		intP(q+"start_phase", "phase at which the traffic starts", 0, 1<<20, ts.StartPhase,
+		intP(q+"start_phase", "phase at which the traffic starts (before the last phase ends)", 0, float64(max(sp.Phases, 1)-1), ts.StartPhase,
 			func(s *ScenarioSpec, v int) { s.Traffic[i].StartPhase = v })
 		durP(q+"burst", "onoff: mean burst length", engine.Nanosecond, engine.Second, ts.Burst,
 			func(s *ScenarioSpec, v engine.Time) { s.Traffic[i].Burst = v })

@@ -21,6 +21,10 @@ const (
 	maxSwitchPorts = 254
 )
 
+// MaxSwitchPorts is the most ports a switch may have, and so the most
+// leaves, spines or hosts per leaf a clos may have.
+const MaxSwitchPorts = maxSwitchPorts
+
 // qdr4xGbps is the data rate of a 4x QDR link: 4 lanes of 10 Gbit/s
 // signalling with 8b/10b encoding.
 const qdr4xGbps = 32

@@ -139,10 +139,19 @@ func metricRange(g *Grid, s *Surface, metric string) (lo, hi float64) {
 // (a surface whose values all round to one number) is widened by 0.5 each
 // way first.
 func niceRange(lo, hi float64) (float64, float64) {
+	if math.IsInf(hi-lo, 0) || math.IsNaN(hi-lo) { // values near ±MaxFloat64: as they are
+		if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(hi-lo) {
+			return 0, 1
+		}
+		return lo, hi
+	}
 	if !(hi > lo) { // one value everywhere: a range around it
 		d := math.Abs(lo) * 0.1
 		if d == 0 || math.IsNaN(d) || math.IsInf(d, 0) {
 			return 0, 1
+		}
+		if math.IsInf(lo-d, 0) || math.IsInf(hi+d, 0) {
+			return lo, hi
 		}
 		return niceRange(lo-d, hi+d)
 	}

@@ -460,16 +460,9 @@ func (g *Grid) aggregate(results []store.Result) {
 	}
 }
 
-func meanSD(xs []float64) (mean, sd float64) {
-	for _, x := range xs {
-		mean += x
-	}
-	mean /= float64(len(xs))
-	for _, x := range xs {
-		sd += (x - mean) * (x - mean)
-	}
-	return mean, math.Sqrt(sd / float64(len(xs)))
-}
+// meanSD returns the mean and the population standard deviation of xs,
+// finite for finite xs (store.MeanDev).
+func meanSD(xs []float64) (mean, sd float64) { return store.MeanDev(xs, float64(len(xs))) }
 
 // plan adds a missing cell for each parameter combination of pg (the grid
 // rebuilt from its canonical form, or the error that prevented it) that

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/ccsweep/ccsweep/store/atomicfile"
 )
 
 // Merge combines the results of the databases srcs into dst, creating dst if
@@ -28,7 +30,8 @@ import (
 // as it was. The temporary files of merges into dst that were killed mid-way
 // on this host are removed first. dst must not be
 // in use while Merge runs, and Merge fails if it finds it open; the sources
-// may be, as they are only read.
+// may be, as they are only read. A dst that is a symbolic link is written
+// through: the file it names is replaced, and the link stays.
 func Merge(ctx context.Context, dst string, srcs []string, force bool) error {
 	if len(srcs) == 0 {
 		return fmt.Errorf("merge into %s: no source databases", dst)
@@ -40,7 +43,13 @@ func Merge(ctx context.Context, dst string, srcs []string, force bool) error {
 	if err := checkIdentity(ctx, inputs, force); err != nil {
 		return fmt.Errorf("merge into %s: %w", dst, err)
 	}
-	if err := mergeInto(ctx, dst, inputs, mode); err != nil {
+	// A symbolic link is written through: the file it names is replaced,
+	// and the link stays a link.
+	real, err := atomicfile.Target(dst)
+	if err != nil {
+		return fmt.Errorf("merge into %s: %w", dst, err)
+	}
+	if err := mergeInto(ctx, real, inputs, mode); err != nil {
 		return fmt.Errorf("merge into %s: %w", dst, err)
 	}
 	return nil

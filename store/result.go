@@ -209,6 +209,19 @@ func saveResult(ctx context.Context, tx *sql.Tx, r *Result, blobs [][]byte) erro
 	return nil
 }
 
+// finite reports whether a metric read back is a number: not NULL and
+// not an infinity, which Save never stores but a hand-edited database may
+// hold (SQLite has no NaN). A metric that is not is absent when read.
+func finite(m sql.NullFloat64) bool { return m.Valid && !math.IsInf(m.Float64, 0) }
+
+// finiteOrZero is v, or 0 (unknown) when v is an infinity or NaN.
+func finiteOrZero(v float64) float64 {
+	if math.IsInf(v, 0) || math.IsNaN(v) {
+		return 0
+	}
+	return v
+}
+
 // nullFloat returns m[name], or nil (NULL) if it is missing or not finite.
 func nullFloat(m map[string]float64, name string) any {
 	v, ok := m[name]
@@ -310,6 +323,7 @@ func queryResults(ctx context.Context, tx *sql.Tx, f Filter) ([]Result, error) {
 			return nil, err
 		}
 		r.Point.Seed, r.Events, r.RunID = uint64(seed), uint64(events), runID.Int64
+		r.WallSeconds = finiteOrZero(r.WallSeconds)
 		if r.Started, err = parseTime(started); err != nil {
 			return nil, fmt.Errorf("point %s: %w", r.Point.ID, err)
 		}
@@ -318,7 +332,7 @@ func queryResults(ctx context.Context, tx *sql.Tx, f Filter) ([]Result, error) {
 		}
 		r.Metrics = make(map[string]float64, len(metricNames))
 		for i, m := range metrics {
-			if m.Valid {
+			if finite(m) {
 				r.Metrics[metricNames[i]] = m.Float64
 			}
 		}
@@ -370,10 +384,16 @@ func (d *DB) Series(ctx context.Context, pointID string) ([]Series, error) {
 			return nil, fmt.Errorf("read series of %s: %w", pointID, err)
 		}
 		if s.Gbps, err = DecodeSamples(blob); err != nil {
-			return nil, fmt.Errorf("read series of %s, flow %s: %w", pointID, s.Flow, err)
+			return nil, fmt.Errorf("read series of %s, flow %s: %w: %w", pointID, s.Flow, ErrNotDatabase, err)
 		}
 		if len(s.Gbps) != n {
-			return nil, fmt.Errorf("read series of %s, flow %s: %d samples decoded, %d stored", pointID, s.Flow, len(s.Gbps), n)
+			return nil, fmt.Errorf("read series of %s, flow %s: %w: %d samples decoded, %d stored", pointID, s.Flow, ErrNotDatabase, len(s.Gbps), n)
+		}
+		if i := slices.IndexFunc(s.Gbps, func(v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) }); i >= 0 {
+			return nil, fmt.Errorf("read series of %s, flow %s: %w: sample %d is %v", pointID, s.Flow, ErrNotDatabase, i, s.Gbps[i])
+		}
+		if !(s.SampleSeconds > 0) || math.IsInf(s.SampleSeconds, 0) {
+			return nil, fmt.Errorf("read series of %s, flow %s: %w: sampling interval %v s", pointID, s.Flow, ErrNotDatabase, s.SampleSeconds)
 		}
 		series = append(series, s)
 	}

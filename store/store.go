@@ -197,7 +197,8 @@ func Exists(path string) (bool, error) {
 // as immutable, as SQLite cannot read it otherwise, and a sweep that starts
 // writing it later is not seen. It fails with an error wrapping
 // ErrNoDatabase if the file is missing, ErrNotDatabase if it is not a
-// ccsweep database (an empty file or a directory among them), or
+// ccsweep database (an empty file, a directory, a FIFO or a device among
+// them), or
 // ErrSchemaTooNew if a newer ccsweep wrote it, and if its schema is older
 // than the current one.
 func OpenReadOnly(path string) (*DB, error) {
@@ -209,7 +210,10 @@ func OpenReadOnly(path string) (*DB, error) {
 		return nil, fmt.Errorf("open %s: %w", path, unwrapPathError(err))
 	case fi.IsDir():
 		return nil, fmt.Errorf("open %s: %w: it is a directory", path, ErrNotDatabase)
-	case fi.Mode().IsRegular() && fi.Size() == 0:
+	case !fi.Mode().IsRegular():
+		// A FIFO would block the open forever; a device is no database.
+		return nil, fmt.Errorf("open %s: %w: it is not a regular file", path, ErrNotDatabase)
+	case fi.Size() == 0:
 		return nil, fmt.Errorf("open %s: %w: the file is empty", path, ErrNotDatabase)
 	}
 	params, quiet := readParams(path)
@@ -302,7 +306,42 @@ func openDSN(path, dsn string, readOnly bool) (*DB, error) {
 		sqldb.Close()
 		return nil, d.openError(err)
 	}
+	if err := d.checkTables(ctx); err != nil {
+		sqldb.Close()
+		return nil, d.openError(err)
+	}
 	return d, nil
+}
+
+// schemaTables are the tables every ccsweep database holds once migrated.
+var schemaTables = []string{"grids", "runs", "points", "point_params", "series", "claims"}
+
+// checkTables fails with an error wrapping ErrNotDatabase if a table of the
+// schema is missing (a damaged or hand-edited file), so that no command
+// meets it later as a raw SQL error or reads it as empty.
+func (d *DB) checkTables(ctx context.Context) error {
+	rows, err := d.sql.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table'`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	have := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return err
+		}
+		have[name] = true
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, t := range schemaTables {
+		if !have[t] {
+			return fmt.Errorf("%w: damaged: table %s is missing", ErrNotDatabase, t)
+		}
+	}
+	return nil
 }
 
 func (d *DB) init(ctx context.Context) error {

@@ -50,20 +50,45 @@ func StatOf(xs []float64) Stat {
 		s.Mean, s.SD = math.NaN(), math.NaN()
 		return s
 	}
-	for _, x := range xs {
-		s.Mean += x
-	}
-	s.Mean /= float64(s.N)
 	if s.N < 2 {
+		s.Mean, _ = MeanDev(xs, 1)
 		return s
 	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - s.Mean) * (x - s.Mean)
-	}
-	s.SD = math.Sqrt(ss / float64(s.N-1))
+	s.Mean, s.SD = MeanDev(xs, float64(s.N-1))
 	s.HalfWidth = TQuantile(s.N-1) * s.SD / math.Sqrt(float64(s.N))
 	return s
+}
+
+// MeanDev returns the mean of xs and sqrt(Σ(x−mean)²/div). For finite xs
+// both are finite, even where a plain sum overflows (values near
+// ±MaxFloat64): then it works on xs scaled down, and a deviation past
+// MaxFloat64 is MaxFloat64. Otherwise the result is the plain sums', bit
+// for bit.
+func MeanDev(xs []float64, div float64) (mean, dev float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	dev = math.Sqrt(ss / div)
+	if !math.IsInf(mean, 0) && !math.IsInf(dev, 0) || slices.ContainsFunc(xs, func(x float64) bool { return math.IsInf(x, 0) || math.IsNaN(x) }) {
+		return mean, dev
+	}
+	scale := 0.0
+	for _, x := range xs {
+		scale = max(scale, math.Abs(x))
+	}
+	var m, sq float64
+	for _, x := range xs {
+		m += x / scale / float64(len(xs))
+	}
+	for _, x := range xs {
+		sq += (x/scale - m) * (x/scale - m)
+	}
+	return m * scale, min(math.Sqrt(sq/div)*scale, math.MaxFloat64)
 }
 
 // TQuantile returns the quantile 1−(1−ConfidenceLevel)/2 of Student's t
@@ -194,9 +219,10 @@ func (d *DB) ResultsOf(ctx context.Context, ids []string) ([]Result, error) {
 			return nil, fmt.Errorf("read results: %w", err)
 		}
 		r.Point.Seed, r.Events = uint64(seed), uint64(events)
+		r.WallSeconds = finiteOrZero(r.WallSeconds)
 		r.Metrics = map[string]float64{}
 		for i, m := range metrics {
-			if m.Valid {
+			if finite(m) {
 				r.Metrics[metricNames[i]] = m.Float64
 			}
 		}

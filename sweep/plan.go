@@ -238,7 +238,10 @@ func deal(count int, point func(int) grids.Point, n int, again map[uint32]uint32
 		}
 	}
 	slices.SortFunc(es, func(a, b entry) int { return cmp.Or(cmp.Compare(b.cost, a.cost), cmp.Compare(a.pos, b.pos)) })
-	h := make(loadHeap, n)
+	// Only the first len(es) shards can get a point (each point goes to the
+	// least loaded, ties to the lowest, and loads are positive), so a shard
+	// count past the points costs no memory: the rest stay empty.
+	h := make(loadHeap, min(n, max(len(es), 1)))
 	for k := range h {
 		h[k] = shardLoad{shard: k}
 	}

@@ -270,6 +270,11 @@ func RunRounds(ctx context.Context, rounds *Rounds, db *store.DB, opt Options) (
 		total.State = st
 		if err != nil || st.Finished {
 			total.Points = st.Planned
+			if err == nil {
+				// Every planned point is done: those this call did not
+				// run were done already, in rounds it never entered too.
+				total.AlreadyDone = st.Planned - total.Ran - total.Elsewhere
+			}
 			return total, err
 		}
 		if st.Failed > 0 && total.Rounds > 0 {

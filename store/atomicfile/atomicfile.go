@@ -6,23 +6,41 @@
 // temporary file in the same directory, is synced, takes the old file's
 // permission bits (and owner, where the process may set it), and is renamed
 // over the old one. A symbolic link is followed, so the file it points at is
-// replaced and the link stays a link. A character device, FIFO or socket
+// replaced and the link stays a link. A read-only file is refused
+// (ErrReadOnly). A character device, FIFO or socket
 // (/dev/null, /dev/stdout, a named pipe) is written in place, never
-// replaced. A directory is refused with ErrNotFile.
+// replaced. A directory is refused with ErrNotFile. The temporary files a
+// killed writer leaves (.NAME.tmp-HOST-PID-*) are removed by the next
+// Write to the same path on the same host once that PID is gone.
 package atomicfile
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 )
 
-// ErrNotFile is returned when the output path names a directory, or a chain
-// of symbolic links too long to follow. Callers add the path.
-var ErrNotFile = errors.New("not a file")
+var (
+	// ErrNotFile is returned when the output path names a directory, or a
+	// chain of symbolic links too long to follow. Callers add the path.
+	ErrNotFile = errors.New("not a file")
+	// ErrReadOnly is returned, before anything is written, for a regular
+	// file that nobody may write (no w bit, e.g. 0444) or this process may
+	// not write: a shell's redirect would be refused, and so is replacing
+	// it. It is fs.ErrPermission for errors.Is.
+	ErrReadOnly error = readOnlyError{}
+)
+
+type readOnlyError struct{}
+
+func (readOnlyError) Error() string        { return "permission denied" }
+func (readOnlyError) Is(target error) bool { return target == fs.ErrPermission }
 
 // maxLinks bounds how many symbolic links Write follows, as the kernel does.
 const maxLinks = 40
@@ -31,6 +49,14 @@ const maxLinks = 40
 // an existing regular file keeps its own. If fill or any step fails, path is
 // left as it was (for a file replaced atomically) and the error is returned.
 func Write(path string, perm fs.FileMode, fill func(io.Writer) error) error {
+	return WriteContext(context.Background(), path, perm, fill)
+}
+
+// WriteContext is Write whose wait for a FIFO's reader ends, with ctx's
+// error, when ctx is done: a FIFO without a reader blocks its writer's
+// open, which no signal would otherwise interrupt. Once the output is open,
+// ctx is fill's business.
+func WriteContext(ctx context.Context, path string, perm fs.FileMode, fill func(io.Writer) error) error {
 	real, info, err := resolve(path)
 	if err != nil {
 		return err
@@ -39,9 +65,18 @@ func Write(path string, perm fs.FileMode, fill func(io.Writer) error) error {
 	case info == nil:
 		return replace(real, perm, nil, fill)
 	case info.Mode().IsRegular():
+		if info.Mode().Perm()&0o222 == 0 || !writable(real) {
+			return fmt.Errorf("%w: the file is read-only", ErrReadOnly)
+		}
 		return replace(real, info.Mode().Perm(), info, fill)
 	case info.IsDir():
 		return fmt.Errorf("%w: it is a directory", ErrNotFile)
+	case info.Mode()&fs.ModeNamedPipe != 0:
+		f, err := openFIFO(ctx, real)
+		if err != nil {
+			return err
+		}
+		return fillAndClose(f, fill)
 	default:
 		return inPlace(real, fill)
 	}
@@ -53,6 +88,13 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 		_, err := w.Write(data)
 		return err
 	})
+}
+
+// Target returns the name Write(path, ...) writes: path with its chain of
+// symbolic links followed to the last link's target, which need not exist.
+func Target(path string) (string, error) {
+	real, _, err := resolve(path)
+	return real, err
 }
 
 // resolve follows symbolic links from path to the name that is written:
@@ -85,7 +127,8 @@ func resolve(path string) (string, fs.FileInfo, error) {
 // replace writes a temporary file beside path and renames it over path.
 // old, when not nil, is the file being replaced, whose owner is kept.
 func replace(path string, perm fs.FileMode, old fs.FileInfo, fill func(io.Writer) error) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	removeStale(path)
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path, hostname(), os.Getpid())+"*")
 	if err != nil {
 		return err
 	}
@@ -119,9 +162,51 @@ func inPlace(real string, fill func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
+	return fillAndClose(f, fill)
+}
+
+// fillAndClose writes what fill produces to f and closes it.
+func fillAndClose(f *os.File, fill func(io.Writer) error) error {
 	if err := fill(f); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// tempPrefix is how the names of path's temporary files start when process
+// pid on host writes them: ".NAME.tmp-HOST-PID-", then random characters.
+func tempPrefix(path, host string, pid int) string {
+	return "." + filepath.Base(path) + ".tmp-" + host + "-" + strconv.Itoa(pid) + "-"
+}
+
+// hostname is this host's name with path separators and dashes replaced,
+// or "localhost".
+func hostname() string {
+	h, err := os.Hostname()
+	if err != nil || h == "" {
+		return "localhost"
+	}
+	return strings.NewReplacer("/", "_", "\\", "_", "-", "_").Replace(h)
+}
+
+// removeStale removes the temporary files a process of this host killed
+// while writing path left beside it (a SIGKILL leaves no chance to clean
+// up). Only files of this host's processes that no longer exist are
+// removed: another host's writer may share the directory.
+func removeStale(path string) {
+	prefix := "." + filepath.Base(path) + ".tmp-" + hostname() + "-"
+	dir := filepath.Dir(path)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		pidText, _, ok := strings.Cut(rest, "-")
+		pid, err := strconv.Atoi(pidText)
+		if ok && err == nil && pid > 0 && pid != os.Getpid() && !alive(pid) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }

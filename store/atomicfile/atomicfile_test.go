@@ -145,3 +145,33 @@ func TestWriteDevicesAndFIFOsInPlace(t *testing.T) {
 		}
 	})
 }
+
+// TestWriteReadOnlyFileIsRefused: a 0444 file, directly or through a link,
+// is left as it was, as a shell's redirect would leave it, with nothing
+// beside it.
+func TestWriteReadOnlyFileIsRefused(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "ro.txt")
+	if err := os.WriteFile(p, []byte("keep"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.txt")
+	if err := os.Symlink("ro.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{p, link} {
+		err := write(path, "new")
+		if !errors.Is(err, atomicfile.ErrReadOnly) || !errors.Is(err, fs.ErrPermission) {
+			t.Errorf("%s: err %v, want ErrReadOnly", path, err)
+		}
+	}
+	if got := read(t, p); got != "keep" {
+		t.Errorf("content %q", got)
+	}
+	if fi, _ := os.Stat(p); fi.Mode().Perm() != 0o444 {
+		t.Errorf("mode %v", fi.Mode().Perm())
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+		t.Errorf("left behind: %v", entries)
+	}
+}
