@@ -90,7 +90,7 @@ func loadAssets(dir string) (*report.Assets, error) {
 	}
 	a, err := report.LoadAssets(dir)
 	if err != nil {
-		return nil, usagef("--assets %s: %v (see README: Reports offline)", dir, err)
+		return nil, usagef("--assets %s: %v (see docs/reports.md: Reports offline)", dir, err)
 	}
 	return a, nil
 }

@@ -62,7 +62,7 @@ func TestTestbedS1CCOnProtectsTheVictimAndSharesTheHotSpot(t *testing.T) {
 // unpaced ones the CC loop keeps the shared S1-S2 link busy (within 10 % of
 // CC off); with the default 2 µs read round trip a flow that needs only a
 // small IRD cannot be paced gently, and the model predicts a larger cost
-// (README, "What the hardware adds").
+// (docs/model.md, "What the hardware adds").
 func TestTestbedS2CCOnIsFair(t *testing.T) {
 	cfg := model.DefaultConfig()
 	cfg.Phase = engine.Second

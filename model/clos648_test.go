@@ -122,7 +122,7 @@ func mustRun(t *testing.T, sc *Scenario, cfg Config, seed uint64) *Result {
 // 10 ms phases instead of 125 ms, so IB CC gets eight times the CCTI per
 // BECN to throttle the contributors within the second phase. With CC the
 // victims must get at least three times their throughput without, and the
-// contributors an even share (Jain >= 0.9). README gives the full-length
+// contributors an even share (Jain >= 0.9). docs/scale.md gives the full-length
 // figures with the testbed's parameters.
 func TestClos648HotspotShowsWhatCCIsFor(t *testing.T) {
 	sc := LookupScenario("clos648-hotspot")

@@ -48,7 +48,7 @@ type DRBConfig struct {
 	OpenAfter int
 }
 
-// DefaultDRB returns DRB's defaults (README, "DRB"): a 1 ms timer (on
+// DefaultDRB returns DRB's defaults (docs/schemes.md, "DRB"): a 1 ms timer (on
 // 003's torus, shorter timers closed paths the hot spot still needed; a 3
 // ms one gains more on the hot spot but keeps a pair off its minimal path
 // longer after its last BECN), no throttling, up to every LMC path, one

@@ -89,7 +89,7 @@ type Config struct {
 }
 
 // TransportConfig holds the reliable-connection transport and adapter
-// behaviour IB CC depends on. DefaultTransport gives the testbed's; README
+// behaviour IB CC depends on. DefaultTransport gives the testbed's; docs/model.md
 // ("What the hardware adds") gives the evidence for each default.
 type TransportConfig struct {
 	// BECNReturn is how a destination returns BECNs: "ack" (in the RC

@@ -43,7 +43,7 @@ var presetFields = []string{
 
 // Sources of the presets' values; docs/presets.md quotes each place.
 const (
-	srcTable1 = "the reference testbed's Table I (SPEC §3; README, IB CC parameters)"
+	srcTable1 = "the reference testbed's Table I (SPEC §3; docs/model.md, IB CC parameters)"
 	srcCCT106 = "the testbed's CCT, cct[i] = 7·i²/106² µs (SPEC §2; reference/002.md §2)"
 	srcCCMgr  = "Mellanox OFED for Linux User Manual Rev 2.2-1.0.1, §8.9.4.1 Congestion Control Manager Options File, Tables 26-27 (also Rev 2.3-1.0.1 §3.2.2.8.1)"
 	srcOPAXML = "Omni-Path FM opafm.xml as shipped: github.com/cornelisnetworks/opa-fm Esm/ib/src/linux/startup/opafm_src.xml, <CongestionControl> (commit acde834)"

@@ -35,7 +35,7 @@ type SantosConfig struct {
 	AIMDIncrease float64
 }
 
-// DefaultSantos returns the santos parameters of README ("Schemes"):
+// DefaultSantos returns the santos parameters of docs/schemes.md ("santos"):
 // input-triggered marking, FIMD with m = 2, R_max the injection rate and
 // R_min R_max/64, as reference 001 suggests.
 func DefaultSantos() SantosConfig {
@@ -138,7 +138,7 @@ func (rr *rateRule) inc(r float64) float64 {
 	}
 	// aimd: rr.step·R_min/r per ACK, and ACKs come every 1/r, so the rate
 	// grows by rr.step per 1/R_min of time (rr.step is already a·R_min):
-	// linearly in time, as additive increase does (README, "Schemes").
+	// linearly in time, as additive increase does (docs/schemes.md, "santos").
 	return r + rr.step*rr.rMin/r
 }
 

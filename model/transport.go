@@ -7,7 +7,7 @@ import (
 )
 
 // This file holds what the reliable-connection (RC) transport and the
-// adapters add to IB CC on the testbed's hardware (README, "What the hardware
+// adapters add to IB CC on the testbed's hardware (docs/model.md, "What the hardware
 // adds"):
 //
 //   - BECNs ride on RC acknowledgements. A requester asks for an ACK (the

@@ -14,7 +14,7 @@ import (
 )
 
 // The properties below follow Merge's documented rules (its doc comment,
-// `ccsweep merge --help`, the README's "Merging by hand"): a point stored
+// `ccsweep merge --help`, docs/clusters.md, "Merging by hand"): a point stored
 // in several inputs is kept once; a done result wins over a failed one,
 // and otherwise the first one met (dst's own, then the sources in order)
 // wins; its parameters, series and run come with it; merging again changes

@@ -26,7 +26,7 @@ load = [0.1, 0.6]
 // and -j 2, paths_open_mean only where drb runs, and the throughput DRB
 // exists for: at load 0.6 transpose saturates dimension-order routing on
 // one path (off, ib) while drb, opening the other dimension order, carries
-// nearly all of it (README, "DRB").
+// nearly all of it (docs/schemes.md, "DRB").
 func TestDRBGridRunsLikeAnyOther(t *testing.T) {
 	g := parse(t, drbGrid)
 	var exports []string

@@ -19,7 +19,7 @@ import (
 // The tests below call RefineStepper.Next on hand-made rounds (points with
 // their victim throughput means) and check what it proposes against the
 // documented rules of refinement (RefineStepper's and MinSplit's doc, the
-// README's "Adaptive refinement"): a pair of neighbours along an axis is
+// docs/sweeps.md, "Adaptive refinement"): a pair of neighbours along an axis is
 // split midway on the axis's scale; pairs across a where boundary first,
 // the longest first, then by how much the metric differs, the longest
 // first among equal ones; PerRound points a round, Points in all; no pair

@@ -350,7 +350,7 @@ ccti_timer = ["150us", "160us"]
 	}
 }
 
-// TestRefinementLocatesTheTestbedCliff is the measurement of the README on
+// TestRefinementLocatesTheTestbedCliff is the measurement of docs/sweeps.md on
 // a shorter run: the coarse 4x4 grid of testbed-s1 over CCTI_Timer and
 // Marking_Rate, refined with 40 points along victim = 7 Gbit/s, brackets
 // the short-timer cliff of every marking rate it samples that a regular

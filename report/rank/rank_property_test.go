@@ -13,7 +13,7 @@ import (
 )
 
 // The properties below derive their expectations from the documented rules
-// of ranking (package rank's Query and Order, the README's "Finding the
+// of ranking (package rank's Query and Order, docs/sweeps.md, "Finding the
 // answer" section), computed here independently of the code under test:
 // each objective scaled to [0, 1] over the feasible points, 1 best; the
 // weighted mean of the scaled values; lexicographic order with ties within
