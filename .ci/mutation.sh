@@ -22,6 +22,10 @@
 #   - --workers 1 always: the machine has two cores shared with others.
 #   - the mutation build tag (MUT_TAGS) lets slow tests skip themselves;
 #     model's tests also run with -short (MUT_SHORT=1 for any package).
+#   - MUT_SKIP=REGEX skips those tests (go test -skip, through GOFLAGS);
+#     MUT_EXCLUDE=REGEX leaves files out (gremlins --exclude-files, paths
+#     relative to the package); MUT_BUDGET=DURATION (timeout(1) syntax,
+#     e.g. 45m) stops a package's run and summarizes what it got to.
 #   - --test-cpu is not used: gremlins 0.6.0 passes it as one malformed
 #     argument ("-cpu 1").
 set -euo pipefail
@@ -69,23 +73,39 @@ for pkg in "${pkgs[@]}"; do
 	if [ "${MUT_SHORT:-}" = 1 ] || [ "$pkg" = model ]; then
 		flags="$flags -short"
 	fi
+	if [ -n "${MUT_SKIP:-}" ]; then
+		flags="$flags -skip=$MUT_SKIP"
+	fi
+	exclude=()
+	if [ -n "${MUT_EXCLUDE:-}" ]; then
+		exclude=(--exclude-files "$MUT_EXCLUDE")
+	fi
 	start=$SECONDS
-	(cd "$pkg" && GOFLAGS=$flags "$gremlins" unleash "${dry[@]}" --workers 1 \
+	status=0
+	(cd "$pkg" && GOFLAGS=$flags timeout "${MUT_BUDGET:-0}" "$gremlins" unleash "${dry[@]}" --workers 1 \
 		--tags "${MUT_TAGS:-mutation}" \
 		--timeout-coefficient "${MUT_TIMEOUT_COEF:-$(coef "$pkg")}" \
-		-o "$out/$name.json") >"$out/$name.log" 2>&1 ||
-		echo "mutation: gremlins failed on $pkg; see $out/$name.log" >&2
+		"${exclude[@]}" -o "$out/$name.json") >"$out/$name.log" 2>&1 || status=$?
 	elapsed=$((SECONDS - start))
-	[ -s "$out/$name.json" ] || continue
-	# Counts from the per-mutant statuses; efficacy as gremlins defines it,
-	# killed / (killed + lived), timed-out mutants set apart.
-	jq -r --arg pkg "$pkg" --arg el "${elapsed}s" '
-		[.files[].mutations[].status] as $s
-		| def n(x): [$s[] | select(. == x)] | length;
-		  (n("KILLED")) as $k | (n("LIVED")) as $l
-		| [$pkg, ($s | length), $k, $l, n("TIMED OUT"), n("NOT COVERED"), n("NOT VIABLE"),
-		   (if $k + $l > 0 then ($k * 1000 / ($k + $l) | floor / 10 | tostring) + "%" else "-" end), $el]
-		| @tsv' "$out/$name.json" |
-		awk -F'\t' '{printf "%-12s %7s %6s %6s %9s %11s %10s %9s %9s\n", $1, $2, $3, $4, $5, $6, $7, $8, $9}' | tee -a "$summary"
+	note=
+	if [ $status -eq 124 ]; then
+		note=" (partial: MUT_BUDGET=$MUT_BUDGET ran out)"
+	elif [ $status -ne 0 ]; then
+		echo "mutation: gremlins failed on $pkg (exit $status); see $out/$name.log" >&2
+	fi
+	# Counts from gremlins' per-mutant lines (also there when a budget cut
+	# the run short); efficacy as gremlins defines it, killed / (killed +
+	# lived), timed-out mutants set apart. A dry run counts RUNNABLE ones
+	# as mutants, none as killed or lived.
+	awk -v pkg="$pkg" -v el="${elapsed}s$note" '
+		/^ *(KILLED|LIVED|TIMED OUT|NOT COVERED|NOT VIABLE|RUNNABLE) [A-Z_]+ at / {
+			st = $1; if (st == "TIMED" || st == "NOT") st = st " " $2
+			c[st]++; total++
+		}
+		END {
+			k = c["KILLED"] + 0; l = c["LIVED"] + 0
+			eff = (k + l > 0) ? sprintf("%.1f%%", 100 * k / (k + l)) : "-"
+			printf "%-12s %7d %6d %6d %9d %11d %10d %9s %9s\n", pkg, total, k, l, c["TIMED OUT"], c["NOT COVERED"], c["NOT VIABLE"], eff, el
+		}' "$out/$name.log" | tee -a "$summary"
 	grep -E '^ *(LIVED|TIMED OUT) ' "$out/$name.log" | sed "s|^ *|  $pkg: |" || true
 done

@@ -13,6 +13,12 @@ import (
 // every event in the bottom, say, pops in the right order but spends a
 // linear insertion on each push.
 func checkInvariants(q *Queue) error {
+	// The bottom is a level-0 bucket or one of a level up to bottomLevel
+	// (refill sets base to its start): its window spans at most
+	// 2^(6*bottomLevel) ps.
+	if q.bottomEnd != 0 && q.bottomEnd-q.base > 1<<(bottomLevel*digitBits) {
+		return fmt.Errorf("bottom's window [%d, %d) wider than level %d's", q.base, q.bottomEnd, bottomLevel)
+	}
 	n := len(q.bottom)
 	for i, e := range q.bottom {
 		if e.At >= q.bottomEnd {
