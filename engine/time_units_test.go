@@ -42,3 +42,13 @@ func TestParseTimeMinutesAndHours(t *testing.T) {
 		}
 	}
 }
+
+// TestParseTimeAtItsBounds: zero picoseconds is a duration, and the longest
+// whole number of nanoseconds Time holds (MaxInt64 / 1000 ns) parses.
+func TestParseTimeAtItsBounds(t *testing.T) {
+	for in, want := range map[string]Time{"0ps": 0, "9223372036854775ns": 9223372036854775 * Nanosecond} {
+		if got, err := ParseTime(in); err != nil || got != want {
+			t.Errorf("ParseTime(%q) = %v, %v; want %d ps", in, got, err, int64(want))
+		}
+	}
+}
