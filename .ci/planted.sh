@@ -11,7 +11,10 @@
 #	NN-name: KILLED by TestX (./pkg)
 #	NN-name: SURVIVED
 #
-# then `N killed, M survived`. It exits 1 if any survived or a patch no
+# then `N killed, M survived`. A kill is checked: the killing tests are
+# run again without the patch, and a patch whose killing test fails there
+# too counts as SURVIVED (a flaky or environment-bound test proves
+# nothing). It exits 1 if any survived or a patch no
 # longer applies or builds. Runs one `go test` at a time (the CI machine
 # has two cores); PLANTED_LOG=DIR keeps each patch's test output there.
 set -uo pipefail
@@ -50,6 +53,7 @@ for p in "${patches[@]}"; do
 		continue
 	fi
 	verdict=SURVIVED
+	tests=
 	start=$SECONDS
 	for pkg in $pkgs; do
 		out="$logdir/$name.$(echo "$pkg" | tr -c 'A-Za-z0-9\n' _).log"
@@ -68,10 +72,17 @@ for p in "${patches[@]}"; do
 		break
 	done
 	git -C "$scratch" apply -R "$root/$p"
+	# Control: the killing tests must pass without the patch, or the
+	# kill proves nothing (a flaky or environment-bound test).
+	if [ "${verdict#KILLED by }" != "$verdict" ] && [ -n "${tests:-}" ] && [ "$tests" != "a panic" ]; then
+		if ! (cd "$scratch" && go test -count=1 -run "^($(echo "$tests" | tr , '|'))\$" "$pkg") >"$out.control" 2>&1; then
+			verdict="SURVIVED ($tests fails without the patch too; see $out.control)"
+		fi
+	fi
 	echo "$name: $verdict [$((SECONDS - start)) s]"
 	case $verdict in
 	KILLED*) killed=$((killed + 1)) ;;
-	SURVIVED) survived=$((survived + 1)) ;;
+	SURVIVED*) survived=$((survived + 1)) ;;
 	*) broken=$((broken + 1)) ;;
 	esac
 done
