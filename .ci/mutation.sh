@@ -60,6 +60,7 @@ coef() {
 	case $1 in
 	engine | report/rank | grids) echo 12 ;;
 	store) echo 6 ;;
+	model) echo 5 ;; # 7 s of tests (-short, defskip) and 7-10 s of compile
 	*) echo 3 ;;
 	esac
 }
