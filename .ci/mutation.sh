@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Mutation testing with gremlins (pinned below): .ci/mutation.sh [--dry-run] [PKG...]
+#
+# PKG is a package directory (engine, store, grids, report/rank, sweep,
+# model; default: all six, in that order, model last). For each, it runs
+# `gremlins unleash` from the package's directory (so the package and those
+# below it, e.g. store/atomicfile, are mutated and each mutant is tested
+# with `go test -failfast` of its own package only), one worker, and prints
+# one summary line; the summaries also go to $MUT_OUT/summary.txt and the
+# full per-mutant results to $MUT_OUT/PKG.json and PKG.log (MUT_OUT
+# defaults to ./mutation-out, which git ignores). Not part of CI: a run
+# over engine, store, grids and report/rank takes tens of minutes on two
+# cores, sweep and model hours (docs/testing.md, "Mutation testing").
+#
+# Settings that make it work here:
+#   - GOFLAGS gets -count=1: gremlins times its coverage run to set each
+#     mutant's timeout, and a cached coverage run (milliseconds) would time
+#     every mutant out.
+#   - --timeout-coefficient (MUT_TIMEOUT_COEF, default per package below):
+#     a mutant's timeout is the coefficient times the coverage run, and a
+#     mutant also pays a compile that the coverage run did not.
+#   - --workers 1 always: the machine has two cores shared with others.
+#   - the mutation build tag (MUT_TAGS) lets slow tests skip themselves;
+#     model's tests also run with -short (MUT_SHORT=1 for any package).
+#   - MUT_SKIP=REGEX skips those tests (go test -skip, through GOFLAGS;
+#     default per package, see defskip);
+#     MUT_EXCLUDE=REGEX leaves files out (gremlins --exclude-files, paths
+#     relative to the package); MUT_BUDGET=DURATION (timeout(1) syntax,
+#     e.g. 45m) stops a package's run and summarizes what it got to.
+#   - --test-cpu is not used: gremlins 0.6.0 passes it as one malformed
+#     argument ("-cpu 1").
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+version=v0.6.0
+gobin=$(go env GOBIN)
+gobin=${gobin:-$(go env GOPATH)/bin}
+gremlins=$gobin/gremlins
+if ! go version -m "$gremlins" 2>/dev/null | grep -Eq "^\s+mod\s+github.com/go-gremlins/gremlins\s+$version\b"; then
+	echo "mutation: installing gremlins $version" >&2
+	GOFLAGS= go install "github.com/go-gremlins/gremlins/cmd/gremlins@$version"
+fi
+
+dry=()
+if [ "${1:-}" = --dry-run ]; then
+	dry=(--dry-run)
+	shift
+fi
+pkgs=("$@")
+[ ${#pkgs[@]} -gt 0 ] || pkgs=(engine store grids report/rank sweep model)
+
+out=${MUT_OUT:-$root/mutation-out}
+mkdir -p "$out"
+summary=$out/summary.txt
+
+# coef is each package's default --timeout-coefficient: the small packages'
+# coverage runs take a second or two, less than a mutant's compile.
+coef() {
+	case $1 in
+	engine | report/rank | grids) echo 12 ;;
+	store) echo 6 ;;
+	model) echo 5 ;; # 7 s of tests (-short, defskip) and 7-10 s of compile
+	*) echo 3 ;;
+	esac
+}
+
+# defskip is each package's default MUT_SKIP. store: the test that reopens
+# a database as another user re-runs the test binary as that user, who
+# cannot write a -cover binary's coverage directory, so it fails under
+# gremlins' coverage run. model: its three slowest tests under -short (34
+# of its 42 s on one core): the scaled-down fidelity check and the two
+# clos648 runs. MUT_SKIP= (set and empty) skips nothing.
+defskip() {
+	case $1 in
+	store) echo '^TestOpenReadOnlyAsAnotherUser$' ;;
+	model) echo '^(TestScaledDownFidelityCheck|TestClos648HotspotShowsWhatCCIsFor|TestClos648ConservesAndRepeats)$' ;;
+	esac
+}
+
+printf '%-12s %7s %6s %6s %9s %11s %10s %9s %9s\n' package mutants killed lived timed_out not_covered not_viable efficacy elapsed | tee -a "$summary"
+for pkg in "${pkgs[@]}"; do
+	pkg=${pkg#./}
+	pkg=${pkg%/}
+	[ -d "$pkg" ] || { echo "mutation: no package directory $pkg" >&2; exit 2; }
+	name=$(echo "$pkg" | tr / -)
+	flags="${GOFLAGS:-} -count=1"
+	if [ "${MUT_SHORT:-}" = 1 ] || [ "$pkg" = model ]; then
+		flags="$flags -short"
+	fi
+	skip=${MUT_SKIP-$(defskip "$pkg")}
+	if [ -n "$skip" ]; then
+		flags="$flags -skip=$skip"
+	fi
+	exclude=()
+	if [ -n "${MUT_EXCLUDE:-}" ]; then
+		exclude=(--exclude-files "$MUT_EXCLUDE")
+	fi
+	start=$SECONDS
+	status=0
+	(cd "$pkg" && GOFLAGS=$flags timeout "${MUT_BUDGET:-0}" "$gremlins" unleash "${dry[@]}" --workers 1 \
+		--tags "${MUT_TAGS:-mutation}" \
+		--timeout-coefficient "${MUT_TIMEOUT_COEF:-$(coef "$pkg")}" \
+		"${exclude[@]}" -o "$out/$name.json") >"$out/$name.log" 2>&1 || status=$?
+	elapsed=$((SECONDS - start))
+	note=
+	if [ $status -eq 124 ]; then
+		note=" (partial: MUT_BUDGET=$MUT_BUDGET ran out)"
+	elif [ $status -ne 0 ]; then
+		echo "mutation: gremlins failed on $pkg (exit $status); see $out/$name.log" >&2
+	fi
+	# Counts from gremlins' per-mutant lines (also there when a budget cut
+	# the run short); efficacy as gremlins defines it, killed / (killed +
+	# lived), timed-out mutants set apart. A dry run counts RUNNABLE ones
+	# as mutants, none as killed or lived.
+	awk -v pkg="$pkg" -v el="${elapsed}s$note" '
+		/^ *(KILLED|LIVED|TIMED OUT|NOT COVERED|NOT VIABLE|RUNNABLE) [A-Z_]+ at / {
+			st = $1; if (st == "TIMED" || st == "NOT") st = st " " $2
+			c[st]++; total++
+		}
+		END {
+			k = c["KILLED"] + 0; l = c["LIVED"] + 0
+			eff = (k + l > 0) ? sprintf("%.1f%%", 100 * k / (k + l)) : "-"
+			printf "%-12s %7d %6d %6d %9d %11d %10d %9s %9s\n", pkg, total, k, l, c["TIMED OUT"], c["NOT COVERED"], c["NOT VIABLE"], eff, el
+		}' "$out/$name.log" | tee -a "$summary"
+	grep -E '^ *(LIVED|TIMED OUT) ' "$out/$name.log" | sed "s|^ *|  $pkg: |" || true
+done
