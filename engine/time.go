@@ -90,10 +90,20 @@ func ParseTime(s string) (Time, error) {
 			return 0, fmt.Errorf("%w: %q (at most %v)", ErrTimeTooLong, s, Time(math.MaxInt64))
 		}
 	}
-	if strings.HasSuffix(in, "ps") {
-		v, err := strconv.ParseFloat(strings.TrimSuffix(in, "ps"), 64)
+	if num, ok := strings.CutSuffix(in, "ps"); ok {
+		// Whole picoseconds are read exactly: a float64 cannot tell
+		// MaxInt64 ps from 2^63, which Time does not hold.
+		if n, err := strconv.ParseInt(num, 10, 64); err == nil && n >= 0 {
+			return Time(n), nil
+		} else if errors.Is(err, strconv.ErrRange) && num[0] != '-' {
+			return 0, fmt.Errorf("%w: %q (at most %v)", ErrTimeTooLong, s, Time(math.MaxInt64))
+		}
+		v, err := strconv.ParseFloat(num, 64)
 		if err != nil || v < 0 || v != math.Trunc(v) {
 			return 0, fmt.Errorf("%w: %q (want e.g. 150us, 1ms, 750ps)", ErrBadTime, s)
+		}
+		if v >= 1<<63 {
+			return 0, fmt.Errorf("%w: %q (at most %v)", ErrTimeTooLong, s, Time(math.MaxInt64))
 		}
 		return Time(v), nil
 	}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"math"
 	"testing"
 )
 
@@ -46,9 +47,17 @@ func TestParseTimeMinutesAndHours(t *testing.T) {
 // TestParseTimeAtItsBounds: zero picoseconds is a duration, and the longest
 // whole number of nanoseconds Time holds (MaxInt64 / 1000 ns) parses.
 func TestParseTimeAtItsBounds(t *testing.T) {
-	for in, want := range map[string]Time{"0ps": 0, "9223372036854775ns": 9223372036854775 * Nanosecond} {
+	for in, want := range map[string]Time{"0ps": 0, "9223372036854775ns": 9223372036854775 * Nanosecond,
+		"9223372036854775807ps": math.MaxInt64, "750.0ps": 750} {
 		if got, err := ParseTime(in); err != nil || got != want {
 			t.Errorf("ParseTime(%q) = %v, %v; want %d ps", in, got, err, int64(want))
+		}
+	}
+	// One picosecond past Time's range once wrapped to -2^63 ps: a float64
+	// reads both as 2^63.
+	for _, in := range []string{"9223372036854775808ps", "9223372036854775809.0ps", "99999999999999999999ps"} {
+		if got, err := ParseTime(in); !errors.Is(err, ErrTimeTooLong) {
+			t.Errorf("ParseTime(%q) = %v, %v; want ErrTimeTooLong", in, got, err)
 		}
 	}
 }
