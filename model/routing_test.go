@@ -185,7 +185,7 @@ func checkPaths(t *testing.T, f *fabric, r *Routes, alg string, vls int) {
 	var pos []int32
 	var rootHops []int
 	if alg == "updn" {
-		again, p := f.upDownRoutes(r.LMC)
+		again, p, _ := f.upDownRoutes(r.LMC)
 		if !slices.EqualFunc(again.LFT, r.LFT, slices.Equal) {
 			t.Fatal("upDownRoutes does not give ComputeRoutes' tables")
 		}

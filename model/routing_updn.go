@@ -34,26 +34,28 @@ import "slices"
 
 // upDown is up*/down* routing (see above).
 func (f *fabric) upDown(lmc int) *Routes {
-	r, _ := f.upDownRoutes(lmc)
+	r, _, _ := f.upDownRoutes(lmc)
 	return r
 }
 
 // upDownRoutes routes up*/down* and returns the position of every switch in
-// the up*/down* order: a link from s to x goes up when pos[x] < pos[s].
-func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32) {
+// the up*/down* order (a link from s to x goes up when pos[x] < pos[s]) and
+// the roots it took.
+func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 	if len(f.sws) == 0 {
-		return f.newRoutes(lmc), nil
+		return f.newRoutes(lmc), nil, nil
 	}
 	live := f.liveSwitches()
 	if roots := f.topSwitches(); roots != nil {
 		pos := f.upDownOrder(roots)
 		if r, ok := f.upDownWith(pos, live, lmc); ok {
-			return r, pos
+			return r, pos, roots
 		}
 	}
-	pos := f.upDownOrder([]int32{f.centralSwitch(live)})
+	roots := []int32{f.centralSwitch(live)}
+	pos := f.upDownOrder(roots)
 	r, _ := f.upDownWith(pos, live, lmc)
-	return r, pos
+	return r, pos, roots
 }
 
 // upDownWith routes up*/down* for the order pos; ok is false when some
