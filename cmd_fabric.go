@@ -124,7 +124,7 @@ func writeFabricText(w io.Writer, name string, info *model.FabricInfo) {
 	fmt.Fprintf(w, "hosts       %d\n", info.Hosts)
 	fmt.Fprintf(w, "switches    %d\n", info.Switches)
 	for _, l := range info.Links {
-		fmt.Fprintf(w, "links       %g Gbit/s: %d host, %d switch-switch\n", l.Gbps, l.HostLinks, l.SwitchLinks)
+		fmt.Fprintf(w, "links       %.6g Gbit/s: %d host, %d switch-switch\n", l.Gbps, l.HostLinks, l.SwitchLinks)
 	}
 	if info.Levels > 0 {
 		fmt.Fprintf(w, "levels      %d\n", info.Levels)
