@@ -67,7 +67,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		HideHelpCommand:           true,
 		Commands: []*cli.Command{runCommand(), simCommand(), reportCommand(), serveCommand(), exportCommand(),
 			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand(), validateCommand(), completionCommand(),
-			bestCommand(), calibrateCommand()},
+			bestCommand(), calibrateCommand(), fabricCommand()},
 		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {

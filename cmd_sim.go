@@ -152,14 +152,7 @@ func simAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var ins []ioPath
-	for i, f := range files {
-		what := "a file of the scenario,"
-		if i == 0 {
-			what = "the scenario file"
-		}
-		ins = append(ins, ioPath{what, f})
-	}
+	ins := scenarioInputs(files)
 	outs := []ioPath{{"--out", c.String("out")}, {"--cpuprofile", c.String("cpuprofile")}}
 	if err := checkOutputs(outs, ins); err != nil {
 		return err
@@ -384,4 +377,18 @@ func printWarnings(w io.Writer, scs ...*model.Scenario) {
 			fmt.Fprintln(w, "ccsweep: warning: "+m)
 		}
 	}
+}
+
+// scenarioInputs names the files a scenario file was read from (the file,
+// then its fabric) as inputs for checkOutputs.
+func scenarioInputs(files []string) []ioPath {
+	var ins []ioPath
+	for i, f := range files {
+		what := "a file of the scenario,"
+		if i == 0 {
+			what = "the scenario file"
+		}
+		ins = append(ins, ioPath{what, f})
+	}
+	return ins
 }

@@ -81,18 +81,7 @@ func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error)
 	if err := f.connected(); err != nil {
 		return nil, err
 	}
-	var r *Routes
-	var err error
-	switch algorithm {
-	case "minhop":
-		r = f.minHop(lmc)
-	case "updn":
-		r = f.upDown(lmc)
-	case "ftree":
-		r, err = f.fatTree(lmc)
-	case "dor":
-		r, err = f.dimensionOrder(lmc, vls)
-	}
+	r, _, err := f.route(algorithm, lmc, vls)
 	if err == nil {
 		err = f.check(r, vls)
 	}
@@ -100,6 +89,25 @@ func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error)
 		return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
 	}
 	return r, nil
+}
+
+// route fills the forwarding tables with the named algorithm, unchecked,
+// and returns the switches it took as roots (updn's roots, ftree's top
+// level; nil for minhop and dor).
+func (f *fabric) route(algorithm string, lmc, vls int) (r *Routes, roots []int32, err error) {
+	switch algorithm {
+	case "minhop":
+		r = f.minHop(lmc)
+	case "updn":
+		r, _, roots = f.upDownRoutes(lmc)
+	case "ftree":
+		if r, err = f.fatTree(lmc); err == nil {
+			roots = f.topSwitches()
+		}
+	case "dor":
+		r, err = f.dimensionOrder(lmc, vls)
+	}
+	return r, roots, err
 }
 
 // fabric is a Topology indexed for routing: every port of every node has a

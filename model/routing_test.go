@@ -185,14 +185,13 @@ func checkPaths(t *testing.T, f *fabric, r *Routes, alg string, vls int) {
 	var pos []int32
 	var rootHops []int
 	if alg == "updn" {
-		again, p := f.upDownRoutes(r.LMC)
+		again, p, roots := f.upDownRoutes(r.LMC)
 		if !slices.EqualFunc(again.LFT, r.LFT, slices.Equal) {
 			t.Fatal("upDownRoutes does not give ComputeRoutes' tables")
 		}
 		pos = p
-		if f.topSwitches() == nil {
-			root := slices.Index(pos, 0)
-			rootHops = linkHops(top, f.sws[root])
+		if len(roots) == 1 {
+			rootHops = linkHops(top, f.sws[roots[0]])
 		}
 	}
 	tree := top.Kind == "fattree" || top.Kind == "clos"
@@ -211,7 +210,7 @@ func checkPaths(t *testing.T, f *fabric, r *Routes, alg string, vls int) {
 					if len(path) != shortest {
 						t.Fatalf("%s to LID %d: %d links, shortest %d", top.Nodes[f.hosts[src]].Name, lid, len(path), shortest)
 					}
-				default:
+				case rootHops != nil:
 					// Up to the root and down: the two host links
 					// and the switches' distances to the root.
 					bound := 2 + rootHops[f.owner[f.peer[path[0]]]] + rootHops[f.owner[path[len(path)-1]]]

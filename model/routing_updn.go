@@ -5,10 +5,16 @@ import "slices"
 // Up*/down* routing.
 //
 // Roots: when every switch has a Level (a tree's generator set them), the
-// roots are all the switches of the highest Level, a tree's top; otherwise
-// the one central switch: the live switch (one that hosts reach) of least
-// eccentricity (greatest hop count to another live switch), ties to the
-// least total hop count to the others, then to the lowest switch index.
+// roots are all the switches of the highest Level, a tree's top. Otherwise
+// (a fabric read from ibnetdiscover) the switches are ranked by their hop
+// count from the nearest switch with a host, and the roots are the live
+// switches (those hosts reach) of the greatest rank: the spines of a Clos
+// or fat tree, found from the adapters as its Levels would give them.
+// Where every live switch has a host, or those roots leave some switch
+// without a legal route (see below), the root is the one central switch:
+// the live switch of least eccentricity (greatest hop count to another
+// live switch), ties to the least total hop count to the others, then to
+// the lowest switch index.
 // Every switch's rank is its hop count from the nearest root, and switches
 // are ordered by (rank, switch index): crossing a link towards the earlier
 // switch goes up, towards the later one goes down. That order is total, so
@@ -26,34 +32,39 @@ import "slices"
 // goes up cannot also serve as the down-only tail of a longer route from
 // above; the search keeps the first, and a route is the shortest legal one
 // consistent with the routes of the switches it passes. With one root every
-// switch has a route no longer than up to the root and down again; if the
-// roots of a tree leave some switch without a route to some destination
-// (a tree whose top does not reach every leaf), routing falls back to the
+// switch has a route no longer than up to the root and down again; if
+// several roots leave some switch without a route to some destination (a
+// tree whose top does not reach every leaf), routing falls back to the
 // central switch. Among a switch's equal routes, ports are spread as
 // minhop spreads them (spreadRoutes).
 
 // upDown is up*/down* routing (see above).
 func (f *fabric) upDown(lmc int) *Routes {
-	r, _ := f.upDownRoutes(lmc)
+	r, _, _ := f.upDownRoutes(lmc)
 	return r
 }
 
 // upDownRoutes routes up*/down* and returns the position of every switch in
-// the up*/down* order: a link from s to x goes up when pos[x] < pos[s].
-func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32) {
+// the up*/down* order (a link from s to x goes up when pos[x] < pos[s]) and
+// the roots it took.
+func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 	if len(f.sws) == 0 {
-		return f.newRoutes(lmc), nil
+		return f.newRoutes(lmc), nil, nil
 	}
 	live := f.liveSwitches()
-	if roots := f.topSwitches(); roots != nil {
+	for _, roots := range [][]int32{f.topSwitches(), f.farthestSwitches()} {
+		if roots == nil {
+			continue
+		}
 		pos := f.upDownOrder(roots)
 		if r, ok := f.upDownWith(pos, live, lmc); ok {
-			return r, pos
+			return r, pos, roots
 		}
 	}
-	pos := f.upDownOrder([]int32{f.centralSwitch(live)})
+	roots := []int32{f.centralSwitch(live)}
+	pos := f.upDownOrder(roots)
 	r, _ := f.upDownWith(pos, live, lmc)
-	return r, pos
+	return r, pos, roots
 }
 
 // upDownWith routes up*/down* for the order pos; ok is false when some
@@ -131,6 +142,47 @@ func (f *fabric) topSwitches() []int32 {
 	var roots []int32
 	for s, n := range f.sws {
 		if f.t.Nodes[n].Level == top {
+			roots = append(roots, int32(s))
+		}
+	}
+	return roots
+}
+
+// farthestSwitches returns the switches farthest from the hosts: each
+// switch that hosts reach is ranked by its hop count from the nearest
+// switch a host hangs off (those rank 0), and the roots are the switches
+// of the greatest rank, the top of a tree whose leaves hold the hosts
+// however it was read. It returns nil when that rank is 0 (every live
+// switch has a host: no tier above the hosts' switches to climb to).
+func (f *fabric) farthestSwitches() []int32 {
+	rank := make([]int32, len(f.sws))
+	for i := range rank {
+		rank[i] = -1
+	}
+	var queue []int32
+	for _, s := range f.attach {
+		if s >= 0 && rank[s] < 0 {
+			rank[s] = 0
+			queue = append(queue, s)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		u := queue[i]
+		first, end := f.ports(u)
+		for gp := first; gp < end; gp++ {
+			if v := f.next(gp); v >= 0 && rank[v] < 0 {
+				rank[v] = rank[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	top := slices.Max(append(rank, 0)) // -1: a switch no host reaches
+	if top == 0 {
+		return nil
+	}
+	var roots []int32
+	for s, r := range rank {
+		if r == top {
 			roots = append(roots, int32(s))
 		}
 	}

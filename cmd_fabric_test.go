@@ -1,0 +1,127 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestFabricJSON reads fabric --json on the testbed: 7 hosts on two
+// switches joined by one link (S1 has H1-H3, S2 H4-H7). All-to-all, S1's
+// link to S2 carries 3·4 routes and S2's back 4·3; a host link carries the
+// 6 other hosts' routes; so the 9 directed links out of switches carry
+// 12, 12 and seven times 6: max 12, mean 66/9, p99 12.
+func TestFabricJSON(t *testing.T) {
+	out, stderr, code := ccsweep(t, "fabric", "testbed-s1", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var got map[string]any
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	want := map[string]any{"hosts": 7.0, "switches": 2.0, "routing": "minhop",
+		"max_routes_per_link": 12.0, "mean_routes_per_link": 66.0 / 9, "p99_routes_per_link": 12.0,
+		"balanced_links": 9.0, "max_routes_per_switch_link": 12.0, "deadlock_free": true}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %v, want %v", k, got[k], v)
+		}
+	}
+	links, ok := got["links"].([]any)
+	if !ok || len(links) != 2 {
+		t.Fatalf("links %v, want two rates (16 Gbit/s host links, 32 Gbit/s switch link)", got["links"])
+	}
+	out, stderr, code = ccsweep(t, "fabric", "testbed-s1", "--json", "--routing", "updn")
+	if code != 0 || !strings.Contains(out, `"routing": "updn"`) {
+		t.Fatalf("--routing updn: exit %d %s %s", code, stderr, out)
+	}
+}
+
+// TestFabricClos648 checks the text output on the 648-port Clos under
+// ftree (d-mod-k: 630 routes on every switch link, 647 on host links) and
+// that the imported copy of it refuses ftree with exit status 2.
+func TestFabricClos648(t *testing.T) {
+	out, stderr, code := ccsweep(t, "fabric", "clos648-uniform")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"hosts       648\n", "switches    54\n", "levels      2\n", "roots       18: ",
+		"deadlock    free on 1 VLs\n", "(1944 links): max 647, mean 635.7, p99 647\n", "(1296): max 630, mean 630.0\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	_, stderr, code = ccsweep(t, "fabric", filepath.Join("examples", "scenarios", "clos648-imported.toml"), "--routing", "ftree")
+	if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "not a fat tree") {
+		t.Errorf("ftree on an imported fabric: exit %d, %q", code, stderr)
+	}
+}
+
+// TestFabricLFTs writes the testbed's tables in opensm-lfts.dump's format:
+// one block per switch, the hosts' LIDs 1-7 and the switches' 8 and 9.
+func TestFabricLFTs(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "opensm-lfts.dump")
+	out, stderr, code := ccsweep(t, "fabric", "testbed-s1", "--lfts", path)
+	if code != 0 || !strings.Contains(out, "hosts       7") {
+		t.Fatalf("exit %d: %s %s", code, stderr, out)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dump := string(b)
+	if !strings.HasPrefix(dump, "Unicast lids [0x0-0x9] of switch Lid 8 guid 0x") ||
+		!strings.Contains(dump, "\nUnicast lids [0x0-0x9] of switch Lid 9 guid 0x") ||
+		strings.Count(dump, "9 lids dumped\n") != 2 {
+		t.Fatalf("dump:\n%s", dump)
+	}
+	// S1 reaches H1 (LID 1) on its port 1 and S2's hosts through its
+	// link to S2; each switch lists 7 host LIDs and its own.
+	if !strings.Contains(dump, "0x0001 001 # Channel Adapter portguid 0x") || strings.Count(dump, "# Channel Adapter") != 14 ||
+		!strings.Contains(dump, "0x0008 000 # Switch portguid") {
+		t.Fatalf("dump:\n%s", dump)
+	}
+}
+
+// TestFabricBadInput wants exit status 2 and one line for bad input.
+func TestFabricBadInput(t *testing.T) {
+	for _, args := range [][]string{
+		{"fabric"},
+		{"fabric", "no-such-scenario"},
+		{"fabric", "testbed-s1", "--routing", "spf"},
+		{"fabric", "testbed-s1", "extra"},
+		{"fabric", "testbed-s1", "--routing", "dor"},
+		{"fabric", "testbed-s1", "--lfts", t.TempDir()},
+		// The tables may not overwrite the scenario or its fabric.
+		{"fabric", "examples/scenarios/cluster-incast.toml", "--lfts", "examples/scenarios/cluster-incast.toml"},
+		{"fabric", "examples/scenarios/cluster-incast.toml", "--lfts", "examples/fabrics/cluster.txt"},
+	} {
+		t.Run(strings.Join(args[1:], " "), func(t *testing.T) {
+			before := fileSums(t, "examples/scenarios/cluster-incast.toml", "examples/fabrics/cluster.txt")
+			_, stderr, code := ccsweep(t, args...)
+			if after := fileSums(t, "examples/scenarios/cluster-incast.toml", "examples/fabrics/cluster.txt"); after != before {
+				t.Fatalf("an input changed")
+			}
+			if code != 2 || strings.Count(stderr, "\n") != 1 || !strings.HasPrefix(stderr, "ccsweep: ") {
+				t.Errorf("exit %d, stderr %q; want 2 and one line", code, stderr)
+			}
+		})
+	}
+}
+
+// fileSums is the files' contents, joined, to see that none changed.
+func fileSums(t *testing.T, paths ...string) string {
+	t.Helper()
+	var b strings.Builder
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+	}
+	return b.String()
+}
