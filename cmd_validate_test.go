@@ -20,6 +20,14 @@ func TestValidateBadInputExitsTwoAndPrintsNothing(t *testing.T) {
 		"bad value":        {"validate", "--set", "becn_return=maybe"},
 		"not key=value":    {"validate", "--set", "becn_return"},
 		"bad relation":     {"validate", "--set", "ccti_min=200"},
+		"cross and sens":   {"validate", "--cross", "--sensitivity"},
+		"fit alone":        {"validate", "--fit", "paced_read_latency=1us"},
+		"param alone":      {"validate", "--param", "prop_delay"},
+		"fit unknown":      {"validate", "--cross", "--fit", "nope=1"},
+		"fit no values":    {"validate", "--cross", "--fit", "paced_read_latency"},
+		"fit bad value":    {"validate", "--cross", "--fit", "paced_read_latency=2us,fast"},
+		"param unknown":    {"validate", "--sensitivity", "--param", "nope"},
+		"param a word":     {"validate", "--sensitivity", "--param", "becn_return"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -79,5 +87,37 @@ func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
 				t.Errorf("%d rows failed but exit %d, stderr %q", failed, code, stderr)
 			}
 		})
+	}
+}
+
+// validate --cross prints the fitted and guessed parameters, then each
+// group's in-sample and held-out verdicts. Refitted over a grid holding only
+// a wrong read latency (0s: no paced reads), claim 6's group, which passes
+// in sample, must fail held out, in bold, and the exit status must say so.
+func TestValidateCrossPrintsBothVerdicts(t *testing.T) {
+	out, stderr, code := ccsweep(t, "validate", "--cross", "--fit", "paced_read_latency=0s", "--phase", "20ms", "-j", "2", "--quiet")
+	def := model.DefaultConfig()
+	for _, p := range model.ParamProvenances {
+		if !strings.Contains(out, fmt.Sprintf("| `%s` | %s | %s |", p.Name, def.Canonical(p.Name), p.Kind)) {
+			t.Errorf("no provenance row for %s", p.Name)
+		}
+	}
+	groups := 0
+	for _, l := range strings.Split(out, "\n") {
+		for _, g := range model.RowGroups {
+			if strings.HasPrefix(l, "| "+g.Name+" | "+g.Kind+" | ") {
+				groups++
+				claim6 := g.Name == "[002] OMNeT++ validation"
+				if claim6 && (!strings.Contains(l, " | 1 | pass | ") || !strings.Contains(l, "paced_read_latency=0s | **FAIL** (claim 6")) {
+					t.Errorf("claim 6's group: %s", l)
+				}
+			}
+		}
+	}
+	if groups != len(model.RowGroups) {
+		t.Errorf("%d group rows, want %d:\n%s", groups, len(model.RowGroups), out)
+	}
+	if code != 1 || !strings.Contains(stderr, "validate --cross: ") || !strings.Contains(out, "| paced_read_latency=0s | ") {
+		t.Errorf("exit %d, stderr %q, output:\n%s", code, stderr, out)
 	}
 }

@@ -96,6 +96,11 @@ type FidelityRow struct {
 	Measure string
 	// Pass is the verdict.
 	Pass bool
+	// Group names the published figure, table or text the row comes from
+	// (rows of one group are held out together by CrossValidate), and
+	// Kind says how precise that source is: "table", "figure" or "text"
+	// (see RowGroups).
+	Group, Kind string
 }
 
 // FidelitySurface holds the last-phase metrics of testbed-s1 with CC on over
@@ -171,6 +176,9 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 	rep.On, rep.onSD = phaseStats(onRes, sc.Phases)
 	rep.Rows = append(rep.Rows, tableRows(rep)...)
 	rep.Rows = append(rep.Rows, claimRows(rep)...)
+	for i := range rep.Rows {
+		rep.Rows[i].Group, rep.Rows[i].Kind = groupOf(rep.Rows[i].Source)
+	}
 	return rep, nil
 }
 
