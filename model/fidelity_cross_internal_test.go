@@ -73,15 +73,19 @@ func TestRowsNameTheirGroup(t *testing.T) {
 // docs/fidelity.md lists exactly these, with the same provenance.
 func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 	want := map[string]string{"ack_req_packets": "claim 1", "paced_read_latency": "claim 6"}
-	readme, err := os.ReadFile("../README.md")
+	readme, err := os.ReadFile("../docs/model.md") // the defaults table
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Any default whose reason says it was set from or calibrated on a claim is fitted.
 	setFrom := regexp.MustCompile("(?m)^\\| `([a-z_]+)`[^|]*\\|[^|]*\\|[^|\\n]*(?:set from|calibrated on|fitted to) (claim \\d)")
-	for _, m := range setFrom.FindAllStringSubmatch(string(readme), -1) {
+	matches := setFrom.FindAllStringSubmatch(string(readme), -1)
+	if len(matches) == 0 {
+		t.Fatal("docs/model.md: no row of the defaults table says a value was set from a claim; has the table moved?")
+	}
+	for _, m := range matches {
 		if w, ok := want[m[1]]; ok && w != m[2] {
-			t.Errorf("README: %s set from %s, issue 27: %s", m[1], m[2], w)
+			t.Errorf("docs/model.md: %s set from %s, issue 27: %s", m[1], m[2], w)
 		}
 		want[m[1]] = m[2]
 	}
@@ -106,7 +110,7 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 		got[p.Name] = true
 		claim, ok := want[p.Name]
 		if !ok {
-			t.Errorf("%s is listed as fitted but neither issue 27 nor the README says so", p.Name)
+			t.Errorf("%s is listed as fitted but neither issue 27 nor docs/model.md says so", p.Name)
 		}
 		def := DefaultConfig()
 		if !containsCanonical(&def, p.Name, p.Cross) {
