@@ -87,14 +87,8 @@ func InspectScenario(sc *Scenario, cfg Config, routing string) (*FabricInfo, err
 // is. Its errors wrap ErrBadScenario: an unknown algorithm, a topology the
 // algorithm does not route, a host that does not reach another.
 func InspectFabric(t *Topology, algorithm string, lmc, vls int) (*FabricInfo, error) {
-	if !slices.Contains(RoutingAlgorithms, algorithm) {
-		return nil, fmt.Errorf("%w: unknown routing %q (known: %s)", ErrBadScenario, algorithm, strings.Join(RoutingAlgorithms, ", "))
-	}
-	if lmc < 0 || lmc > 7 {
-		return nil, fmt.Errorf("%w: lmc %d: want 0 to 7", ErrBadScenario, lmc)
-	}
-	if vls < 1 {
-		return nil, fmt.Errorf("%w: %d VLs: want at least 1", ErrBadScenario, vls)
+	if err := checkRouting(algorithm, lmc, vls); err != nil {
+		return nil, err
 	}
 	f := newFabric(t)
 	if err := f.connected(); err != nil {

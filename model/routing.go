@@ -3,6 +3,7 @@ package model
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // noRoute marks a forwarding-table entry of a switch that cannot reach the
@@ -68,14 +69,8 @@ func (r *Routes) SL(src, lid int) int {
 // of channels). The result depends only on its arguments; t is only read,
 // so calls may run concurrently.
 func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error) {
-	if !slices.Contains(RoutingAlgorithms, algorithm) {
-		return nil, fmt.Errorf("%w: unknown routing %q (known: minhop, updn, ftree, dor)", ErrBadScenario, algorithm)
-	}
-	if lmc < 0 || lmc > 7 {
-		return nil, fmt.Errorf("%w: lmc %d: want 0 to 7", ErrBadScenario, lmc)
-	}
-	if vls < 1 {
-		return nil, fmt.Errorf("%w: %d VLs: want at least 1", ErrBadScenario, vls)
+	if err := checkRouting(algorithm, lmc, vls); err != nil {
+		return nil, err
 	}
 	f := newFabric(t)
 	if err := f.connected(); err != nil {
@@ -329,6 +324,20 @@ func (n *Network) route(t *Topology) error {
 				sw.lft[lid] = uint8(p) // at most maxSwitchPorts (254) ports
 			}
 		}
+	}
+	return nil
+}
+
+// checkRouting refuses an unknown engine, an lmc out of 0..7 or no VL.
+func checkRouting(algorithm string, lmc, vls int) error {
+	if !slices.Contains(RoutingAlgorithms, algorithm) {
+		return fmt.Errorf("%w: unknown routing %q (known: %s)", ErrBadScenario, algorithm, strings.Join(RoutingAlgorithms, ", "))
+	}
+	if lmc < 0 || lmc > 7 {
+		return fmt.Errorf("%w: lmc %d: want 0 to 7", ErrBadScenario, lmc)
+	}
+	if vls < 1 {
+		return fmt.Errorf("%w: %d VLs: want at least 1", ErrBadScenario, vls)
 	}
 	return nil
 }

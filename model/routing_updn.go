@@ -155,27 +155,13 @@ func (f *fabric) topSwitches() []int32 {
 // however it was read. It returns nil when that rank is 0 (every live
 // switch has a host: no tier above the hosts' switches to climb to).
 func (f *fabric) farthestSwitches() []int32 {
-	rank := make([]int32, len(f.sws))
-	for i := range rank {
-		rank[i] = -1
-	}
-	var queue []int32
+	var hostSwitches []int32
 	for _, s := range f.attach {
-		if s >= 0 && rank[s] < 0 {
-			rank[s] = 0
-			queue = append(queue, s)
+		if s >= 0 {
+			hostSwitches = append(hostSwitches, s)
 		}
 	}
-	for i := 0; i < len(queue); i++ {
-		u := queue[i]
-		first, end := f.ports(u)
-		for gp := first; gp < end; gp++ {
-			if v := f.next(gp); v >= 0 && rank[v] < 0 {
-				rank[v] = rank[u] + 1
-				queue = append(queue, v)
-			}
-		}
-	}
+	rank := f.hopsFrom(hostSwitches)
 	top := slices.Max(append(rank, 0)) // -1: a switch no host reaches
 	if top == 0 {
 		return nil
@@ -233,25 +219,7 @@ func (f *fabric) centralSwitch(live []bool) int32 {
 // (rank, switch index).
 func (f *fabric) upDownOrder(roots []int32) []int32 {
 	n := len(f.sws)
-	rank := make([]int32, n)
-	for i := range rank {
-		rank[i] = -1
-	}
-	queue := make([]int32, 0, n)
-	for _, r := range roots {
-		rank[r] = 0
-		queue = append(queue, r)
-	}
-	for i := 0; i < len(queue); i++ {
-		u := queue[i]
-		first, end := f.ports(u)
-		for gp := first; gp < end; gp++ {
-			if v := f.next(gp); v >= 0 && rank[v] < 0 {
-				rank[v] = rank[u] + 1
-				queue = append(queue, v)
-			}
-		}
-	}
+	rank := f.hopsFrom(roots)
 	order := make([]int32, n)
 	for i := range order {
 		order[i] = int32(i)
@@ -270,4 +238,31 @@ func (f *fabric) upDownOrder(roots []int32) []int32 {
 		pos[s] = int32(i)
 	}
 	return pos
+}
+
+// hopsFrom returns each switch's hop count from the nearest of from (0 for
+// those), -1 for a switch none of them reaches: a breadth-first search.
+func (f *fabric) hopsFrom(from []int32) []int32 {
+	rank := make([]int32, len(f.sws))
+	for i := range rank {
+		rank[i] = -1
+	}
+	queue := make([]int32, 0, len(f.sws))
+	for _, s := range from {
+		if rank[s] < 0 {
+			rank[s] = 0
+			queue = append(queue, s)
+		}
+	}
+	for i := 0; i < len(queue); i++ {
+		u := queue[i]
+		first, end := f.ports(u)
+		for gp := first; gp < end; gp++ {
+			if v := f.next(gp); v >= 0 && rank[v] < 0 {
+				rank[v] = rank[u] + 1
+				queue = append(queue, v)
+			}
+		}
+	}
+	return rank
 }
