@@ -38,12 +38,6 @@ import "slices"
 // central switch. Among a switch's equal routes, ports are spread as
 // minhop spreads them (spreadRoutes).
 
-// upDown is up*/down* routing (see above).
-func (f *fabric) upDown(lmc int) *Routes {
-	r, _, _ := f.upDownRoutes(lmc)
-	return r
-}
-
 // upDownRoutes routes up*/down* and returns the position of every switch in
 // the up*/down* order (a link from s to x goes up when pos[x] < pos[s]) and
 // the roots it took.
