@@ -70,6 +70,17 @@ func validateAction(c *cli.Context) error {
 	if err := cfg.Set("phase", phase); err != nil {
 		return usagef("--phase: %v", err)
 	}
+	// Its runs are IB CC's (and CC off): another scheme's parameter would
+	// do nothing there.
+	ib := cfg
+	ib.CC.Scheme = model.SchemeIB
+	for _, kv := range c.StringSlice("set") {
+		name, _, _ := strings.Cut(kv, "=")
+		var spe *model.SchemeParamError
+		if err := ib.CheckSchemeParams([]string{strings.TrimSpace(name)}); errors.As(err, &spe) {
+			return usagef("--set %s: %s is a parameter of cc %s, and validate runs cc off and ib only, where it does nothing", kv, spe.Name, spe.Scheme)
+		}
+	}
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
 	}

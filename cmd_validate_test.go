@@ -28,6 +28,10 @@ func TestValidateBadInputExitsTwoAndPrintsNothing(t *testing.T) {
 		"fit bad value":    {"validate", "--cross", "--fit", "paced_read_latency=2us,fast"},
 		"param unknown":    {"validate", "--sensitivity", "--param", "nope"},
 		"param a word":     {"validate", "--sensitivity", "--param", "becn_return"},
+		// Another scheme's parameter does nothing in validate's runs (cc
+		// off and ib); a short phase keeps a run short if it is not refused.
+		"santos param":  {"validate", "--phase", "10ms", "--set", "santos.m=3"},
+		"nicrate param": {"validate", "--phase", "10ms", "--set", "nicrate.rates=4"},
 	}
 	for name, args := range cases {
 		t.Run(name, func(t *testing.T) {
