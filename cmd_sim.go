@@ -187,7 +187,9 @@ func simAction(c *cli.Context) error {
 	if err != nil {
 		var pe *model.ParamError
 		var me *model.MemoryError
-		if errors.As(err, &pe) || errors.As(err, &me) {
+		// A scenario the parameters make impossible (an lmc dor cannot
+		// route, rates for flows that do not exist) is bad input too.
+		if errors.As(err, &pe) || errors.As(err, &me) || errors.Is(err, model.ErrBadScenario) {
 			return usageError{err}
 		}
 		return fmt.Errorf("simulation failed: %w", err)

@@ -109,6 +109,7 @@ func TestSimBadInputExitsTwoWithOneLine(t *testing.T) {
 		"scheme param":     {[]string{"--scenario", "testbed-s1", "--cc", "ib", "--set", "santos.m=2"}, `--set: santos.m is a parameter of cc santos, but the run's cc is ib: select santos with cc = "santos" or leave santos.m out`},
 		"drb param for ib": {[]string{"--scenario", "testbed-s1", "--cc", "ib", "--set", "drb.timer=50us"}, `--set: drb.timer is a parameter of cc drb, but the run's cc is ib: select drb with cc = "drb" or leave drb.timer out`},
 		"drb timer unit":   {[]string{"--scenario", "testbed-s1", "--cc", "drb", "--set", "drb.timer=50"}, "drb.timer = 50: a duration needs a unit"},
+		"surplus rates":    {[]string{"--scenario", "testbed-s1", "--cc", "nicrate", "--phase", "10ms", "--set", "nicrate.rates=1,2,3,4,5,6"}, "nicrate.rates lists 6 rates, but the run has 5 flows"},
 		"too many samples": {[]string{"--scenario", "testbed-s1", "--sample", "1us"}, "keep 25000000 samples, more than the 10000000 a run may keep"},
 	}
 	for name, c := range cases {

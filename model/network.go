@@ -270,6 +270,12 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	if len(n.flows) == 0 {
 		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", ErrBadScenario, sc.Name)
 	}
+	if cfg.CC.Scheme == SchemeNICRate {
+		// A rate past the last flow would request for no flow: a typo.
+		if rates, _ := parseRates(cfg.NICRate.Rates); len(rates) > len(n.flows) {
+			return nil, fmt.Errorf("%w %s: nicrate.rates lists %d rates, but the run has %d flows", ErrBadScenario, sc.Name, len(rates), len(n.flows))
+		}
+	}
 	n.initCC()
 	n.initScheme()
 	n.stats.to = n.end
