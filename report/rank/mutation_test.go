@@ -275,3 +275,22 @@ func TestLexicographicTieAtTheToleranceEdge(t *testing.T) {
 		t.Errorf("lexicographic order with tolerance 0.25 = %v, want %v", got, want)
 	}
 }
+
+// Explain of a feasible point that is not the best gives its rank, its
+// score against the best's, and each objective with its unit.
+func TestExplainFeasiblePoint(t *testing.T) {
+	sums := row(
+		map[string]float64{"victim_gbps": 0},
+		map[string]float64{"victim_gbps": 100},
+		map[string]float64{"victim_gbps": 50},
+	)
+	a := mustRank(t, sums, rank.Query{Objectives: []rank.Objective{mustObjective(t, "victim_gbps", true)}, Tolerance: 0.25})
+	got := a.Explain(a.Find([]store.Param{{Name: "ccti_timer", Value: "300us"}}))
+	want := []string{
+		"ccti_timer=300us ranks 2 of 3 feasible points, score 0.500 against the best's 1.000 (region: score within 0.250 of it); it is outside the recommended region and not on the Pareto front.",
+		"victim_gbps: 50 (1 seed) Gbit/s against 100 (1 seed) at the best point (ccti_timer=200us).",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Explain = %q\nwant %q", got, want)
+	}
+}
