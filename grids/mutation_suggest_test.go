@@ -1,6 +1,7 @@
 package grids_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -28,5 +29,21 @@ func TestUnknownKeySuggestsAScenarioParameter(t *testing.T) {
 	_, err = grids.Load(p)
 	if err == nil || !strings.Contains(err.Error(), "(did you mean hotspot_fraction?)") {
 		t.Errorf("hotspot_fractoin: %v, want a suggestion of the file's hotspot_fraction", err)
+	}
+}
+
+// A suggestion is at most one edit for every three bytes of the name, and
+// at most two: marking_rxte (one edit) and marking_rxtx (two) suggest
+// marking_rate, marking_rxxx (three) nothing.
+func TestSuggestionDistance(t *testing.T) {
+	for key, want := range map[string]string{
+		"marking_rxte": " (did you mean marking_rate?)",
+		"marking_rxtx": " (did you mean marking_rate?)",
+		"marking_rxxx": "",
+	} {
+		_, err := grids.Parse("g.toml", []byte("name = \"g\"\nscenario = \"testbed-s1\"\n"+key+" = 1\n"))
+		if got, w := fmt.Sprint(err), "g.toml:3: "+key+": unknown key"+want; got != w {
+			t.Errorf("%s: %s, want %s", key, got, w)
+		}
 	}
 }
