@@ -1,0 +1,30 @@
+package grids_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/grids"
+)
+
+// ReadFile reads a regular file of at most limit bytes whole: exactly limit
+// is read in full, one byte more is ErrTooLarge.
+func TestReadFileLimitIsInclusive(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "g.toml")
+	text := strings.Repeat("x", 100)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data, err := grids.ReadFile(p, 100)
+	if err != nil || string(data) != text {
+		t.Errorf("ReadFile of 100 bytes with limit 100: %d bytes, %v; want all 100", len(data), err)
+	}
+	data, err = grids.ReadFile(p, 99)
+	if !errors.Is(err, grids.ErrTooLarge) || data != nil {
+		t.Errorf("ReadFile of 100 bytes with limit 99: %d bytes, %v; want ErrTooLarge", len(data), err)
+	}
+}
