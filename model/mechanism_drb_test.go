@@ -42,26 +42,8 @@ func TestMechDRBChargesTheNotifiedPathAndContracts(t *testing.T) {
 			becnAt = append(becnAt, n.sim.Now())
 		}
 	}
-	// picks returns how many of k new messages take each path of the order.
-	picks := func(order drbOrder, k int) []int {
-		got := make([]int, len(order))
-		for range k {
-			n.drbPick(0)
-			for j, p := range order {
-				if int(p) == n.routes.pathOf(n.flows[0].dlid) {
-					got[j]++
-				}
-			}
-		}
-		return got
-	}
-	// mark has H11 answer a marked packet of the flow sent on path p.
-	mark := func(p uint8) {
-		dlid := int32(n.routes.LID(int(dst), int(p)))
-		data := packet{flow: 0, src: src, dst: dst, dlid: dlid, vl: VL(n.routes.SL(int(src), int(dlid)) % n.nVL),
-			kind: kindData, fecn: true}
-		n.answerFECN(&data)
-	}
+	picks := func(order drbOrder, k int) []int { return drbPicks(n, order, k) }
+	mark := func(p uint8) { drbMark(n, src, dst, p) }
 	n.drbPick(0) // the pair's first message
 	pr := &n.drb.pairs[n.drb.pairOf[uint64(0)<<32|uint64(dst)]]
 	order := pr.order
@@ -130,24 +112,8 @@ func TestMechDRBExpandsAndContractsGradually(t *testing.T) {
 	if len(order) != 4 {
 		t.Fatalf("path order %v, want 4 distinct paths", order)
 	}
-	picks := func(k int) []int {
-		got := make([]int, len(order))
-		for range k {
-			n.drbPick(0)
-			for j, p := range order {
-				if int(p) == n.routes.pathOf(n.flows[0].dlid) {
-					got[j]++
-				}
-			}
-		}
-		return got
-	}
-	mark := func(p uint8) {
-		dlid := int32(n.routes.LID(int(dst), int(p)))
-		data := packet{flow: 0, src: src, dst: dst, dlid: dlid, vl: VL(n.routes.SL(int(src), int(dlid)) % n.nVL),
-			kind: kindData, fecn: true}
-		n.answerFECN(&data)
-	}
+	picks := func(k int) []int { return drbPicks(n, order, k) }
+	mark := func(p uint8) { drbMark(n, src, dst, p) }
 	mark(order[0])
 	runHooked(n, 10*engine.Microsecond, hook, nil)
 	for range 3 {
@@ -173,4 +139,28 @@ func TestMechDRBExpandsAndContractsGradually(t *testing.T) {
 			t.Fatalf("at %v: %d messages take %v of paths %v, want %v", s.at, s.k, got, order, s.want)
 		}
 	}
+}
+
+// drbPicks has flow 0 pick k new messages' paths and returns how many
+// took each path of order.
+func drbPicks(n *Network, order drbOrder, k int) []int {
+	got := make([]int, len(order))
+	for range k {
+		n.drbPick(0)
+		for j, p := range order {
+			if int(p) == n.routes.pathOf(n.flows[0].dlid) {
+				got[j]++
+			}
+		}
+	}
+	return got
+}
+
+// drbMark has dst answer a FECN-marked packet of flow 0 from src sent on
+// path p.
+func drbMark(n *Network, src, dst int32, p uint8) {
+	dlid := int32(n.routes.LID(int(dst), int(p)))
+	data := packet{flow: 0, src: src, dst: dst, dlid: dlid, vl: VL(n.routes.SL(int(src), int(dlid)) % n.nVL),
+		kind: kindData, fecn: true}
+	n.answerFECN(&data)
 }
