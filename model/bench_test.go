@@ -150,8 +150,9 @@ var scalingPhase = flag.Duration("scaling.phase", 0, "BenchmarkScaling's simulat
 // BenchmarkScaling runs fat trees under the same per-host load: two-level
 // (folded Clos, full bisection) of 16, 128 and 648 hosts, a three-level
 // 13-ary tree of 2197 hosts on 26-port switches (how IB builds fabrics past
-// a director switch: switch chips have 36 to 64 ports), and a two-level one
-// of 2592 hosts on 72-port switches: every host
+// a director switch: switch chips have 36 to 64 ports), and two-level ones
+// of 2592 and 10368 hosts on 72- and 144-port switches (648, 2592 and
+// 10368 hosts: the radix doubles, the hosts quadruple): every host
 // sends Poisson traffic of 64 KiB messages to uniform random destinations
 // at 40 % of its QDR link, IB CC on, 4 ms simulated (window: the whole
 // run). It reports wall time per simulated second, the cost of an event,
@@ -174,6 +175,7 @@ func BenchmarkScaling(b *testing.B) {
 		{"hosts=648", "clos", model.TopoParams{Leaves: 36, HostsPerLeaf: 18, Spines: 18}},
 		{"hosts=2197/3-level", "fattree", model.TopoParams{K: 13, Levels: 3}},
 		{"hosts=2592/radix-72", "clos", model.TopoParams{Leaves: 72, HostsPerLeaf: 36, Spines: 36}},
+		{"hosts=10368/radix-144", "clos", model.TopoParams{Leaves: 144, HostsPerLeaf: 72, Spines: 72}},
 	} {
 		b.Run(s.name, func(b *testing.B) {
 			p := s.p
@@ -221,6 +223,7 @@ func BenchmarkScaling(b *testing.B) {
 			b.ReportMetric(wall/float64(events)*1e9, "ns/event")
 			b.ReportMetric(float64(events)/simulated/float64(hosts), "events/host/sim-s")
 			b.ReportMetric(state, "state-MB")
+			b.ReportMetric(state*(1<<20)/float64(hosts), "state-B/host")
 		})
 	}
 }
