@@ -255,8 +255,9 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 	var fill int32
 	switch cc.fill {
 	case fillVoQ:
-		sw := &n.sws[pt.owner]
-		fill = sw.voq[n.voqIndex(sw, n.ports[from].local, vl, pt.local)].fill
+		if i := n.voqs.find(voqKey(p, vl, n.ports[from].local)); i >= 0 {
+			fill = n.voqs.at(i).fill
+		}
 	case fillPort:
 		fill = ln.voqFill
 	case fillPortAvg:
@@ -294,32 +295,29 @@ func (n *Network) enterVoQ(in, out int32, vl VL, c int32) {
 		return
 	}
 	n.settleLeave(out)
-	pt := &n.ports[out]
 	ln := n.lane(out, vl)
 	ln.voqFill += c
 	if !n.cc.perVoQ {
 		return
 	}
-	sw := &n.sws[pt.owner]
-	i := n.voqIndex(sw, n.ports[in].local, vl, pt.local)
-	if sw.voq[i].fill == 0 {
+	q := n.voqs.at(n.voqs.get(voqKey(out, vl, n.ports[in].local)))
+	if q.fill == 0 {
 		ln.fillInputs++
 	}
-	sw.voq[i].fill += c
+	q.fill += c
 }
 
 func (n *Network) leaveVoQ(in, out int32, vl VL, c int32) {
-	pt := &n.ports[out]
 	ln := n.lane(out, vl)
 	ln.voqFill -= c
 	if !n.cc.perVoQ {
 		return
 	}
-	sw := &n.sws[pt.owner]
-	i := n.voqIndex(sw, n.ports[in].local, vl, pt.local)
-	sw.voq[i].fill -= c
-	if sw.voq[i].fill == 0 {
+	i := n.voqs.get(voqKey(out, vl, n.ports[in].local))
+	q := n.voqs.at(i)
+	if q.fill -= c; q.fill == 0 {
 		ln.fillInputs--
+		n.voqs.release(i)
 	}
 }
 

@@ -93,8 +93,7 @@ func congestedPort(n *Network, starved bool) int32 {
 	pt := &n.ports[p]
 	n.lane(p, 0).voqFill = pt.markThreshold + 100
 	in := n.nodePort(topo.Lookup("S2")) // any input of S2
-	sw := &n.sws[pt.owner]
-	sw.voq[n.voqIndex(sw, n.ports[in].local, 0, pt.local)].fill = pt.markThreshold + 100
+	n.voqs.at(n.voqs.get(voqKey(p, 0, n.ports[in].local))).fill = pt.markThreshold + 100
 	n.lane(p, 0).credits = 200
 	if starved {
 		n.lane(p, 0).credits = 40

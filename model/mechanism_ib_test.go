@@ -75,7 +75,6 @@ func TestMechFECNAtTheThreshold(t *testing.T) {
 			p := n.ports[hostPort(t, n, "H5")].peer  // S2's port to H5
 			in := n.ports[hostPort(t, n, "H6")].peer // S2's port from H6
 			pt := &n.ports[p]
-			sw := &n.sws[pt.owner]
 			thr := pt.markThreshold
 			ln := n.lane(p, 0)
 			ln.credits = 66
@@ -84,7 +83,7 @@ func TestMechFECNAtTheThreshold(t *testing.T) {
 				case "port":
 					ln.voqFill = f
 				case "voq":
-					sw.voq[n.voqIndex(sw, n.ports[in].local, 0, pt.local)].fill = f
+					n.voqs.at(n.voqs.get(voqKey(p, 0, n.ports[in].local))).fill = f
 				case "port_avg": // three inputs hold 3·f (+0..2): the average rounds down to f
 					ln.voqFill, ln.fillInputs = 3*f, 3
 				}

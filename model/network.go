@@ -165,6 +165,7 @@ type Network struct {
 	lanes  []lane // per port and VL: lane(p, vl)
 	hcas   []hcaState
 	sws    []switchState
+	voqs   voqTable // the VoQs of every switch (switch.go)
 	flows  []flowState
 	pkts   []packet
 	free   []int32
@@ -405,15 +406,14 @@ func (n *Network) build(t *Topology) error {
 			n.lane(int32(i), VL(v)).credits = p.peerCap
 		}
 	}
+	switchPorts := 0
 	for s := range n.sws {
 		sw := &n.sws[s]
-		sw.voq = make([]voq, int(sw.nPorts)*n.nVL*int(sw.nPorts))
 		sw.words = (sw.nPorts + 63) / 64
 		sw.ready = make([]uint64, int(sw.nPorts)*n.nVL*int(sw.words))
-		for i := range sw.voq {
-			sw.voq[i] = voq{head: -1, tail: -1}
-		}
+		switchPorts += int(sw.nPorts)
 	}
+	n.voqs.init(switchPorts) // room for a VoQ per switch port; grows if more are busy
 	if err := n.applyVictimMask(t, n.cfg.CC.VictimMask); err != nil {
 		return err
 	}
@@ -523,7 +523,7 @@ func (n *Network) arrive(k int32) {
 	}
 	sw := &n.sws[in.owner]
 	out := &n.ports[pk.outPort]
-	q := &sw.voq[n.voqIndex(sw, in.local, pk.vl, out.local)]
+	q := n.voqs.at(n.voqs.get(voqKey(pk.outPort, pk.vl, in.local)))
 	n.push(q, k)
 	ln := n.lane(pk.outPort, pk.vl)
 	ln.waiting++

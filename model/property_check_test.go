@@ -79,7 +79,10 @@ func (c *propChecker) check() error {
 			for v := 0; v < n.nVL; v++ {
 				count := int32(0)
 				for in := int32(0); in < sw.nPorts; in++ {
-					q := &sw.voq[n.voqIndex(sw, in, VL(v), out)]
+					q := &voq{head: -1, tail: -1} // a VoQ not in the table is empty
+					if i := n.voqs.find(voqKey(o, VL(v), in)); i >= 0 {
+						q = n.voqs.at(i)
+					}
 					where := fmt.Sprintf("switch %d VoQ in %d VL %d out %d", s, in, v, out)
 					last := int32(-1)
 					for k, steps := q.head, 0; k >= 0 && steps <= len(n.pkts); k, steps = n.pkts[k].next, steps+1 {
@@ -113,6 +116,32 @@ func (c *propChecker) check() error {
 				fail("switch %d output %d: %d packets queued, counter says %d", s, out, total, q)
 			}
 		}
+	}
+	// The VoQ table holds the VoQs that exist and nothing else: each has
+	// packets or (fill per VoQ) a fill, belongs to a switch's output and
+	// input, is found where a lookup of its key looks, and the table
+	// counts them.
+	inTable := 0
+	for i := range n.voqs.slots {
+		key := n.voqs.slots[i].key
+		if key == voqNoKey {
+			continue
+		}
+		inTable++
+		q := &n.voqs.slots[i].q
+		out, in := int32(key>>12), int32(key&255)
+		where := fmt.Sprintf("VoQ table slot %d (output port %d VL %d input %d)", i, out, key>>8&15, in)
+		switch {
+		case q.empty() && (q.fill == 0 || !n.cc.perVoQ):
+			fail("%s: exists for nothing (no packet, fill %d)", where, q.fill)
+		case int(out) >= len(n.ports) || n.ports[out].host || in >= n.sws[n.ports[out].owner].nPorts:
+			fail("%s: no such switch output and input", where)
+		case n.voqs.find(key) != int32(i):
+			fail("%s: a lookup of its key finds slot %d", where, n.voqs.find(key))
+		}
+	}
+	if inTable != n.voqs.live {
+		fail("the VoQ table holds %d VoQs, counts %d", inTable, n.voqs.live)
 	}
 	for h := range n.hcas {
 		q := &n.hcas[h].ctrl
@@ -447,6 +476,12 @@ func TestPropertyCheckerCatches(t *testing.T) {
 			func(t *testing.T, n *Network) { n.free = append(n.free, liveData(t, n)) }},
 		{"a packet freed twice", SchemeIB, "freed twice",
 			func(t *testing.T, n *Network) { n.free = append(n.free, n.free[0]) }},
+		{"an empty VoQ kept", SchemeIB, "exists for nothing",
+			func(t *testing.T, n *Network) {
+				sw := &n.sws[0]
+				n.voqs.get(voqKey(sw.firstPort+sw.nPorts-1, 0, 0))
+			}},
+		{"a VoQ miscounted", SchemeIB, "VoQ table holds", func(t *testing.T, n *Network) { n.voqs.live++ }},
 		{"a BECN lost", SchemeIB, "BECNs sent", func(t *testing.T, n *Network) { n.counters.CNPs++ }},
 		{"CCTI over its limit", SchemeIB, "CCTI slot 1 at 4, outside [0, 3]", func(t *testing.T, n *Network) { n.cc.ccti[1]++ }},
 		{"CCTI under its floor", SchemeIB, "CCTI slot 0 at -1", func(t *testing.T, n *Network) { n.cc.ccti[0] = -1 }},

@@ -214,10 +214,11 @@ func (n *Network) santosArrive(k int32) {
 		sw := &n.sws[in.owner]
 		for vl := VL(0); int(vl) < n.nVL; vl++ {
 			for out := int32(0); out < sw.nPorts; out++ {
-				q := &sw.voq[n.voqIndex(sw, in.local, vl, out)]
-				if q.empty() {
+				i := n.voqs.find(voqKey(sw.firstPort+out, vl, in.local))
+				if i < 0 || n.voqs.at(i).empty() {
 					continue
 				}
+				q := n.voqs.at(i)
 				if s.marking == markNaive {
 					for j := q.head; j >= 0; j = n.pkts[j].next {
 						n.santosMarkPacket(j)

@@ -5,7 +5,6 @@ import "math/bits"
 type switchState struct {
 	firstPort int32
 	nPorts    int32
-	voq       []voq    // [out][vl][in]: an output's VoQs side by side
 	ready     []uint64 // [out][vl][words]: bit in: VoQ (in, vl, out) is not empty
 	words     int32    // words of ready per output and VL
 	lft       []uint8  // destination LID -> output port (local), lftNoRoute where none: a byte a LID
@@ -13,12 +12,134 @@ type switchState struct {
 
 // voq is a virtual output queue: a list of packets linked through
 // packet.next, oldest first, the credits its head needs and its fill. 16
-// bytes and no storage of its own, so an output's VoQs of every input share
-// a few cache lines, arbitration reads no packet, and nothing grows.
+// bytes and no storage of its own, so arbitration reads no packet and
+// nothing grows. The VoQs live in the network's voqTable.
 type voq struct {
 	head, tail int32 // packets; -1 when empty
 	credits    int32 // the head's credits
 	fill       int32 // credits in the VoQ from arrival to the tail's leaving, kept when CC needs it
+}
+
+// voqTable holds the VoQs that exist, of every switch: a VoQ exists while
+// packets wait in it or, when the fill mode counts per VoQ, while its fill
+// is not 0, so the table grows with what is in flight, not with the
+// switches' radix squared (a dense [out][vl][in] array took 16·r² bytes a
+// switch and VL: 71 MB for 216 switches of radix 144, most of it empty
+// VoQs that every event's reads spread over). A VoQ that does not exist
+// reads as empty with no fill.
+//
+// It is a hash table with open addressing and linear probing, keyed by
+// (output port, VL, input): a lookup reads one or two neighbouring slots
+// of a table that stays in the cache. Removal shifts the later slots of
+// the probe run back (no tombstones), so a pointer into the table is good
+// only until the next removal or insertion. The table holds at most half
+// its slots and doubles when it would hold more, so it grows only on the
+// run's peaks and nothing allocates in its steady state. Nothing depends on
+// where a VoQ sits in it: the order of arbitration is the input ports'
+// (the ready bits), and a scan over an input's VoQs looks them up in order.
+type voqTable struct {
+	slots []voqSlot
+	mask  uint32
+	shift uint8 // 32 - log2(len(slots))
+	live  int   // VoQs in the table
+}
+
+type voqSlot struct {
+	key uint32 // voqKey, voqNoKey when the slot is free
+	q   voq
+}
+
+// voqNoKey marks a free slot: no VoQ has it as key (a VL is below 15).
+const voqNoKey = ^uint32(0)
+
+// voqKey is the key of VoQ (in, vl, out): out a global port (below 2^20,
+// which build checks), in a switch-local one (at most maxSwitchPorts).
+func voqKey(out int32, vl VL, in int32) uint32 {
+	return uint32(out)<<12 | uint32(vl)<<8 | uint32(in)
+}
+
+// init makes a table of at least 2·size slots.
+func (t *voqTable) init(size int) {
+	bits := 6
+	for 1<<bits < 2*size {
+		bits++
+	}
+	t.slots = make([]voqSlot, 1<<bits)
+	for i := range t.slots {
+		t.slots[i].key = voqNoKey
+	}
+	t.mask, t.shift, t.live = uint32(len(t.slots)-1), uint8(32-bits), 0
+}
+
+// home is key's first slot (Fibonacci hashing: the product's top bits).
+func (t *voqTable) home(key uint32) uint32 { return key * 0x9e3779b1 >> t.shift }
+
+// find returns the slot of key's VoQ, or -1 when it does not exist.
+func (t *voqTable) find(key uint32) int32 {
+	for i := t.home(key); ; i = (i + 1) & t.mask {
+		switch t.slots[i].key {
+		case key:
+			return int32(i)
+		case voqNoKey:
+			return -1
+		}
+	}
+}
+
+// get returns the slot of key's VoQ, made empty if it did not exist.
+func (t *voqTable) get(key uint32) int32 {
+	for i := t.home(key); ; i = (i + 1) & t.mask {
+		switch s := &t.slots[i]; s.key {
+		case key:
+			return int32(i)
+		case voqNoKey:
+			if 2*(t.live+1) > len(t.slots) {
+				t.grow()
+				return t.get(key)
+			}
+			s.key, s.q = key, voq{head: -1, tail: -1}
+			t.live++
+			return int32(i)
+		}
+	}
+}
+
+// grow doubles the table.
+func (t *voqTable) grow() {
+	old := t.slots
+	t.init(len(old))
+	for i := range old {
+		if old[i].key != voqNoKey {
+			j := t.home(old[i].key)
+			for t.slots[j].key != voqNoKey {
+				j = (j + 1) & t.mask
+			}
+			t.slots[j] = old[i]
+			t.live++
+		}
+	}
+}
+
+// at returns the VoQ in slot i.
+func (t *voqTable) at(i int32) *voq { return &t.slots[i].q }
+
+// release removes the VoQ in slot i if it is empty and has no fill: it
+// then no longer exists.
+func (t *voqTable) release(i int32) {
+	if q := &t.slots[i].q; q.head >= 0 || q.fill != 0 {
+		return
+	}
+	// Backward shift: move each later slot of the probe run whose home is
+	// not between the hole and it into the hole.
+	hole := uint32(i)
+	for j := (hole + 1) & t.mask; t.slots[j].key != voqNoKey; j = (j + 1) & t.mask {
+		if (j-t.home(t.slots[j].key))&t.mask >= (j-hole)&t.mask {
+			t.slots[hole] = t.slots[j]
+			hole = j
+		}
+	}
+	t.slots[hole].key = voqNoKey
+	t.live--
 }
 
 func (q *voq) empty() bool { return q.head < 0 }
@@ -55,11 +176,6 @@ func (sw *switchState) out(lid int32) int32 { return sw.firstPort + int32(sw.lft
 // readyWord returns the first word of output out's ready bits on VL vl.
 func (sw *switchState) readyWord(out int32, vl VL, nVL int) int {
 	return (int(out)*nVL + int(vl)) * int(sw.words)
-}
-
-// voqIndex returns the VoQ of input in, VL vl, output out (switch-local ports).
-func (n *Network) voqIndex(sw *switchState, in int32, vl VL, out int32) int32 {
-	return (out*int32(n.nVL)+int32(vl))*sw.nPorts + in
 }
 
 // txDone wakes switch output p when its link frees with packets waiting.
@@ -105,8 +221,8 @@ func (n *Network) trySwitch(o int32) {
 	table := n.vlArb
 	if len(table) == 1 { // one data VL: nothing to arbitrate
 		if n.lane(o, 0).waiting > 0 {
-			if in := n.nextInput(sw, pt, 0); in >= 0 {
-				n.transmit(o, n.takeVoQ(sw, pt, in, 0), sw.firstPort+in)
+			if in, slot := n.nextInput(sw, pt, 0); in >= 0 {
+				n.transmit(o, n.takeVoQ(sw, pt, in, 0, slot), sw.firstPort+in)
 			}
 		}
 		return
@@ -117,11 +233,11 @@ func (n *Network) trySwitch(o int32) {
 		if n.lane(o, vl).waiting == 0 {
 			continue
 		}
-		in := n.nextInput(sw, pt, vl)
+		in, slot := n.nextInput(sw, pt, vl)
 		if in < 0 {
 			continue
 		}
-		k := n.takeVoQ(sw, pt, in, vl)
+		k := n.takeVoQ(sw, pt, in, vl, slot)
 		if idx != int(pt.arbIdx) || pt.arbLeft <= 0 {
 			pt.arbIdx, pt.arbLeft = int32(idx), table[idx].weight
 		}
@@ -134,14 +250,15 @@ func (n *Network) trySwitch(o int32) {
 	}
 }
 
-// takeVoQ removes the head of VoQ (in, vl) of output pt and moves pt's
-// round-robin pointer past in.
-func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
-	q := &sw.voq[n.voqIndex(sw, in, vl, pt.local)]
+// takeVoQ removes the head of VoQ (in, vl) of output pt, in the table's
+// slot slot, and moves pt's round-robin pointer past in.
+func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL, slot int32) int32 {
+	q := n.voqs.at(slot)
 	ln := n.lane(sw.firstPort+pt.local, vl)
 	k := n.pop(q)
 	if q.empty() {
 		sw.ready[sw.readyWord(pt.local, vl, n.nVL)+int(in>>6)] &^= 1 << (in & 63)
+		n.voqs.release(slot)
 	}
 	ln.waiting--
 	ln.heads++
@@ -152,9 +269,9 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 	return k
 }
 
-// nextInput returns the input port that output pt serves next on VL vl:
-// round-robin from pt's pointer among inputs whose VoQ head fits in pt's
-// credits, or -1. A congested output is asked again and again (at every
+// nextInput returns the input port that output pt serves next on VL vl
+// and its VoQ's slot in the table: round-robin from pt's pointer among
+// inputs whose VoQ head fits in pt's credits, or -1. A congested output is asked again and again (at every
 // arrival for it) while it lacks credits; a scan that failed is not
 // repeated while the same heads wait and the credits have not grown.
 //
@@ -162,21 +279,21 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL) int32 {
 // the scan visits them from the pointer's bit up, wrapping round to the
 // bits below it, so a switch of any radix costs one step per waiting input
 // (a word per 64 ports when none waits).
-func (n *Network) nextInput(sw *switchState, pt *port, vl VL) int32 {
+func (n *Network) nextInput(sw *switchState, pt *port, vl VL) (in, slot int32) {
 	ln := n.lane(sw.firstPort+pt.local, vl)
 	cr := ln.credits
 	if ln.failHeads == ln.heads && cr <= ln.failCredits {
-		return -1
+		return -1, -1
 	}
 	r := sw.readyWord(pt.local, vl, n.nVL)
-	first := n.voqIndex(sw, 0, vl, pt.local)
+	key := voqKey(sw.firstPort+pt.local, vl, 0) // | in: the key of input in
 	start := ln.rrIn
 	if sw.words == 1 {
 		// Rotate the ready bits so that the pointer's bit comes first.
 		for m := bits.RotateLeft64(sw.ready[r], -int(start)); m != 0; m &= m - 1 {
 			in := (start + int32(bits.TrailingZeros64(m))) & 63
-			if sw.voq[first+in].credits <= cr {
-				return in
+			if slot := n.voqs.find(key | uint32(in)); n.voqs.at(slot).credits <= cr {
+				return in, slot
 			}
 		}
 	} else {
@@ -195,12 +312,12 @@ func (n *Network) nextInput(sw *switchState, pt *port, vl VL) int32 {
 			}
 			for ; m != 0; m &= m - 1 {
 				in := int32(w<<6 | bits.TrailingZeros64(m))
-				if sw.voq[first+in].credits <= cr {
-					return in
+				if slot := n.voqs.find(key | uint32(in)); n.voqs.at(slot).credits <= cr {
+					return in, slot
 				}
 			}
 		}
 	}
 	ln.failHeads, ln.failCredits = ln.heads, cr
-	return -1
+	return -1, -1
 }

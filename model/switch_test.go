@@ -1,6 +1,7 @@
 package model
 
 import (
+	"math/rand/v2"
 	"runtime"
 	"testing"
 
@@ -70,5 +71,73 @@ func TestSteadyStateAllocatesAlmostNothing(t *testing.T) {
 	t.Logf("%d allocations in the last 60 ms (%d events)", allocs, events)
 	if allocs > events/10000 {
 		t.Fatalf("%d allocations in %d events, want at most one per 10 000", allocs, events)
+	}
+}
+
+// TestVoQTableMatchesAMap drives the VoQ table through random insertions,
+// changes and removals against a Go map of the same VoQs: every key the map
+// holds is found with its VoQ, every other key is not, and the count
+// agrees. Keys are drawn from few outputs of consecutive ports, so that
+// probe runs are long, cross the table's end and outlive the growth from
+// its 64 first slots, where a removal that shifts a run wrong loses a VoQ
+// or keeps a stale one.
+func TestVoQTableMatchesAMap(t *testing.T) {
+	var tab voqTable
+	tab.init(1)
+	want := map[uint32]voq{}
+	rng := rand.New(rand.NewPCG(7, 9))
+	key := func() uint32 { return voqKey(1000+rng.Int32N(6), VL(rng.IntN(3)), rng.Int32N(40)) }
+	grew := false
+	for step := range 40000 {
+		k := key()
+		switch op := rng.IntN(3); {
+		case op == 0 || len(want) < 20 && op == 1: // make it, or change it
+			q := tab.at(tab.get(k))
+			q.head, q.fill = int32(step), 0
+			if step%5 == 0 { // a VoQ that keeps a fill when empty
+				q.fill = 1
+			}
+			want[k] = *q
+		default: // empty it and release it
+			i := tab.find(k)
+			if _, ok := want[k]; ok != (i >= 0) {
+				t.Fatalf("step %d: key %#x in the map %v, found at %d", step, k, ok, i)
+			}
+			if i < 0 {
+				continue
+			}
+			q := tab.at(i)
+			q.head = -1
+			tab.release(i)
+			if q := want[k]; q.fill == 0 {
+				delete(want, k)
+			} else {
+				q.head = -1
+				want[k] = q
+			}
+		}
+		grew = grew || len(tab.slots) > 64
+		if step%97 != 0 {
+			continue
+		}
+		for out := int32(1000); out < 1006; out++ {
+			for vl := range VL(3) {
+				for in := range int32(40) {
+					k := voqKey(out, vl, in)
+					q, ok := want[k]
+					i := tab.find(k)
+					if ok != (i >= 0) || ok && *tab.at(i) != q {
+						t.Fatalf("step %d: key %#x: map %v %+v, table slot %d", step, k, ok, q, i)
+					}
+				}
+			}
+		}
+		if tab.live != len(want) {
+			t.Fatalf("step %d: table counts %d VoQs, the map holds %d", step, tab.live, len(want))
+		}
+	}
+	t.Logf("%d slots, %d VoQs at the end", len(tab.slots), len(want))
+	if !grew || len(want) < 40 {
+		t.Fatalf("the table never grew or held few VoQs (%d slots, %d VoQs)", len(tab.slots), len(want))
 	}
 }
