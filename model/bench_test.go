@@ -159,7 +159,9 @@ var scalingPhase = flag.Duration("scaling.phase", 0, "BenchmarkScaling's simulat
 // events per host and simulated second, and the run's state (the live heap
 // of the built network: ports, lanes, VoQs, forwarding tables, flows,
 // packets), so that the per-event cost can be read against the network's
-// size and against BenchmarkMemoryLatency at that working set:
+// size and against BenchmarkMemoryLatency at that working set. Beside the
+// wall time it reports the CPU time per event (cpu-ns/event), which on a
+// machine shared with other loads varies less:
 //
 //	GOMAXPROCS=1 go test -run '^$' -bench 'Scaling|MemoryLatency' -benchtime 1x ./model
 //
@@ -204,7 +206,7 @@ func BenchmarkScaling(b *testing.B) {
 			// Building the network is not timed: it is run once per run
 			// (BenchmarkBuildClos648 measures it).
 			var events uint64
-			var simulated, state float64
+			var simulated, state, cpu float64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
@@ -214,13 +216,16 @@ func BenchmarkScaling(b *testing.B) {
 				}
 				state = liveHeapMB()
 				b.StartTimer()
+				c0 := cpuSeconds()
 				n.RunUntil(n.End())
+				cpu += cpuSeconds() - c0
 				events += n.Events()
 				simulated += n.End().Seconds()
 			}
 			wall := b.Elapsed().Seconds()
 			b.ReportMetric(wall/simulated, "wall-s/sim-s")
 			b.ReportMetric(wall/float64(events)*1e9, "ns/event")
+			b.ReportMetric(cpu/float64(events)*1e9, "cpu-ns/event")
 			b.ReportMetric(float64(events)/simulated/float64(hosts), "events/host/sim-s")
 			b.ReportMetric(state, "state-MB")
 			b.ReportMetric(state*(1<<20)/float64(hosts), "state-B/host")

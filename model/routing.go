@@ -311,7 +311,10 @@ func (n *Network) route(t *Topology) error {
 	if err != nil {
 		return err
 	}
-	n.routes = r
+	// The run keeps the LIDs and service levels; its switches keep the
+	// tables a byte an entry, and the routing's int32 tables (four
+	// times their size, switches × LIDs) go as each is copied.
+	n.routes = &Routes{LMC: r.LMC, sl: r.sl}
 	for s := range n.sws {
 		sw := &n.sws[s]
 		if sw.nPorts > maxSwitchPorts {
@@ -324,6 +327,7 @@ func (n *Network) route(t *Topology) error {
 				sw.lft[lid] = uint8(p) // at most maxSwitchPorts (254) ports
 			}
 		}
+		r.LFT[s] = nil
 	}
 	return nil
 }
