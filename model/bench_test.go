@@ -145,6 +145,49 @@ func BenchmarkClos648(b *testing.B) {
 	}
 }
 
+var clos10368Phase = flag.Duration("clos10368.phase", 2500*time.Microsecond, "BenchmarkClos10368's phase (four phases)")
+
+// BenchmarkClos10368 runs clos10368-hotspot (10 368 hosts, 216 switches,
+// CC on) once per iteration with phases of -clos10368.phase (2.5 ms: 10 ms
+// simulated) and reports what BenchmarkClos648 does, and the process's
+// peak RSS where the system tells it:
+//
+//	GOMAXPROCS=1 go test -run '^$' -bench 'Clos10368' -benchtime 1x ./model
+func BenchmarkClos10368(b *testing.B) {
+	sc := model.LookupScenario("clos10368-hotspot")
+	cfg := sc.Config()
+	cfg.Phase = engine.Time(clos10368Phase.Nanoseconds()) * engine.Nanosecond
+	cfg.Sample = min(cfg.Sample, cfg.Phase)
+	var events uint64
+	var simulated float64
+	for b.Loop() {
+		r, err := model.Run(sc, cfg, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		events += r.Events
+		simulated += r.End.Seconds()
+	}
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(simulated/b.Elapsed().Seconds(), "sim-s/s")
+	b.ReportMetric(float64(events)/b.Elapsed().Seconds(), "events/s")
+	b.ReportMetric(float64(events)/float64(b.N), "events/op")
+	b.ReportMetric(float64(ms.HeapSys)/(1<<20), "heap-MB")
+}
+
+// BenchmarkBuildClos10368 builds clos10368-hotspot's run (generation,
+// ftree routing and its check, ports, flows): the issue asks for seconds.
+func BenchmarkBuildClos10368(b *testing.B) {
+	sc := model.LookupScenario("clos10368-hotspot")
+	cfg := sc.Config()
+	for b.Loop() {
+		if _, err := model.NewNetwork(sc, cfg, 1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 var scalingPhase = flag.Duration("scaling.phase", 0, "BenchmarkScaling's simulated time (0: 4ms)")
 
 // BenchmarkScaling runs fat trees under the same per-host load: two-level

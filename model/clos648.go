@@ -69,34 +69,62 @@ func init() {
 	})
 }
 
+// closHotspotShape is a hot-spot scenario's Clos and hot nodes: a host
+// index is leaf*perLeaf + position, and ftree's d-mod-k sends a packet for
+// the host at position p of its leaf through spine p mod spines.
+type closHotspotShape struct {
+	name, description string
+	topo              TopoParams // the Clos
+	defaults          map[string]string
+	leaves, perLeaf   int
+	hots              []int // the hot nodes: distinct leaves, distinct positions
+}
+
 // clos648Hotspot lays out clos648-hotspot's flows (see above).
 func clos648Hotspot() ScenarioSpec {
-	host := func(leaf, pos int) int { return leaf*clos648HostsPerLeaf + pos }
-	name := func(h int) string { return fmt.Sprintf("H%d", h+1) }
-	used := make([]bool, clos648Leaves*clos648HostsPerLeaf)
-	// take returns the first host of leaf not yet given a role.
-	take := func(leaf int) int {
-		for pos := range clos648HostsPerLeaf {
-			if h := host(leaf, pos); !used[h] {
-				used[h] = true
-				return h
-			}
-		}
-		panic("clos648: leaf full")
-	}
 	// Hot node k is host 82k: leaves 0, 4, 9, …, 31; positions 0, 10, 2, …, 16.
 	hots := make([]int, clos648Hot)
 	for k := range hots {
 		hots[k] = 82 * k
 	}
+	return closHotspot(closHotspotShape{
+		name: "clos648-hotspot",
+		description: "648-port Clos (36x18, QDR, ftree): 8 hot nodes of 12 contributors each, " +
+			"32 victims beside them, Poisson background at 7 % from the rest",
+		topo: TopoParams{Preset: "648"}, defaults: clos648Defaults,
+		leaves: clos648Leaves, perLeaf: clos648HostsPerLeaf, hots: hots,
+	})
+}
+
+// closHotspot lays out the flows of a hot-spot scenario on a Clos: each
+// hot node the target of clos648Contributors greedy contributors, one on
+// each of the leaves after its own, clos648Victims victims per hot node
+// beside contributors, sending to a cold host at the hot node's position
+// half the fabric away (through the hot node's spine), and Poisson
+// background at 7 % from every other host (the hot nodes included).
+func closHotspot(sh closHotspotShape) ScenarioSpec {
+	host := func(leaf, pos int) int { return leaf*sh.perLeaf + pos }
+	name := func(h int) string { return fmt.Sprintf("H%d", h+1) }
+	used := make([]bool, sh.leaves*sh.perLeaf)
+	// take returns the first host of leaf not yet given a role.
+	take := func(leaf int) int {
+		for pos := range sh.perLeaf {
+			if h := host(leaf, pos); !used[h] {
+				used[h] = true
+				return h
+			}
+		}
+		panic(sh.name + ": leaf full")
+	}
+	hots := sh.hots
 	var flows []FlowSpec
 	type victim struct{ hot, leaf int }
 	var victims []victim
 	for k, hot := range hots {
 		used[hot] = true
-		hotLeaf := hot / clos648HostsPerLeaf
+		hotLeaf := hot / sh.perLeaf
 		for j := range clos648Contributors {
-			leaf := (hotLeaf + 1 + j) % clos648Leaves
+			leaf := (hotLeaf + 1 + j) % sh.leaves
 			flows = append(flows, FlowSpec{
 				Name: fmt.Sprintf("C%d.%d", k+1, j+1), Src: name(take(leaf)), Dst: name(hot),
 				Role: Contributor, StartPhase: 1,
@@ -109,8 +137,8 @@ func clos648Hotspot() ScenarioSpec {
 	// Victims after every contributor, so that each contributor leaf's
 	// first hosts are contributors whatever the order.
 	for i, v := range victims {
-		hotPos := hots[v.hot] % clos648HostsPerLeaf
-		dstLeaf := (v.leaf + clos648Leaves/2) % clos648Leaves
+		hotPos := hots[v.hot] % sh.perLeaf
+		dstLeaf := (v.leaf + sh.leaves/2) % sh.leaves
 		flows = append(flows, FlowSpec{
 			Name: fmt.Sprintf("V%d.%d", v.hot+1, i%clos648Victims+1), Src: name(take(v.leaf)),
 			Dst: name(host(dstLeaf, hotPos)), Role: Victim,
@@ -123,15 +151,14 @@ func clos648Hotspot() ScenarioSpec {
 		}
 	}
 	return ScenarioSpec{
-		Name: "clos648-hotspot",
-		Description: "648-port Clos (36x18, QDR, ftree): 8 hot nodes of 12 contributors each, " +
-			"32 victims beside them, Poisson background at 7 % from the rest",
-		Phases:   clos648Phases,
-		Defaults: clos648Defaults,
-		Topology: "clos",
-		Topo:     TopoParams{Preset: "648"},
-		Routing:  "ftree",
-		Flows:    flows,
+		Name:        sh.name,
+		Description: sh.description,
+		Phases:      clos648Phases,
+		Defaults:    sh.defaults,
+		Topology:    "clos",
+		Topo:        sh.topo,
+		Routing:     "ftree",
+		Flows:       flows,
 		Traffic: []TrafficSpec{{
 			Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.07,
 			Sources: background, Role: Background,
