@@ -528,6 +528,43 @@ func TestCheckNamesBrokenRoutes(t *testing.T) {
 	}
 }
 
+// TestCheckWalksFromTheDestinationsSwitch breaks the entry for H0 at its
+// own leaf. The check visits only two hosts of each switch (see check), so
+// it must still walk from the destination's neighbours on that switch, the
+// only sources where no other switch has hosts, and in host order: the
+// first failure it names is H1's, the lowest other host.
+func TestCheckWalksFromTheDestinationsSwitch(t *testing.T) {
+	one := &Topology{}
+	sw := one.AddSwitch("S", 3)
+	for i := range 3 {
+		if err := one.Connect(one.AddHost(fmt.Sprintf("H%d", i)), sw, 8); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		top    *Topology
+		break_ func(r *Routes)
+		want   string
+	}{
+		{"one switch", one, func(r *Routes) { r.LFT[0][0] = noRoute }, "host H1 does not reach host H0 at LID 0: switch S has no route"},
+		// L0 holds H0-H2, L1 H3-H5: H3's walk would end at H1 too, but H1's comes first.
+		{"two leaves", closTopo(2, 3, 1), func(r *Routes) { r.LFT[0][0] = 1 }, "host H1 does not reach host H0 at LID 0: it arrives at host H1"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := newFabric(c.top)
+			r := f.minHop(0)
+			if err := f.check(r, 1); err != nil {
+				t.Fatal(err)
+			}
+			c.break_(r)
+			if err := f.check(r, 1); err == nil || err.Error() != c.want {
+				t.Fatalf("err %v, want %s", err, c.want)
+			}
+		})
+	}
+}
+
 // TestDorNeedsVLs: dor refuses too few VLs, saying how many it needs.
 func TestDorNeedsVLs(t *testing.T) {
 	for _, c := range []struct {
