@@ -357,6 +357,11 @@ func (n *Network) nodePort(id NodeID) int32 {
 }
 
 func (n *Network) build(t *Topology) error {
+	nPorts := 0
+	for i := range t.Nodes {
+		nPorts += t.Nodes[i].Ports
+	}
+	n.ports = make([]port, 0, nPorts)
 	first := make([]int32, len(t.Nodes))
 	for id, nd := range t.Nodes {
 		first[id] = int32(len(n.ports))
