@@ -206,7 +206,8 @@ var MemoryBudget int64
 
 // Bytes a built network holds, by what drives them: forwarding state per
 // (switch, LID) pair (a routing's int32 table and the switch's byte
-// table), dimension-order routing's service level per (host, LID) pair,
+// table, which both exist while the network is built; it keeps the byte
+// table only), dimension-order routing's service level per (host, LID) pair,
 // and what each node keeps apart from that (adapters, ports, buffers,
 // flows). Measured on meshes of 1 000 to 4 096 hosts (live heap after
 // NewNetwork), the estimate is 1.2 to 1.5 times the live heap.
