@@ -58,7 +58,7 @@ var pageTemplate = template.Must(template.New("page.html.tmpl").Funcs(template.F
 
 // Options configure a report page.
 type Options struct {
-	// Assets are the ECharts scripts; nil means CDNAssets.
+	// Assets are the ECharts scripts; nil means EmbeddedAssets.
 	Assets *Assets
 	// Version is the ccsweep version shown in the footer.
 	Version string
@@ -186,7 +186,7 @@ type pickView struct {
 func newPage(ov *Overview, opt Options) *page {
 	assets := opt.Assets
 	if assets == nil {
-		assets = CDNAssets()
+		assets = EmbeddedAssets()
 	}
 	now := opt.Now
 	if now.IsZero() {
