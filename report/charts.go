@@ -135,6 +135,51 @@ func metricRange(g *Grid, s *Surface, metric string) (lo, hi float64) {
 	return roundSig(lo, 4), roundSig(hi, 4)
 }
 
+// sliverShare is the widest span of a surface's values, as a share of
+// their mean, that its charts call a sliver: the z axis and the colour
+// scale stretch any span to the chart's full height and palette, so that
+// differences of a few per cent (often noise between seeds) look like a
+// landscape.
+const sliverShare = 0.05
+
+// sliverNote returns a note saying so when the means of a metric over
+// every slice of a surface span at most sliverShare of their mean's
+// magnitude, or "".
+func sliverNote(g *Grid, s *Surface, metric string) string {
+	lo, hi, sum, n := math.Inf(1), math.Inf(-1), 0.0, 0
+	for _, sl := range s.Slices {
+		for _, row := range sl.Cells {
+			for _, ci := range row {
+				if ci < 0 {
+					continue
+				}
+				if v, ok := g.Cells[ci].Mean[metric]; ok {
+					lo, hi, sum, n = math.Min(lo, v), math.Max(hi, v), sum+v, n+1
+				}
+			}
+		}
+	}
+	mean := sum / float64(n)
+	if n < 2 || mean == 0 || math.IsInf(mean, 0) || math.IsNaN(mean) || hi-lo > sliverShare*math.Abs(mean) {
+		return ""
+	}
+	unit := ""
+	if u := metrics[metric].Unit; u != "" {
+		unit = " " + u
+	}
+	if hi == lo {
+		return fmt.Sprintf("Every point has %s%s: the surface is flat.", numberText(lo), unit)
+	}
+	return fmt.Sprintf("All values lie within %s–%s%s, %.2g%% of their mean %s: the relief is magnified, and differences this small may be noise.",
+		numberText(lo), numberText(hi), unit, 100*(hi-lo)/math.Abs(mean), numberText(mean))
+}
+
+// noteTitle is the chart title that shows a sliver note above the chart.
+func noteTitle(note string) map[string]any {
+	return map[string]any{"subtext": note, "left": 0, "top": 0, "padding": 0,
+		"subtextStyle": map[string]any{"color": "#b03a2e", "fontSize": 12, "width": 560, "overflow": "break"}}
+}
+
 // niceRange widens [lo, hi] to round numbers for an axis; an empty range
 // (a surface whose values all round to one number) is widened by 0.5 each
 // way first.
@@ -303,7 +348,7 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		}
 		return o
 	}
-	return optionOf(c, map[string]any{
+	extra := map[string]any{
 		"legend":  map[string]any{"show": len(c.MultiSeries) > 1, "bottom": 0, "data": seriesNames(c.MultiSeries[1:])},
 		"xAxis3D": axis(xSlots, axisMeta(x, true)),
 		"yAxis3D": axis(ySlots, axisMeta(y, true)),
@@ -315,7 +360,12 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		"visualMap": []any{map[string]any{"min": lo, "max": hi, "precision": precision(lo, hi), "seriesIndex": 0, "itemHeight": 180}},
 		"series": []any{map[string]any{"wireframe": map[string]any{"show": true, "lineStyle": map[string]any{"color": "rgba(0,0,0,0.25)"}},
 			"shading": "color"}},
-	})
+	}
+	if note := sliverNote(g, s, metric); note != "" {
+		extra["title"] = noteTitle(note)
+		extra["grid3D"].(map[string]any)["top"] = 36
+	}
+	return optionOf(c, extra)
 }
 
 func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessage {
@@ -385,11 +435,16 @@ func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		extraSeries = append(extraSeries, map[string]any{"symbol": "rect", "symbolSize": []int{30, 15},
 			"label": map[string]any{"show": true, "formatter": "fn:markerLabel", "color": "#fff", "fontSize": 11}})
 	}
-	return outlineRegion(g, optionOf(h, map[string]any{
+	extra := map[string]any{
 		"visualMap": []any{map[string]any{"min": lo, "max": hi, "precision": precision(lo, hi), "seriesIndex": 0, "itemHeight": 180}},
 		"series":    extraSeries,
 		"legend":    map[string]any{"show": len(markers.MultiSeries) > 0, "bottom": 0, "data": seriesNames(markers.MultiSeries)},
-	}))
+	}
+	if note := sliverNote(g, s, metric); note != "" {
+		extra["title"] = noteTitle(note)
+		extra["grid"] = map[string]any{"top": 52}
+	}
+	return outlineRegion(g, optionOf(h, extra))
 }
 
 func seriesNames(ms charts.MultiSeries) []string {
