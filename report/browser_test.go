@@ -31,7 +31,7 @@ import (
 const shotDir = "/tmp/ccsweep-shots"
 
 // need skips the test, or fails it in CI, when a dependency is missing.
-func need(t *testing.T, what string, err error) {
+func need(t testing.TB, what string, err error) {
 	t.Helper()
 	if err == nil {
 		return
@@ -43,7 +43,7 @@ func need(t *testing.T, what string, err error) {
 }
 
 // chromiumPath returns $CHROMIUM or /usr/bin/chromium.
-func chromiumPath(t *testing.T) string {
+func chromiumPath(t testing.TB) string {
 	t.Helper()
 	path := os.Getenv("CHROMIUM")
 	if path == "" {
@@ -68,7 +68,7 @@ const offline = "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
 
 // newBrowser starts Chromium drawing WebGL with SwiftShader (no GPU needed)
 // in a fresh profile, with a window of the given size.
-func newBrowser(t *testing.T, width, height int) *browser {
+func newBrowser(t testing.TB, width, height int) *browser {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
@@ -161,7 +161,7 @@ const checkChartsJS = `(async () => {
 
 // checkCharts fails the test unless every chart on the page drew, on a
 // canvas, with WebGL where it should, and wanted charts are all there.
-func (b *browser) checkCharts(t *testing.T, want ...string) {
+func (b *browser) checkCharts(t testing.TB, want ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 3*time.Minute)
 	defer cancel()
@@ -253,7 +253,7 @@ const firstScreenJS = `(async () => {
 
 // open loads url and returns how long the page took until the charts of the
 // first screen drew.
-func (b *browser) open(t *testing.T, url string) time.Duration {
+func (b *browser) open(t testing.TB, url string) time.Duration {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Minute)
 	defer cancel()
