@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -13,9 +14,10 @@ func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "print every finished point of a results database: grid, scenario, parameters, seed, metrics",
-		UsageText: "ccsweep export DB [--format csv|json] [--summary]",
+		UsageText: "ccsweep export DB [--format csv|json] [--summary] [-o FILE]",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv or json"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write to FILE instead of standard output"},
 			&cli.BoolFlag{Name: "summary", Usage: "one row per point with its seeds aggregated: seeds, then each metric's mean, sd and 95% confidence half-width (NAME_mean, NAME_sd, NAME_ci95)"},
 		},
 		OnUsageError: commandUsageError,
@@ -27,27 +29,34 @@ func exportCommand() *cli.Command {
 			if format != "csv" && format != "json" {
 				return usagef("--format: want csv or json, not %q", format)
 			}
-			db, err := store.OpenReadOnly(c.Args().First())
+			dbPath, out := c.Args().First(), c.String("out")
+			if err := checkOutputs([]ioPath{{"-o", out}}, []ioPath{{"the database", dbPath}}); err != nil {
+				return err
+			}
+			db, err := store.OpenReadOnly(dbPath)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			w := bufio.NewWriter(c.App.Writer)
-			opt := store.ExportOptions{Effective: sweep.EffectiveParams}
-			switch {
-			case c.Bool("summary") && format == "csv":
-				err = db.ExportSummaryCSV(c.Context, w, opt)
-			case c.Bool("summary"):
-				err = db.ExportSummaryJSON(c.Context, w, opt)
-			case format == "csv":
-				err = db.ExportCSV(c.Context, w, opt)
-			default:
-				err = db.ExportJSON(c.Context, w, opt)
-			}
-			if err != nil {
-				return err
-			}
-			return w.Flush()
+			return writeOutput(c.Context, out, c.App.Writer, func(f io.Writer) error {
+				w := bufio.NewWriter(f)
+				opt := store.ExportOptions{Effective: sweep.EffectiveParams}
+				var err error
+				switch {
+				case c.Bool("summary") && format == "csv":
+					err = db.ExportSummaryCSV(c.Context, w, opt)
+				case c.Bool("summary"):
+					err = db.ExportSummaryJSON(c.Context, w, opt)
+				case format == "csv":
+					err = db.ExportCSV(c.Context, w, opt)
+				default:
+					err = db.ExportJSON(c.Context, w, opt)
+				}
+				if err != nil {
+					return err
+				}
+				return w.Flush()
+			})
 		},
 	}
 }

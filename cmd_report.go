@@ -27,7 +27,7 @@ func reportCommand() *cli.Command {
 			"With objectives (as for ccsweep best) it also plots the Pareto front and outlines the recommended region\n" +
 			"on every surface and heat map.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "report file, - for stdout (default: the database's name with .html)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "report file, - for stdout (default: the database's name with .html)"},
 			assetsFlag(),
 		}, queryFlags(&objectives)...),
 		OnUsageError: commandUsageError,
@@ -36,7 +36,7 @@ func reportCommand() *cli.Command {
 				return usagef("report takes one database, got %d arguments", c.NArg())
 			}
 			dbPath := c.Args().First()
-			out := c.String("output")
+			out := c.String("out")
 			if out == "" {
 				out = defaultReportPath(dbPath)
 			}
