@@ -65,8 +65,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// as victim_mask=S1:4,S2:1 or --mail-type=END,FAIL hold commas.
 		DisableSliceFlagSeparator: true,
 		HideHelpCommand:           true,
-		Commands:                  commands(),
-		OnUsageError:              commandUsageError,
+		// cli adds --help itself only when no command is called help.
+		Flags:        []cli.Flag{cli.HelpFlag},
+		Commands:     commands(),
+		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
 				return cli.ShowAppHelp(c)

@@ -77,8 +77,9 @@ var renamedFlags = []renamedFlag{
 	{"run", "report", "out"},
 }
 
-// finishCommands gives every command its exit statuses in its help and
-// its renamed flags' old spellings.
+// finishCommands gives every command its exit statuses in its help,
+// machine-independent defaults there, and its renamed flags' old
+// spellings.
 func finishCommands(cmds []*cli.Command) {
 	for _, cmd := range cmds {
 		if _, ok := exitStatuses[cmd.Name]; !ok {
@@ -88,6 +89,13 @@ func finishCommands(cmds []*cli.Command) {
 			cmd.Description += "\n\n"
 		}
 		cmd.Description += exitStatusText(cmd.Name)
+		for _, f := range cmd.Flags {
+			// The help, and the reference generated from it, say the
+			// same on every machine.
+			if jobs, ok := f.(*cli.IntFlag); ok && jobs.Name == "jobs" && jobs.DefaultText == "" {
+				jobs.DefaultText = "the number of CPUs"
+			}
+		}
 		for _, r := range renamedFlags {
 			if r.command == cmd.Name {
 				addOldSpelling(cmd, r.old, r.now)

@@ -34,8 +34,10 @@ func TestHelpCommand(t *testing.T) {
 			t.Errorf("%v: exit %d, %q; want 2 and one line", args, code, stderr)
 		}
 	}
-	if out, _, code := ccsweep(t, "help"); code != 0 || !strings.Contains(out, "COMMANDS:") {
-		t.Errorf("help: exit %d\n%s", code, out)
+	for _, args := range [][]string{{"help"}, {"--help"}, {"-h"}, {}} {
+		if out, _, code := ccsweep(t, args...); code != 0 || !strings.Contains(out, "COMMANDS:") || !strings.Contains(out, "   help ") {
+			t.Errorf("ccsweep %v: exit %d\n%s", args, code, out)
+		}
 	}
 }
 
