@@ -14,10 +14,16 @@ func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "print every finished point of a results database: grid, scenario, parameters, seed, metrics",
-		UsageText: "ccsweep export DB [--format csv|json] [--summary] [-o FILE]",
+		UsageText: "ccsweep export DB [--format csv|json] [--summary | --series] [-o FILE]",
+		Description: "By default one row per done point: grid, grid_id, scenario, each parameter (the model's default where\n" +
+			"the point does not set it), seed, then each metric. --summary aggregates each point's seeds. --series\n" +
+			"writes the per-flow throughput series in long form instead, one row per sample of each flow: grid,\n" +
+			"grid_id, scenario, the parameters, seed, point, flow, role, time_s (the end of the sample interval)\n" +
+			"and gbps, one point at a time (docs/schema.md).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv or json"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write to FILE instead of standard output"},
+			&cli.BoolFlag{Name: "series", Usage: "the per-flow throughput series in long form, one row per sample of each flow"},
 			&cli.BoolFlag{Name: "summary", Usage: "one row per point with its seeds aggregated: seeds, then each metric's mean, sd and 95% confidence half-width (NAME_mean, NAME_sd, NAME_ci95)"},
 		},
 		OnUsageError: commandUsageError,
@@ -28,6 +34,9 @@ func exportCommand() *cli.Command {
 			format := c.String("format")
 			if format != "csv" && format != "json" {
 				return usagef("--format: want csv or json, not %q", format)
+			}
+			if c.Bool("series") && c.Bool("summary") {
+				return usagef("--series and --summary: give one (the series are per point, not per parameter combination)")
 			}
 			dbPath, out := c.Args().First(), c.String("out")
 			if err := checkOutputs([]ioPath{{"-o", out}}, []ioPath{{"the database", dbPath}}); err != nil {
@@ -43,6 +52,10 @@ func exportCommand() *cli.Command {
 				opt := store.ExportOptions{Effective: sweep.EffectiveParams}
 				var err error
 				switch {
+				case c.Bool("series") && format == "csv":
+					err = db.ExportSeriesCSV(c.Context, w, opt)
+				case c.Bool("series"):
+					err = db.ExportSeriesJSON(c.Context, w, opt)
 				case c.Bool("summary") && format == "csv":
 					err = db.ExportSummaryCSV(c.Context, w, opt)
 				case c.Bool("summary"):
