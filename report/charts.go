@@ -252,9 +252,10 @@ func surfaceCharts(g *Grid, gi, si int, s *Surface) []*Chart {
 func surfacePair(g *Grid, gi, si int, s *Surface, m string) (surf, heat *Chart) {
 	surf = &Chart{ID: fmt.Sprintf("g%d-s%d-%s-3d", gi, si, m), Kind: "surface", GL: true, Initial: s.Default}
 	heat = &Chart{ID: fmt.Sprintf("g%d-s%d-%s-heat", gi, si, m), Kind: "heatmap", Initial: s.Default}
+	sc := surfaceScaleOf(g, s, m) // once: it reads every slice
 	for _, sl := range s.Slices {
-		surf.Options = append(surf.Options, surfaceOption(g, s, sl, m))
-		heat.Options = append(heat.Options, heatmapOption(g, s, sl, m))
+		surf.Options = append(surf.Options, surfaceOptionScaled(g, s, sl, m, sc))
+		heat.Options = append(heat.Options, heatmapOptionScaled(g, s, sl, m, sc))
 	}
 	x, y := &g.Dims[s.X], &g.Dims[s.Y]
 	surf.Meta = &Meta{Grid: gi, Metric: metrics[m], X: axisMeta(x, x.Scale != ScaleLinear), Y: axisMeta(y, y.Scale != ScaleLinear)}
@@ -277,11 +278,27 @@ func heatAxes(g *Grid, s *Surface) (x, y int) {
 	return s.X, s.Y
 }
 
+// surfaceScale is what the charts of a metric share over every slice of a
+// surface: the range of the colour scale and the sliver note.
+type surfaceScale struct {
+	lo, hi float64
+	note   string
+}
+
+func surfaceScaleOf(g *Grid, s *Surface, metric string) surfaceScale {
+	lo, hi := metricRange(g, s, metric)
+	return surfaceScale{lo, hi, sliverNote(g, s, metric)}
+}
+
 func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessage {
+	return surfaceOptionScaled(g, s, sl, metric, surfaceScaleOf(g, s, metric))
+}
+
+func surfaceOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfaceScale) json.RawMessage {
 	x, y := &g.Dims[s.X], &g.Dims[s.Y]
 	xSlots, ySlots := x.Scale != ScaleLinear, y.Scale != ScaleLinear
 	m := metrics[metric]
-	lo, hi := metricRange(g, s, metric)
+	lo, hi := sc.lo, sc.hi
 	zlo, zhi := niceRange(lo, hi)
 
 	fill := g.fill(s, sl, metric) // nil unless refinement made the grid irregular
@@ -361,7 +378,7 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		"series": []any{map[string]any{"wireframe": map[string]any{"show": true, "lineStyle": map[string]any{"color": "rgba(0,0,0,0.25)"}},
 			"shading": "color"}},
 	}
-	if note := sliverNote(g, s, metric); note != "" {
+	if note := sc.note; note != "" {
 		extra["title"] = noteTitle(note)
 		extra["grid3D"].(map[string]any)["top"] = 36
 	}
@@ -369,10 +386,14 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 }
 
 func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessage {
+	return heatmapOptionScaled(g, s, sl, metric, surfaceScaleOf(g, s, metric))
+}
+
+func heatmapOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfaceScale) json.RawMessage {
 	hx, hy := heatAxes(g, s)
 	x, y := &g.Dims[hx], &g.Dims[hy]
 	m := metrics[metric]
-	lo, hi := metricRange(g, s, metric)
+	lo, hi := sc.lo, sc.hi
 	fill := g.fill(s, sl, metric) // nil unless refinement made the grid irregular
 	var data []opts.HeatMapData
 	var failed, missing []opts.ScatterData
@@ -440,7 +461,7 @@ func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		"series":    extraSeries,
 		"legend":    map[string]any{"show": len(markers.MultiSeries) > 0, "bottom": 0, "data": seriesNames(markers.MultiSeries)},
 	}
-	if note := sliverNote(g, s, metric); note != "" {
+	if note := sc.note; note != "" {
 		extra["title"] = noteTitle(note)
 		extra["grid"] = map[string]any{"top": 52}
 	}
