@@ -58,3 +58,18 @@ func TestSliverNote(t *testing.T) {
 		})
 	}
 }
+
+// TestPageCellsDropOnlyUnshownSpreads checks that the page leaves out the
+// spreads of cells with one done seed (the page shows a spread only over
+// several) and keeps the others, without touching the grid's cells.
+func TestPageCellsDropOnlyUnshownSpreads(t *testing.T) {
+	one := &Cell{Done: 1, Mean: map[string]float64{"var": 1}, SD: map[string]float64{"var": 0}}
+	two := &Cell{Done: 2, Mean: map[string]float64{"var": 1}, SD: map[string]float64{"var": 0.5}}
+	got := pageCells([]*Cell{one, two})
+	if got[0].SD != nil || got[0].Mean["var"] != 1 || one.SD == nil {
+		t.Errorf("one seed: page cell %+v, grid cell %+v; want the spread left out of the page only", got[0], one)
+	}
+	if got[1] != two {
+		t.Errorf("two seeds: the page cell is not the grid's: %+v", got[1])
+	}
+}
