@@ -177,7 +177,7 @@ func sliverNote(g *Grid, s *Surface, metric string) string {
 // noteTitle is the chart title that shows a sliver note above the chart.
 func noteTitle(note string) map[string]any {
 	return map[string]any{"subtext": note, "left": 0, "top": 0, "padding": 0,
-		"subtextStyle": map[string]any{"color": "#b03a2e", "fontSize": 12, "width": 560, "overflow": "break"}}
+		"subtextStyle": map[string]any{"color": "#b03a2e", "fontSize": 12, "lineHeight": 16, "width": 560, "overflow": "break"}}
 }
 
 // niceRange widens [lo, hi] to round numbers for an axis; an empty range
