@@ -65,9 +65,9 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		// as victim_mask=S1:4,S2:1 or --mail-type=END,FAIL hold commas.
 		DisableSliceFlagSeparator: true,
 		HideHelpCommand:           true,
-		Commands: []*cli.Command{runCommand(), simCommand(), reportCommand(), serveCommand(), exportCommand(),
-			mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand(), validateCommand(), completionCommand(),
-			bestCommand(), calibrateCommand(), fabricCommand()},
+		// cli adds --help itself only when no command is called help.
+		Flags:        []cli.Flag{cli.HelpFlag},
+		Commands:     commands(),
 		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
 			if c.NArg() == 0 {
@@ -77,6 +77,15 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		},
 		ExitErrHandler: func(*cli.Context, error) {}, // run maps errors to exit codes
 	}
+}
+
+// commands are ccsweep's commands, each with its exit statuses in its help.
+func commands() []*cli.Command {
+	cmds := []*cli.Command{runCommand(), simCommand(), reportCommand(), serveCommand(), exportCommand(),
+		mergeCommand(), slurmCommand(), statusCommand(), scenariosCommand(), validateCommand(), completionCommand(),
+		bestCommand(), calibrateCommand(), fabricCommand(), helpCommand()}
+	finishCommands(cmds)
+	return cmds
 }
 
 // Exit statuses of ccsweep.

@@ -21,7 +21,7 @@ func calibrateCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "calibrate",
 		Usage: "fit model parameters to measured throughput: search the numeric axes of a grid with a [calibrate] table",
-		UsageText: "ccsweep calibrate GRID.toml [--db FILE] [-j N] [--out FILE] [--no-run] [--quiet]\n\n" +
+		UsageText: "ccsweep calibrate GRID.toml [--db FILE] [-j N] [-o FILE] [--no-run] [--quiet]\n\n" +
 			"The grid names the scenario that describes the fabric, its fixed parameters, the parameters to fit as\n" +
 			"numeric axes over their ranges, and in [calibrate] the measured series (time_s,flow,throughput_gbps).\n" +
 			"Its points are the search's first round; each later round searches a shrinking box around the best fit.\n" +
@@ -30,7 +30,7 @@ func calibrateCommand() *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "db", Usage: "results database (default: the grid's name with .db, next to the grid file)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulations at once"},
-			&cli.StringFlag{Name: "out", Usage: "the grid base written with the best fit (default: the grid's name with -fit.toml, next to the database)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "the grid base written with the best fit (default: the grid's name with -fit.toml, next to the database)"},
 			&cli.BoolFlag{Name: "no-run", Usage: "run nothing: report the best fit of what the database holds"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress"},
 		},

@@ -15,15 +15,17 @@ import (
 
 func fabricCommand() *cli.Command {
 	return &cli.Command{
-		Name:      "fabric",
-		Usage:     "route a scenario's fabric and describe it: size, links, roots, deadlock check, path balance",
-		UsageText: "ccsweep fabric NAME|FILE.toml [--routing minhop|updn|ftree|dor] [--json] [--lfts FILE]",
+		Name:  "fabric",
+		Usage: "route a scenario's fabric and describe it: size, links, roots, deadlock check, path balance",
+		UsageText: "ccsweep fabric NAME|FILE.toml [--routing minhop|updn|ftree|dor] [--json] [--lfts FILE]\n" +
+			"   ccsweep fabric --scenario NAME|FILE.toml [...]",
 		Description: "The path balance counts the routes crossing each directed link out of a switch (to a\n" +
 			"switch or a host) when every host port sends to every other host port on its base LID\n" +
 			"(ports of one adapter excepted): max, mean and p99 over all of them, and max and mean over\n" +
 			"the switch-to-switch links alone. --lfts writes the forwarding tables in OpenSM's\n" +
 			"opensm-lfts.dump format (LIDs and GUIDs numbered by ccsweep; see model/lftdump.go).",
 		Flags: []cli.Flag{
+			scenarioFlag(),
 			&cli.StringFlag{Name: "routing", Usage: "routing algorithm instead of the scenario's: " + strings.Join(model.RoutingAlgorithms, ", ")},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.StringFlag{Name: "lfts", Usage: "write the forwarding tables to FILE in OpenSM's opensm-lfts.dump format"},
@@ -63,10 +65,10 @@ type fabricLinkJSON struct {
 }
 
 func fabricAction(c *cli.Context) error {
-	if c.NArg() != 1 {
+	name, ok := scenarioArg(c)
+	if !ok {
 		return usagef("fabric takes one scenario: a built-in name (%s) or a scenario file NAME.toml", strings.Join(model.ScenarioNames(), ", "))
 	}
-	name := c.Args().First()
 	var sc *model.Scenario
 	var ins []ioPath
 	if grids.IsScenarioFile(name) {

@@ -17,15 +17,17 @@ func reportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "report",
 		Usage:     "write the HTML report of a results database",
-		UsageText: "ccsweep report DB [-o FILE] [--assets DIR] [--maximize M --minimize M ... [--where EXPR] [--robust]]",
+		UsageText: "ccsweep report DB [-o FILE] [--assets DIR|cdn] [--maximize M --minimize M ... [--where EXPR] [--robust]]",
 		Description: "Writes one HTML file with the grid as run, point counts and provenance, 3D surfaces and heat maps\n" +
 			"of victim throughput, contributor throughput and Var, time series and fairness bars.\n" +
-			"By default the page loads echarts " + report.EChartsVersion + " and echarts-gl " + report.EChartsGLVersion +
-			" from cdn.jsdelivr.net;\n--assets DIR inlines DIR/echarts.min.js and DIR/echarts-gl.min.js so that it works offline.\n" +
+			"The page inlines echarts " + report.EChartsVersion + " and echarts-gl " + report.EChartsGLVersion +
+			", which ccsweep ships, so that it is one file that works offline;\n" +
+			"--assets DIR inlines DIR/echarts.min.js and DIR/echarts-gl.min.js instead, and --assets cdn loads them\n" +
+			"from cdn.jsdelivr.net (a page 1.7 MB smaller that needs the network).\n" +
 			"With objectives (as for ccsweep best) it also plots the Pareto front and outlines the recommended region\n" +
 			"on every surface and heat map.",
 		Flags: append([]cli.Flag{
-			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "report file, - for stdout (default: the database's name with .html)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "report file, - for stdout (default: the database's name with .html)"},
 			assetsFlag(),
 		}, queryFlags(&objectives)...),
 		OnUsageError: commandUsageError,
@@ -34,7 +36,7 @@ func reportCommand() *cli.Command {
 				return usagef("report takes one database, got %d arguments", c.NArg())
 			}
 			dbPath := c.Args().First()
-			out := c.String("output")
+			out := c.String("out")
 			if out == "" {
 				out = defaultReportPath(dbPath)
 			}
@@ -69,7 +71,7 @@ func reportCommand() *cli.Command {
 
 func assetsFlag() cli.Flag {
 	return &cli.StringFlag{Name: "assets", EnvVars: []string{"CCSWEEP_ASSETS"},
-		Usage: "folder with echarts.min.js and echarts-gl.min.js to inline (default: load them from a CDN)"}
+		Usage: "folder with echarts.min.js and echarts-gl.min.js to use, or cdn to load them from cdn.jsdelivr.net (default: the copies ccsweep ships)"}
 }
 
 // defaultReportPath is the database's path with .html for its extension,
@@ -82,10 +84,18 @@ func defaultReportPath(dbPath string) string {
 	return strings.TrimSuffix(dbPath, filepath.Ext(dbPath)) + ".html"
 }
 
-// loadAssets reads the chart scripts from dir, or picks the CDN when dir is
-// empty; a folder without them is a usage error.
+// cdnAssets is the --assets value that loads the chart scripts from a CDN
+// (a folder of that name is ./cdn).
+const cdnAssets = "cdn"
+
+// loadAssets reads the chart scripts from dir, takes the shipped copies
+// when dir is empty and the CDN when it is cdnAssets; a folder without them
+// is a usage error.
 func loadAssets(dir string) (*report.Assets, error) {
-	if dir == "" {
+	switch dir {
+	case "":
+		return report.EmbeddedAssets(), nil
+	case cdnAssets:
 		return report.CDNAssets(), nil
 	}
 	a, err := report.LoadAssets(dir)

@@ -27,8 +27,9 @@ func TestRunWritesReportUnlessTold(t *testing.T) {
 		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
 	}
 	html, err := os.ReadFile(filepath.Join(dir, "rep.html"))
-	if err != nil || !strings.Contains(string(html), "cdn.jsdelivr.net/npm/echarts@5.6.0") {
-		t.Fatalf("report: %v, %d bytes", err, len(html))
+	// The shipped chart scripts, inlined: the page draws offline.
+	if err != nil || !strings.Contains(string(html), `version="5.6.0"`) || strings.Contains(string(html), `src="https://cdn.jsdelivr.net`) {
+		t.Fatalf("report does not inline the shipped echarts 5.6.0: %v, %d bytes", err, len(html))
 	}
 
 	custom := filepath.Join(dir, "custom.html")
@@ -56,6 +57,12 @@ func TestRunWritesReportUnlessTold(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(page, "<!DOCTYPE html>") || !strings.Contains(page, `id="g0-s0-victim_gbps-3d"`) {
 		t.Fatalf("report -o -: exit %d, %.200s", code, page)
 	}
+	// --assets cdn: the scripts from the CDN, a page 1.7 MB smaller.
+	cdn, _, code := ccsweep(t, "report", db, "-o", "-", "--assets", "cdn")
+	if code != 0 || !strings.Contains(cdn, `src="https://cdn.jsdelivr.net/npm/echarts@5.6.0/dist/echarts.min.js" integrity="sha384-`) ||
+		len(page)-len(cdn) < 1_600_000 {
+		t.Fatalf("report --assets cdn: exit %d, %d bytes against %d inlined", code, len(cdn), len(page))
+	}
 }
 
 func TestReportBadInputExitsTwo(t *testing.T) {
@@ -70,6 +77,7 @@ func TestReportBadInputExitsTwo(t *testing.T) {
 		{"serve", filepath.Join(dir, "missing.db")},
 		{"serve", notDB, "--addr", "nonsense"},
 		{"serve", notDB, "--assets", dir},
+		{"slurm", filepath.Join("examples", "quick.toml"), "--tasks", "2", "--dir", filepath.Join(dir, "out"), "--assets", "cdn"},
 	} {
 		t.Run(strings.Join(args, " "), func(t *testing.T) {
 			_, stderr, code := ccsweep(t, args...)

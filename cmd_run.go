@@ -27,12 +27,10 @@ func runCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "run",
 		Usage:     "run every point of a grid file, keeping results in a SQLite database",
-		UsageText: "ccsweep run GRID.toml [--db FILE] [-j N] [--shard I/N] [--report FILE | --no-report] [--assets DIR] [--fail-fast] [--dry-run] [--quiet]\n   ccsweep GRID.toml [...]",
+		UsageText: "ccsweep run GRID.toml [--db FILE] [-j N] [--shard I/N] [-o REPORT.html | --no-report] [--assets DIR|cdn] [--fail-fast] [--dry-run] [--quiet]\n   ccsweep GRID.toml [...]",
 		Description: "Runs the points the database does not hold as done. Several runs may share one database: each point\n" +
 			"is claimed by one of them, and a run waits for the points others hold, taking them over if their\n" +
-			"process died (at once on this host, when the lease expires elsewhere).\n\n" +
-			"Exit status: 0 every point is done; 1 a point failed or the run failed (e.g. a full disk);\n" +
-			"2 bad usage or input; 3 the run stopped with points not yet run (e.g. interrupted): run it again to finish them.",
+			"process died (at once on this host, when the lease expires elsewhere).",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "db", Usage: "results database (default: the grid's name with .db, next to the grid file)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulations at once"},
@@ -41,7 +39,7 @@ func runCommand() *cli.Command {
 			&cli.BoolFlag{Name: "dry-run", Usage: "print the point count, how many are done and an estimated cost; run nothing"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress, only the summary"},
 			&cli.Float64Flag{Name: "max-events", Value: defaultMaxEvents, Usage: "record as failed, without simulating, a point estimated to take more events than this (0: no limit); about 10 minutes of one core per 1e10"},
-			&cli.StringFlag{Name: "report", Usage: "HTML report written after the run (default: the database's name with .html)"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "HTML report written after the run (default: the database's name with .html)"},
 			&cli.BoolFlag{Name: "no-report", Usage: "write no report"},
 			assetsFlag(),
 		}, roundFlags()...),
@@ -110,11 +108,11 @@ func runAction(c *cli.Context) error {
 	}
 	reportPath := ""
 	if !c.Bool("no-report") && !c.Bool("dry-run") {
-		if reportPath = c.String("report"); reportPath == "" {
+		if reportPath = c.String("out"); reportPath == "" {
 			reportPath = defaultReportPath(dbPath)
 		}
 	}
-	if err := checkOutputs([]ioPath{{"--report", reportPath}}, append(gridInputs(g), ioPath{"the database", dbPath})); err != nil {
+	if err := checkOutputs([]ioPath{{"-o", reportPath}}, append(gridInputs(g), ioPath{"the database", dbPath})); err != nil {
 		return err
 	}
 	out := c.App.Writer

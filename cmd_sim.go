@@ -36,7 +36,7 @@ func simCommand() *cli.Command {
 			&cli.StringFlag{Name: "sample", Usage: "throughput sampling interval (default 1ms)"},
 			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "random seed"},
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv (time_s,flow,throughput_gbps) or json (parameters, metrics, series)"},
-			&cli.StringFlag{Name: "out", Usage: "write to FILE instead of standard output"},
+			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write to FILE instead of standard output"},
 			&cli.Float64Flag{Name: "max-events", Value: defaultMaxEvents, Usage: "refuse a run estimated to take more events than this (0: no limit); about 10 minutes of one core per 1e10"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: "no progress bar on a terminal"},
 			&cli.StringFlag{Name: "cpuprofile", Usage: "write a CPU profile of the run to FILE (read it with go tool pprof)"},

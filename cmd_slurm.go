@@ -23,7 +23,7 @@ func slurmCommand() *cli.Command {
 			"      [--assets DIR] [--submit]\n\n" +
 			"Writes OUT/grid.toml (a copy of the grid), OUT/job.sbatch (a job array: task I runs shard I of N into\n" +
 			"OUT/shards/shard-I.db), OUT/merge.sbatch (merges the shards into OUT/results.db and writes\n" +
-			"OUT/report.html, inlining the chart scripts of --assets DIR if given, so that it opens offline) and\n" +
+			"OUT/report.html, which inlines the chart scripts ccsweep ships, or those of --assets DIR, and opens offline) and\n" +
 			"OUT/submit.sh (submits both, the merge after the array). With --submit it calls sbatch itself, prints\n" +
 			"the job IDs and exits. Run again with --submit on the same OUT, it submits only the shards that still\n" +
 			"miss points, and the merge job.",
@@ -54,7 +54,7 @@ func slurmAssetsFlag() cli.Flag {
 	if len(f.EnvVars) == 0 {
 		f.EnvVars = []string{"CCSWEEP_ASSETS"}
 	}
-	f.Usage = "folder with echarts.min.js and echarts-gl.min.js, as the compute nodes see it, that the merge job's report inlines (default: load them from a CDN)"
+	f.Usage = "folder with echarts.min.js and echarts-gl.min.js, as the compute nodes see it, that the merge job's report inlines (default: the copies ccsweep ships)"
 	return f
 }
 
@@ -174,6 +174,9 @@ func slurmJob(c *cli.Context, name string, sched sweep.Scheduler) (*sweep.SlurmJ
 		return nil, err
 	}
 	assets := c.String("assets")
+	if assets == cdnAssets {
+		return nil, usagef("--assets %s: the merge job's report inlines the chart scripts ccsweep ships; run ccsweep report --assets cdn on the merged database for a page that loads them from the CDN", assets)
+	}
 	if assets != "" {
 		if _, err := loadAssets(assets); err != nil {
 			return nil, err

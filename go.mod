@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/chromedp/chromedp v0.22.1
+	github.com/cpuguy83/go-md2man/v2 v2.0.7
 	github.com/expr-lang/expr v1.17.8
 	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/pelletier/go-toml/v2 v2.4.3
@@ -16,7 +17,6 @@ require (
 
 require (
 	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/cpuguy83/go-md2man/v2 v2.0.7 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/uuid v1.6.0 // indirect

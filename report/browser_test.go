@@ -21,16 +21,17 @@ import (
 	"github.com/ccsweep/ccsweep/store"
 )
 
-// The browser tests need Chromium and the chart scripts (.ci/report-deps.sh
-// installs both). Without them they skip, except in CI (CI=true), where
-// they fail.
+// The browser tests need Chromium (.ci/report-deps.sh installs it); the
+// chart scripts are the ones ccsweep ships. Without Chromium they skip,
+// except in CI (CI=true), where they fail. The browser has no network: every
+// host name but the tests' own servers' 127.0.0.1 fails to resolve.
 
 // shotDir is where the tests also copy their screenshots, for people to
 // look at.
 const shotDir = "/tmp/ccsweep-shots"
 
 // need skips the test, or fails it in CI, when a dependency is missing.
-func need(t *testing.T, what string, err error) {
+func need(t testing.TB, what string, err error) {
 	t.Helper()
 	if err == nil {
 		return
@@ -42,7 +43,7 @@ func need(t *testing.T, what string, err error) {
 }
 
 // chromiumPath returns $CHROMIUM or /usr/bin/chromium.
-func chromiumPath(t *testing.T) string {
+func chromiumPath(t testing.TB) string {
 	t.Helper()
 	path := os.Getenv("CHROMIUM")
 	if path == "" {
@@ -53,21 +54,6 @@ func chromiumPath(t *testing.T) string {
 	return path
 }
 
-// testAssets reads the chart scripts from $CCSWEEP_ASSETS or the cache
-// folder .ci/report-deps.sh fills.
-func testAssets(t *testing.T) *report.Assets {
-	t.Helper()
-	dir := os.Getenv("CCSWEEP_ASSETS")
-	if dir == "" {
-		home, err := os.UserHomeDir()
-		need(t, "assets", err)
-		dir = filepath.Join(home, ".cache", "ccsweep", "assets")
-	}
-	a, err := report.LoadAssets(dir)
-	need(t, "assets", err)
-	return a
-}
-
 // browser is a headless Chromium tab that records what the page writes to
 // the console.
 type browser struct {
@@ -76,9 +62,13 @@ type browser struct {
 	log []chromedp.ConsoleMessage
 }
 
+// offline makes every host name fail to resolve in Chromium: a page that
+// loads anything from the network (a CDN) does not get it.
+const offline = "MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+
 // newBrowser starts Chromium drawing WebGL with SwiftShader (no GPU needed)
 // in a fresh profile, with a window of the given size.
-func newBrowser(t *testing.T, width, height int) *browser {
+func newBrowser(t testing.TB, width, height int) *browser {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
@@ -91,6 +81,7 @@ func newBrowser(t *testing.T, width, height int) *browser {
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-dev-shm-usage", true),
 		chromedp.Flag("force-color-profile", "srgb"),
+		chromedp.Flag("host-resolver-rules", offline),
 	}
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	ctx, cancel := chromedp.NewContext(actx)
@@ -170,7 +161,7 @@ const checkChartsJS = `(async () => {
 
 // checkCharts fails the test unless every chart on the page drew, on a
 // canvas, with WebGL where it should, and wanted charts are all there.
-func (b *browser) checkCharts(t *testing.T, want ...string) {
+func (b *browser) checkCharts(t testing.TB, want ...string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 3*time.Minute)
 	defer cancel()
@@ -262,7 +253,7 @@ const firstScreenJS = `(async () => {
 
 // open loads url and returns how long the page took until the charts of the
 // first screen drew.
-func (b *browser) open(t *testing.T, url string) time.Duration {
+func (b *browser) open(t testing.TB, url string) time.Duration {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 2*time.Minute)
 	defer cancel()
@@ -288,12 +279,15 @@ func (b *browser) open(t *testing.T, url string) time.Duration {
 // TestBrowserReport renders the report of a real small sweep in headless
 // Chromium and checks that every chart drew, the surfaces with WebGL, with
 // nothing on the console.
+//
+// The report is written as by default, with the shipped chart scripts
+// inlined, and the browser is offline; the same report with --assets cdn
+// draws nothing there, which shows the browser really is offline.
 func TestBrowserReport(t *testing.T) {
-	assets := testAssets(t)
 	b := newBrowser(t, 1500, 1000)
 	path := sweepDB(t)
 	html := filepath.Join(t.TempDir(), "small.html")
-	writeReport(t, path, html, report.Options{Assets: assets})
+	writeReport(t, path, html, report.Options{})
 
 	took := b.open(t, "file://"+html)
 	t.Logf("first screen drawn %v after navigation", took.Round(time.Millisecond))
@@ -302,6 +296,22 @@ func TestBrowserReport(t *testing.T) {
 	b.screenshot(t, "report.png")
 	for _, p := range b.problems() {
 		t.Error(p)
+	}
+
+	cdn := filepath.Join(t.TempDir(), "cdn.html")
+	writeReport(t, path, cdn, report.Options{Assets: report.CDNAssets()})
+	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
+	defer cancel()
+	if err := chromedp.Do(ctx, chromedp.Navigate("file://"+cdn)); err != nil {
+		t.Fatalf("open %s: %v", cdn, err)
+	}
+	note, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(() => { const n = document.querySelector('p.offline');
+		return (typeof echarts === 'undefined' ? 'no echarts: ' : 'echarts: ') + (n ? n.textContent : ''); })()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(note, "no echarts: The chart library did not load") {
+		t.Errorf("the CDN report in the offline browser: %q; want no chart library and the offline note (is the browser online?)", note)
 	}
 }
 
@@ -317,7 +327,6 @@ func writeReport(t testing.TB, dbPath, file string, opt report.Options) {
 // surface and heat map draw, clicking a cell shows its time series, and
 // the page picks up points written meanwhile.
 func TestBrowserServe(t *testing.T) {
-	assets := testAssets(t)
 	b := newBrowser(t, 1500, 1100)
 	path := sweepDB(t)
 	db, err := store.OpenReadOnly(path)
@@ -325,7 +334,7 @@ func TestBrowserServe(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	srv := httptest.NewServer(report.NewServer(db, report.ServerOptions{Assets: assets}))
+	srv := httptest.NewServer(report.NewServer(db, report.ServerOptions{}))
 	defer srv.Close()
 
 	took := b.open(t, srv.URL+"/")
@@ -371,10 +380,9 @@ func TestBrowserServe(t *testing.T) {
 // at once) and its schemes side by side, and one drawn as lines, and
 // switches a surface's slice.
 func TestBrowserReportGrids(t *testing.T) {
-	assets := testAssets(t)
 	b := newBrowser(t, 1500, 1000)
 	html := filepath.Join(t.TempDir(), "grids.html")
-	writeReport(t, fakeDB(t, "golden", "lines"), html, report.Options{Assets: assets})
+	writeReport(t, fakeDB(t, "golden", "lines"), html, report.Options{})
 	b.open(t, "file://"+html)
 	// g0-cmp-*-1: the side-by-side heat maps of cc on (off is one point).
 	b.checkCharts(t, "g0-s2-var-3d", "g0-cmp-victim_gbps-1", "g0-cmp-var-1", "g1-line-victim_gbps", "g1-line-var", "g1-fairness")

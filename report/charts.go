@@ -135,6 +135,51 @@ func metricRange(g *Grid, s *Surface, metric string) (lo, hi float64) {
 	return roundSig(lo, 4), roundSig(hi, 4)
 }
 
+// sliverShare is the widest span of a surface's values, as a share of
+// their mean, that its charts call a sliver: the z axis and the colour
+// scale stretch any span to the chart's full height and palette, so that
+// differences of a few per cent (often noise between seeds) look like a
+// landscape.
+const sliverShare = 0.05
+
+// sliverNote returns a note saying so when the means of a metric over
+// every slice of a surface span at most sliverShare of their mean's
+// magnitude, or "".
+func sliverNote(g *Grid, s *Surface, metric string) string {
+	lo, hi, sum, n := math.Inf(1), math.Inf(-1), 0.0, 0
+	for _, sl := range s.Slices {
+		for _, row := range sl.Cells {
+			for _, ci := range row {
+				if ci < 0 {
+					continue
+				}
+				if v, ok := g.Cells[ci].Mean[metric]; ok {
+					lo, hi, sum, n = math.Min(lo, v), math.Max(hi, v), sum+v, n+1
+				}
+			}
+		}
+	}
+	mean := sum / float64(n)
+	if n < 2 || mean == 0 || math.IsInf(mean, 0) || math.IsNaN(mean) || hi-lo > sliverShare*math.Abs(mean) {
+		return ""
+	}
+	unit := ""
+	if u := metrics[metric].Unit; u != "" {
+		unit = " " + u
+	}
+	if hi == lo {
+		return fmt.Sprintf("Every point has %s%s: the surface is flat.", numberText(lo), unit)
+	}
+	return fmt.Sprintf("All values lie within %s–%s%s, %.2g%% of their mean %s: the relief is magnified, and differences this small may be noise.",
+		numberText(lo), numberText(hi), unit, 100*(hi-lo)/math.Abs(mean), numberText(mean))
+}
+
+// noteTitle is the chart title that shows a sliver note above the chart.
+func noteTitle(note string) map[string]any {
+	return map[string]any{"subtext": note, "left": 0, "top": 0, "padding": 0,
+		"subtextStyle": map[string]any{"color": "#b03a2e", "fontSize": 12, "lineHeight": 16, "width": 560, "overflow": "break"}}
+}
+
 // niceRange widens [lo, hi] to round numbers for an axis; an empty range
 // (a surface whose values all round to one number) is widened by 0.5 each
 // way first.
@@ -207,9 +252,10 @@ func surfaceCharts(g *Grid, gi, si int, s *Surface) []*Chart {
 func surfacePair(g *Grid, gi, si int, s *Surface, m string) (surf, heat *Chart) {
 	surf = &Chart{ID: fmt.Sprintf("g%d-s%d-%s-3d", gi, si, m), Kind: "surface", GL: true, Initial: s.Default}
 	heat = &Chart{ID: fmt.Sprintf("g%d-s%d-%s-heat", gi, si, m), Kind: "heatmap", Initial: s.Default}
+	sc := surfaceScaleOf(g, s, m) // once: it reads every slice
 	for _, sl := range s.Slices {
-		surf.Options = append(surf.Options, surfaceOption(g, s, sl, m))
-		heat.Options = append(heat.Options, heatmapOption(g, s, sl, m))
+		surf.Options = append(surf.Options, surfaceOptionScaled(g, s, sl, m, sc))
+		heat.Options = append(heat.Options, heatmapOptionScaled(g, s, sl, m, sc))
 	}
 	x, y := &g.Dims[s.X], &g.Dims[s.Y]
 	surf.Meta = &Meta{Grid: gi, Metric: metrics[m], X: axisMeta(x, x.Scale != ScaleLinear), Y: axisMeta(y, y.Scale != ScaleLinear)}
@@ -232,11 +278,27 @@ func heatAxes(g *Grid, s *Surface) (x, y int) {
 	return s.X, s.Y
 }
 
+// surfaceScale is what the charts of a metric share over every slice of a
+// surface: the range of the colour scale and the sliver note.
+type surfaceScale struct {
+	lo, hi float64
+	note   string
+}
+
+func surfaceScaleOf(g *Grid, s *Surface, metric string) surfaceScale {
+	lo, hi := metricRange(g, s, metric)
+	return surfaceScale{lo, hi, sliverNote(g, s, metric)}
+}
+
 func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessage {
+	return surfaceOptionScaled(g, s, sl, metric, surfaceScaleOf(g, s, metric))
+}
+
+func surfaceOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfaceScale) json.RawMessage {
 	x, y := &g.Dims[s.X], &g.Dims[s.Y]
 	xSlots, ySlots := x.Scale != ScaleLinear, y.Scale != ScaleLinear
 	m := metrics[metric]
-	lo, hi := metricRange(g, s, metric)
+	lo, hi := sc.lo, sc.hi
 	zlo, zhi := niceRange(lo, hi)
 
 	fill := g.fill(s, sl, metric) // nil unless refinement made the grid irregular
@@ -303,7 +365,7 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		}
 		return o
 	}
-	return optionOf(c, map[string]any{
+	extra := map[string]any{
 		"legend":  map[string]any{"show": len(c.MultiSeries) > 1, "bottom": 0, "data": seriesNames(c.MultiSeries[1:])},
 		"xAxis3D": axis(xSlots, axisMeta(x, true)),
 		"yAxis3D": axis(ySlots, axisMeta(y, true)),
@@ -315,14 +377,23 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		"visualMap": []any{map[string]any{"min": lo, "max": hi, "precision": precision(lo, hi), "seriesIndex": 0, "itemHeight": 180}},
 		"series": []any{map[string]any{"wireframe": map[string]any{"show": true, "lineStyle": map[string]any{"color": "rgba(0,0,0,0.25)"}},
 			"shading": "color"}},
-	})
+	}
+	if note := sc.note; note != "" {
+		extra["title"] = noteTitle(note)
+		extra["grid3D"].(map[string]any)["top"] = 36
+	}
+	return optionOf(c, extra)
 }
 
 func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessage {
+	return heatmapOptionScaled(g, s, sl, metric, surfaceScaleOf(g, s, metric))
+}
+
+func heatmapOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfaceScale) json.RawMessage {
 	hx, hy := heatAxes(g, s)
 	x, y := &g.Dims[hx], &g.Dims[hy]
 	m := metrics[metric]
-	lo, hi := metricRange(g, s, metric)
+	lo, hi := sc.lo, sc.hi
 	fill := g.fill(s, sl, metric) // nil unless refinement made the grid irregular
 	var data []opts.HeatMapData
 	var failed, missing []opts.ScatterData
@@ -385,11 +456,16 @@ func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 		extraSeries = append(extraSeries, map[string]any{"symbol": "rect", "symbolSize": []int{30, 15},
 			"label": map[string]any{"show": true, "formatter": "fn:markerLabel", "color": "#fff", "fontSize": 11}})
 	}
-	return outlineRegion(g, optionOf(h, map[string]any{
+	extra := map[string]any{
 		"visualMap": []any{map[string]any{"min": lo, "max": hi, "precision": precision(lo, hi), "seriesIndex": 0, "itemHeight": 180}},
 		"series":    extraSeries,
 		"legend":    map[string]any{"show": len(markers.MultiSeries) > 0, "bottom": 0, "data": seriesNames(markers.MultiSeries)},
-	}))
+	}
+	if note := sc.note; note != "" {
+		extra["title"] = noteTitle(note)
+		extra["grid"] = map[string]any{"top": 52}
+	}
+	return outlineRegion(g, optionOf(h, extra))
 }
 
 func seriesNames(ms charts.MultiSeries) []string {

@@ -20,9 +20,11 @@
 // bottleneck as fairness bars.
 //
 // Chart options are built with go-echarts (github.com/go-echarts/go-echarts)
-// and drawn in the browser by echarts 5.6.0 and echarts-gl 2.0.9, loaded from
-// cdn.jsdelivr.net with integrity hashes or, with LoadAssets, inlined from
-// the npm packages' files so that a report works with no network. Charts
+// and drawn in the browser by echarts 5.6.0 and echarts-gl 2.0.9, which
+// ccsweep ships (assets/, embedded: EmbeddedAssets) and inlines by default
+// so that a report is one file that works with no network; LoadAssets reads
+// them from a folder instead, and CDNAssets loads them from
+// cdn.jsdelivr.net with integrity hashes. Charts
 // are drawn as they scroll into view, and only a few WebGL surfaces are kept
 // alive at once, because browsers allow a page about sixteen WebGL contexts.
 //

@@ -58,7 +58,7 @@ var pageTemplate = template.Must(template.New("page.html.tmpl").Funcs(template.F
 
 // Options configure a report page.
 type Options struct {
-	// Assets are the ECharts scripts; nil means CDNAssets.
+	// Assets are the ECharts scripts; nil means EmbeddedAssets.
 	Assets *Assets
 	// Version is the ccsweep version shown in the footer.
 	Version string
@@ -186,7 +186,7 @@ type pickView struct {
 func newPage(ov *Overview, opt Options) *page {
 	assets := opt.Assets
 	if assets == nil {
-		assets = CDNAssets()
+		assets = EmbeddedAssets()
 	}
 	now := opt.Now
 	if now.IsZero() {
@@ -214,7 +214,7 @@ func (p *page) chart(c *Chart) *Chart {
 // addGrid builds the charts of one grid.
 func (p *page) addGrid(gi int, g *Grid) {
 	v := &gridView{Grid: g, Index: gi, Primary: metrics[g.PrimaryMetric()]}
-	p.data.Grids = append(p.data.Grids, gridData{ID: g.ID, Name: g.Name, Dims: g.Dims, Cells: g.Cells})
+	p.data.Grids = append(p.data.Grids, gridData{ID: g.ID, Name: g.Name, Dims: g.Dims, Cells: pageCells(g.Cells)})
 	for si, s := range g.Surfaces {
 		sv := &surfaceView{ID: fmt.Sprintf("g%d-s%d", gi, si),
 			Title: g.Dims[s.X].Label() + " × " + g.Dims[s.Y].Label()}
@@ -271,6 +271,22 @@ func (p *page) addGrid(gi int, g *Grid) {
 		}
 	}
 	p.Grids = append(p.Grids, v)
+}
+
+// pageCells are the cells as the page's script reads them: without the
+// spreads of cells with one done seed, which it does not show (all zero;
+// a third of a large grid's data).
+func pageCells(cells []*Cell) []*Cell {
+	out := make([]*Cell, len(cells))
+	for i, c := range cells {
+		if c.Done <= 1 && c.SD != nil {
+			cc := *c
+			cc.SD = nil
+			c = &cc
+		}
+		out[i] = c
+	}
+	return out
 }
 
 func (p *page) render(w io.Writer) error {

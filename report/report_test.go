@@ -80,9 +80,33 @@ func TestWriteEscapesDatabaseText(t *testing.T) {
 	}
 }
 
+// TestWriteInlinesShippedScripts checks that a report written with no
+// assets given is one file that needs no network: the shipped releases are
+// inlined whole, and nothing is loaded from elsewhere.
+func TestWriteInlinesShippedScripts(t *testing.T) {
+	page := writeHTML(t, fakeDB(t, "lines"), report.Options{})
+	shipped := report.EmbeddedAssets()
+	for _, name := range []string{"echarts.min.js", "echarts-gl.min.js"} {
+		code, err := shipped.Open(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inlined := "<script>" + strings.ReplaceAll(code, "</script", `<\/script`) + "</script>"
+		if len(code) < 500_000 || !strings.Contains(page, inlined) {
+			t.Errorf("the default report does not inline the shipped %s whole (%d bytes)", name, len(code))
+		}
+		page = strings.Replace(page, inlined, "", 1) // the libraries name map-tile URLs they do not load
+	}
+	for _, external := range []string{` src="http`, ` href="http`, ` integrity="`} {
+		if strings.Contains(page, external) {
+			t.Errorf("the default report refers to the network: %s", external)
+		}
+	}
+}
+
 func TestWriteLoadsPinnedScripts(t *testing.T) {
 	path := fakeDB(t, "lines")
-	cdn := writeHTML(t, path, report.Options{})
+	cdn := writeHTML(t, path, report.Options{Assets: report.CDNAssets()})
 	for _, want := range []string{
 		`src="https://cdn.jsdelivr.net/npm/echarts@` + report.EChartsVersion + `/dist/echarts.min.js" integrity="sha384-`,
 		`src="https://cdn.jsdelivr.net/npm/echarts-gl@` + report.EChartsGLVersion + `/dist/echarts-gl.min.js" integrity="sha384-`,

@@ -17,8 +17,8 @@ import (
 
 // ServerOptions configure a Server.
 type ServerOptions struct {
-	// Assets are the ECharts scripts; nil means CDNAssets. Read from a
-	// folder, the server serves them itself at /assets/.
+	// Assets are the ECharts scripts; nil means EmbeddedAssets. Shipped or
+	// read from a folder, the server serves them itself at /assets/.
 	Assets *Assets
 	// Version is the ccsweep version shown on the page.
 	Version string
@@ -44,7 +44,7 @@ type Server struct {
 // server runs and closes afterwards.
 func NewServer(db *store.DB, opt ServerOptions) *Server {
 	if opt.Assets == nil {
-		opt.Assets = CDNAssets()
+		opt.Assets = EmbeddedAssets()
 	}
 	s := &Server{db: db, opt: opt, mux: http.NewServeMux(), slots: make(chan struct{}, MaxConcurrentRequests)}
 	s.mux.HandleFunc("GET /{$}", s.handlePage)

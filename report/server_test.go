@@ -73,7 +73,10 @@ func TestServerQueries(t *testing.T) {
 		{"failed point", "/api/point?grid=golden-grid&point=golden-036", 200, "injected failure"},
 		{"unknown point", "/api/point?grid=golden-grid&point=x", 400, `no point "x"`},
 		{"point of another grid", "/api/point?grid=lines-grid&point=golden-002", 400, "no point"},
-		{"asset without --assets", "/assets/echarts.min.js", 404, ""},
+		{"shipped echarts", "/assets/echarts.min.js", 200, `version="` + report.EChartsVersion + `"`},
+		{"shipped echarts-gl", "/assets/echarts-gl.min.js", 200, `"echarts-gl"`},
+		{"asset with a query", "/assets/echarts.min.js?v=1", 404, ""},
+		{"no such asset", "/assets/d3.js", 404, ""},
 		{"post", "", 405, ""},
 	}
 	for _, tt := range tests {

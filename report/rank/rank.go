@@ -4,8 +4,9 @@
 // the Pareto front and the region of points about as good as the best, and,
 // for robustness, can score each point by its worst neighbour in the grid,
 // since a setting on the edge of a cliff is a bad recommendation. It reads
-// per-point summaries (store.Summarize) and knows metrics only by the names
-// of model.MetricList.
+// per-point summaries (store.Summarize, LoadSummaries) and knows metrics
+// only by the names of model.MetricList; Answer.WriteText, WriteCSV and
+// WriteJSON print a ranking as ccsweep best does.
 package rank
 
 import (

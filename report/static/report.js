@@ -16,7 +16,7 @@
     const note = document.createElement('p');
     note.className = 'offline';
     note.textContent = 'The chart library did not load (from cdn.jsdelivr.net: is this computer offline?). ' +
-      'Write the report with --assets DIR to embed echarts and echarts-gl in the page; see the README.';
+      'Write the report without --assets cdn to embed echarts and echarts-gl in the page; see docs/reports.md.';
     document.querySelector('main').prepend(note);
     return;
   }
