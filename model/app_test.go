@@ -132,3 +132,83 @@ func TestAppDeadlock(t *testing.T) {
 		t.Fatalf("err = %v, want ErrAppUnfinished naming rank 0's recv", err)
 	}
 }
+
+// fatTreeApps is a 4-ary 2-tree (16 hosts, ftree routing) running apps.
+func fatTreeApps(t *testing.T, apps ...AppSpec) *Scenario {
+	t.Helper()
+	sc, err := specScenario("ft-apps", ScenarioSpec{Name: "ft-apps", Phases: 1, Topology: "fattree",
+		Topo: TopoParams{K: 4, Levels: 2}, Routing: "ftree", Apps: apps})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// TestAppRingAllreduceClosedForm checks a ring all-reduce of 16 ranks on
+// an idle fat tree against 2(n-1) steps of one chunk (size/n) each: the
+// chunk at the payload rate plus the latency terms of the longest path
+// (three switches) and the overheads.
+func TestAppRingAllreduceClosedForm(t *testing.T) {
+	c := appConfig(20 * engine.Millisecond)
+	a := DefaultApp("ar", "allreduce")
+	a.Size, a.Iterations = 4<<20, 2
+	m, _ := runApps(t, fatTreeApps(t, a), c, 1)
+	n := 16.0
+	chunk := float64(a.Size) / n
+	payloadGbps := math.Min(c.HostIOGbps, c.HostLinkGbps*float64(c.MTU)/float64(c.MTU+c.HeaderBytes))
+	// Three switches: one more switch latency and two more propagation
+	// delays than oneWay's single switch.
+	step := oneWay(c, a, c.MTU) + float64(c.SwitchLatency+2*c.PropDelay)/1e6 + chunk*8/payloadGbps/1e3
+	within(t, "ar_iteration_mean_us", m["ar_iteration_mean_us"], 2*(n-1)*step, 0.05)
+	within(t, "ar_op_latency_max_us", m["ar_op_latency_max_us"], 2*(n-1)*step, 0.05)
+}
+
+// TestAppCollectivesFinish runs every collective on the fat tree and checks
+// what each must satisfy whatever the timing: every iteration measured, an
+// iteration no shorter than its computation, op latency between min and max.
+func TestAppCollectivesFinish(t *testing.T) {
+	c := appConfig(5 * engine.Millisecond)
+	var apps []AppSpec
+	for _, prog := range []string{"allreduce", "alltoall", "bcast", "barrier"} {
+		a := DefaultApp(prog, prog)
+		a.Size, a.Iterations, a.Compute, a.Root = 4096, 3, 10*engine.Microsecond, 5
+		if prog == "allreduce" {
+			a.Algorithm = "rd"
+		}
+		apps = append(apps, a)
+	}
+	for i := 1; i < len(apps); i++ {
+		apps[i].After = apps[i-1].Name
+	}
+	_, res := runApps(t, fatTreeApps(t, apps...), c, 1)
+	for _, a := range res.Apps {
+		if len(a.IterationUs) != 3 {
+			t.Errorf("%s: %d iterations measured, want 3", a.Name, len(a.IterationUs))
+		}
+		for _, it := range a.IterationUs {
+			if it < 10 {
+				t.Errorf("%s: iteration of %.3g µs, shorter than its 10 µs computation", a.Name, it)
+			}
+		}
+	}
+}
+
+// TestAppDeterministic checks that two runs with one seed agree exactly,
+// including random rings, and that another seed draws other rings.
+func TestAppDeterministic(t *testing.T) {
+	c := appConfig(5 * engine.Millisecond)
+	a := DefaultApp("rr", "ring")
+	a.Order, a.Patterns, a.Size, a.Iterations = "random", 3, 8, 4
+	b := DefaultApp("ar", "allreduce")
+	b.Size, b.Iterations = 64<<10, 2
+	sc := fatTreeApps(t, a, b)
+	m1, r1 := runApps(t, sc, c, 7)
+	m2, r2 := runApps(t, sc, c, 7)
+	if fmt.Sprint(m1) != fmt.Sprint(m2) || r1.Events != r2.Events {
+		t.Errorf("two runs of seed 7 differ:\n%v\n%v", m1, m2)
+	}
+	m3, _ := runApps(t, sc, c, 8)
+	if m3["rr_latency_us"] == m1["rr_latency_us"] {
+		t.Errorf("seeds 7 and 8 give the same random-ring latency %v: the rings do not depend on the seed", m1["rr_latency_us"])
+	}
+}
