@@ -80,7 +80,8 @@ func TestAppPingPongClosedForm(t *testing.T) {
 	m, _ := runApps(t, starScenario("pp", 2, lat, bw), c, 1)
 	want := oneWay(c, lat, 8)
 	for _, s := range []string{"min", "mean", "max"} {
-		within(t, "lat_latency_"+s+"_us", m["lat_latency_"+s+"_us"], want, 0.05)
+		// The closed form is the model's exact path: hold it to 1 %.
+		within(t, "lat_latency_"+s+"_us", m["lat_latency_"+s+"_us"], want, 0.01)
 	}
 	// 2 MB: 977 packets streamed at the slower of the host link's payload
 	// rate and the adapter's I/O rate, behind the first packet's latency.
@@ -100,7 +101,7 @@ func TestAppBarrierClosedForm(t *testing.T) {
 		b.Ranks = n
 		m, _ := runApps(t, starScenario("bar", 8, b), c, 1)
 		rounds := math.Ceil(math.Log2(float64(n)))
-		within(t, fmt.Sprintf("%d ranks: bar_iteration_mean_us", n), m["bar_iteration_mean_us"], rounds*oneWay(c, b, 0), 0.05)
+		within(t, fmt.Sprintf("%d ranks: bar_iteration_mean_us", n), m["bar_iteration_mean_us"], rounds*oneWay(c, b, 0), 0.01)
 	}
 }
 
