@@ -29,6 +29,8 @@ func TestScenarioFileAppProblems(t *testing.T) {
 		{"after nobody", topo + "[[app]]\nprogram = \"ring\"\nafter = \"ghost\"\n", `s.toml:6: app[0].after: "ghost" is not another app`},
 		{"same name", topo + "[[app]]\nprogram = \"ring\"\n[[app]]\nprogram = \"ring\"\nname = \"app1\"\n", `s.toml:6: app[1].name: "app1": want a unique name`},
 		{"same metric", topo + "[[app]]\nname = \"a\"\nprogram = \"ring\"\nlabel = \"x\"\n[[app]]\nname = \"b\"\nprogram = \"ring\"\nlabel = \"x\"\n", "s.toml:11: app[1].label: metric x_latency_us is reported by app a too"},
+		{"metric name clash", topo + "[[app]]\nprogram = \"pingpong\"\nlabel = \"victim\"\n", "s.toml:6: app[0].label: metric victim_latency_mean_us is a metric of every run"},
+		{"uppercase name", topo + "[[app]]\nprogram = \"ring\"\nname = \"Ring\"\n", `s.toml:6: app[0].name: "Ring": an app's metrics are named after it`},
 		{"negative overhead", topo + "[[app]]\nprogram = \"ring\"\nsend_overhead = \"-1us\"\n", "s.toml:6: app[0].send_overhead:"},
 		{"trace without file", topo + "[[app]]\nprogram = \"trace\"\n", "s.toml:4: app[0]: program trace needs trace"},
 		{"malformed trace", topo + "[[app]]\nprogram = \"trace\"\ntrace = \"t.goal\"\n", "t.goal:6: want recv SIZEb from RANK"},

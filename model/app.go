@@ -308,7 +308,17 @@ func (n *Network) addApps(specs []AppSpec, hostNames []string, hostIndex map[str
 				as.fifo = append(as.fifo, nil)
 			}
 		}
+		label, field := sp.Label, "label"
+		if label == "" {
+			label, field = sp.Name, "name"
+		}
+		if !metricWord(label) {
+			return bad(field, "%q: an app's metrics are named after it: want lowercase letters, digits and '_', starting with a letter, at most 64", label)
+		}
 		for _, name := range appMetricNames(sp) {
+			if LookupMetric(name) != nil {
+				return bad(field, "metric %s is a metric of every run: give the app another %s", name, field)
+			}
 			if other, dup := metricOwner[name]; dup {
 				return bad("label", "metric %s is reported by app %s too: give one of them another label or report", name, other)
 			}
@@ -906,6 +916,20 @@ func (n *Network) appResults() []AppResult {
 		out = append(out, res)
 	}
 	return out
+}
+
+// metricWord reports whether s can start a metric name: lowercase letters,
+// digits and '_', starting with a letter, at most 64 bytes.
+func metricWord(s string) bool {
+	if s == "" || len(s) > 64 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // setStats sets prefix+{min,mean,max,p50,p99}+suffix of xs in vals (NaN for
