@@ -36,6 +36,8 @@ import (
 //	                             # (default: nicrate.rates, else a max-min share)
 //	[[traffic]]                  # generated traffic
 //	name = "bg"; pattern = "uniform"; arrival = "poisson"; load = 0.3
+//	[[app]]                      # closed-loop applications (scenfile_app.go)
+//	name = "ar"; program = "allreduce"; ranks = 16; size = 1048576
 //
 // Scenario files are read by LoadScenario, for --scenario and a grid's
 // scenario key.
