@@ -514,7 +514,11 @@ func (n *Network) appErr() error {
 			continue
 		}
 		if !ap.started {
-			msgs = append(msgs, fmt.Sprintf("app %s never started (it waits for app %s)", ap.spec.Name, ap.spec.After))
+			why := fmt.Sprintf("start_phase %d is past the run's end", ap.spec.StartPhase)
+			if ap.spec.After != "" {
+				why = "it waits for app " + ap.spec.After
+			}
+			msgs = append(msgs, fmt.Sprintf("app %s never started (%s)", ap.spec.Name, why))
 			continue
 		}
 		var stuck []string

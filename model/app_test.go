@@ -213,3 +213,20 @@ func TestAppDeterministic(t *testing.T) {
 		t.Errorf("seeds 7 and 8 give the same random-ring latency %v: the rings do not depend on the seed", m1["rr_latency_us"])
 	}
 }
+
+// TestAppNeverStarted checks that an app waiting for one that never ends
+// is named with what it waits for.
+func TestAppNeverStarted(t *testing.T) {
+	tr, err := ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := DefaultApp("dead", "trace")
+	a.Trace, a.Hosts = tr, []string{"H1", "H2"}
+	b := DefaultApp("next", "barrier")
+	b.After = "dead"
+	_, err = Run(starScenario("never", 2, a, b), appConfig(engine.Millisecond), 1)
+	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), "app next never started (it waits for app dead)") {
+		t.Fatalf("err = %v, want next named as waiting for dead", err)
+	}
+}
