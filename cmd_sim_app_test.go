@@ -1,7 +1,13 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -31,5 +37,34 @@ func TestSimJSONApps(t *testing.T) {
 	}
 	if len(doc.Apps) != 6 {
 		t.Errorf("%d apps listed, want testbed-hpcc's 6", len(doc.Apps))
+	}
+}
+
+// TestRunStoresAppMetrics: a sweep of testbed-hpcc stores each point's app
+// metrics, and export writes them as columns.
+func TestRunStoresAppMetrics(t *testing.T) {
+	dir := t.TempDir()
+	grid := filepath.Join(dir, "g.toml")
+	db := filepath.Join(dir, "g.db")
+	if err := os.WriteFile(grid, []byte("name = \"g\"\nscenario = \"testbed-hpcc\"\n[sweep]\ncontributors = [0]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, code := ccsweep(t, "run", grid, "--db", db, "--no-report", "--quiet"); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, stderr)
+	}
+	out, stderr, code := ccsweep(t, "export", db, "--format", "csv")
+	if code != 0 {
+		t.Fatalf("export: exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("export: %d rows, %v:\n%s", len(rows), err, out)
+	}
+	col := slices.Index(rows[0], "pingpong_bandwidth_mean_mbps")
+	if col < 0 {
+		t.Fatalf("no pingpong_bandwidth_mean_mbps column in %v", rows[0])
+	}
+	if v, err := strconv.ParseFloat(rows[1][col], 64); err != nil || !(v > 1000) {
+		t.Errorf("pingpong_bandwidth_mean_mbps = %q, want the idle testbed's ~1600 MB/s", rows[1][col])
 	}
 }
