@@ -643,7 +643,7 @@ func buildProgram(sp *AppSpec, n int, rng *rand.Rand) ([][]appOp, int, error) {
 			return nil, 0, bad("order", "%q: want natural or random", sp.Order)
 		}
 		order := make([]int, n)
-		for p := range patterns {
+		for range patterns {
 			for i := range order {
 				order[i] = i
 			}
@@ -652,7 +652,6 @@ func buildProgram(sp *AppSpec, n int, rng *rand.Rand) ([][]appOp, int, error) {
 			}
 			b.barrier()
 			start, end := b.newSlot(), b.newSlot()
-			_ = p
 			for i := -1; i < iters; i++ {
 				for pos, r := range order {
 					right, left := order[(pos+1)%n], order[(pos-1+n)%n]
