@@ -322,6 +322,15 @@ type simJSON struct {
 	Metrics      map[string]*float64 `json:"metrics"`
 	Events       uint64              `json:"events"`
 	Flows        []flowJSON          `json:"flows"`
+	// Apps are the closed-loop applications' per-iteration times; their
+	// metrics are in Metrics, under the names model.AppResult gives.
+	Apps []appJSON `json:"apps,omitempty"`
+}
+
+type appJSON struct {
+	Name        string    `json:"name"`
+	Program     string    `json:"program"`
+	IterationUs []float64 `json:"iteration_us,omitempty"`
 }
 
 type flowJSON struct {
@@ -356,6 +365,16 @@ func writeSimJSON(w io.Writer, r *model.Result) error {
 		} else {
 			doc.Metrics[model.MetricNames[i]] = nil
 		}
+	}
+	for _, a := range r.Apps {
+		for _, m := range a.Metrics {
+			v := m.Value
+			doc.Metrics[m.Name] = &v
+			if math.IsNaN(v) {
+				doc.Metrics[m.Name] = nil
+			}
+		}
+		doc.Apps = append(doc.Apps, appJSON{Name: a.Name, Program: a.Program, IterationUs: a.IterationUs})
 	}
 	for _, f := range r.Flows {
 		doc.Flows = append(doc.Flows, flowJSON{Name: f.Name, Role: string(f.Role), Src: f.Src, Dst: f.Dst,

@@ -36,6 +36,8 @@ import (
 //	                             # (default: nicrate.rates, else a max-min share)
 //	[[traffic]]                  # generated traffic
 //	name = "bg"; pattern = "uniform"; arrival = "poisson"; load = 0.3
+//	[[app]]                      # closed-loop applications (scenfile_app.go)
+//	name = "ar"; program = "allreduce"; ranks = 16; size = 1048576
 //
 // Scenario files are read by LoadScenario, for --scenario and a grid's
 // scenario key.
@@ -238,6 +240,8 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		names[ts.Name] = true
 		spec.Traffic = append(spec.Traffic, ts)
 	}
+	var appTables []lineTable
+	spec.Apps, appTables = r.apps(root, spec.Phases, read, files)
 	// A start at or past the end of the run sends nothing: every metric
 	// of the run would be null.
 	checkStart := func(kind string, tables []lineTable, starts []int) {
@@ -257,8 +261,8 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	}
 	checkStart("flow", flowTables, flowStarts)
 	checkStart("traffic", r.tables(root, "traffic"), trafficStarts)
-	if len(spec.Flows) == 0 && len(spec.Traffic) == 0 && len(ps.list) == 0 {
-		ps.add(1, "", "no [[flow]] or [[traffic]]: the scenario sends nothing")
+	if len(spec.Flows) == 0 && len(spec.Traffic) == 0 && len(spec.Apps) == 0 && len(ps.list) == 0 {
+		ps.add(1, "", "no [[flow]], [[traffic]] or [[app]]: the scenario sends nothing")
 	}
 	if err := ps.err(); err != nil {
 		return nil, nil, err
@@ -288,6 +292,8 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			default:
 				ps.add(t.m["dst"].line, key+".dst", "%q is the flow's src too: want two distinct hosts", he.Dst)
 			}
+		} else if ae := (*model.AppError)(nil); errors.As(err, &ae) && ps.appProblem(appTables, ae) {
+			// placed at the app's field
 		} else {
 			ps.add(line, "topology", "%s", strings.TrimPrefix(err.Error(), model.ErrBadScenario.Error()+": "))
 		}

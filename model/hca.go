@@ -40,7 +40,11 @@ func (n *Network) receive(h, k int32) {
 	n.freeBufferAt(hc.port, pk.vl, pk.credits, end)
 	hc.arrived = append(hc.arrived, delivery{at: end, flow: pk.flow, bytes: pk.payload})
 	if pk.last {
-		n.stats.message(n.flows[pk.flow].role, pk.born, end)
+		if n.apps != nil && pk.flow >= n.apps.flow0 {
+			n.appDelivered(pk.flow, end)
+		} else {
+			n.stats.message(n.flows[pk.flow].role, pk.born, end)
+		}
 	}
 	n.freePacket(k)
 }

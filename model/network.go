@@ -26,6 +26,8 @@ const (
 	evSample                  // sample every flow's delivered bytes
 	evCCTITimer               // Arg timer: a port-SL's CCTI timer expired (congestion control)
 	evAck                     // Arg packet: an ACK with a BECN may leave its adapter (transport.go)
+	evAppRank                 // Arg app<<20|rank: an app starts, or a rank's operation has taken its time (app.go)
+	evAppMsg                  // Arg message: an app's message is in its destination's memory (app.go)
 )
 
 // Packet kinds.
@@ -187,7 +189,8 @@ type Network struct {
 	santos  *santosState
 	nic     *nicState
 	srcHook bool
-	drb     drbState // distributed routing balancing (drb.go); drb.on when running
+	drb     drbState   // distributed routing balancing (drb.go); drb.on when running
+	apps    *appsState // closed-loop applications (app.go); nil: none
 }
 
 // Counters are whole-run event counts.
@@ -233,7 +236,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		hostNames[i] = topo.Nodes[n.hcas[i].node].Name
 		hostIndex[hostNames[i]] = i
 	}
-	for i, fs := range sc.Flows {
+	for i, fs := range sc.flows(&cfg) {
 		src, okS := hostIndex[fs.Src]
 		dst, okD := hostIndex[fs.Dst]
 		if !okS || !okD || src == dst {
@@ -268,7 +271,10 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 			n.addFlow(fs, s.host, max(s.dst, 0), g)
 		}
 	}
-	if len(n.flows) == 0 {
+	if err := n.addApps(sc.apps(&cfg), hostNames, hostIndex, seed); err != nil {
+		return nil, err
+	}
+	if len(n.flows) == 0 && n.apps == nil {
 		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", ErrBadScenario, sc.Name)
 	}
 	if cfg.CC.Scheme == SchemeNICRate {
@@ -457,6 +463,10 @@ func (n *Network) Handle(e engine.Event) {
 		n.cctiTimer(int32(e.Arg))
 	case evAck:
 		n.sendAck(int32(e.Arg))
+	case evAppRank:
+		n.appEvent(e.Arg)
+	case evAppMsg:
+		n.appArrive(int32(e.Arg))
 	}
 }
 

@@ -29,6 +29,9 @@ type Result struct {
 	// PathsOpenMean is DRB's time-average open paths per pair over the
 	// default window (Metrics.PathsOpenMean); NaN without DRB.
 	PathsOpenMean float64
+	// Apps are what the scenario's closed-loop applications measured
+	// (app.go); nil without apps.
+	Apps []AppResult
 }
 
 // RunStats are what a run measured over its measurement window besides
@@ -113,6 +116,9 @@ func RunProgress(ctx context.Context, sc *Scenario, cfg Config, seed uint64, pro
 	if n.violations > 0 {
 		return nil, fmt.Errorf("model: %d credit counters left their range", n.violations)
 	}
+	if err := n.appErr(); err != nil {
+		return nil, err
+	}
 	return n.Result(), nil
 }
 
@@ -123,6 +129,7 @@ func (n *Network) Result() *Result {
 		Scenario: n.scenario.Name, ModelVersion: Version, Seed: n.seed, Config: n.cfg,
 		Sample: n.cfg.Sample, End: n.end, Counters: n.counters, Events: n.sim.Handled(),
 		MeanCCTI: n.meanCCTI(), Stats: n.runStats(), PathsOpenMean: n.drbPathsOpenMean(),
+		Apps: n.appResults(),
 	}
 	for _, f := range n.flows {
 		fr := FlowResult{Name: f.spec.Name, Role: f.spec.Role, Src: f.spec.Src, Dst: f.spec.Dst, Start: f.start,

@@ -45,6 +45,8 @@ type Scenario struct {
 	LMC int
 	// Traffic is the scenario's generated workload, beside Flows.
 	Traffic []TrafficSpec
+	// Apps are the scenario's closed-loop applications (app.go).
+	Apps []AppSpec
 	// Warnings are what reading a file scenario's fabric worked around
 	// (ReadIBNetDiscover's warnings: skipped lines, loopback cables, links
 	// whose ends disagree), each "FILE:LINE: what" or "FILE: what" with

@@ -39,9 +39,12 @@ type ScenarioSpec struct {
 	LMC        int
 	Flows      []FlowSpec
 	Traffic    []TrafficSpec
+	Apps       []AppSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
+
+	own []scenParam // a built-in's parameters beyond those params() finds
 }
 
 // scenParam is a parameter of a scenario described by a ScenarioSpec (a file
@@ -90,6 +93,7 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		Phases:      max(spec.Phases, 1),
 		Flows:       spec.Flows,
 		Traffic:     spec.Traffic,
+		Apps:        spec.Apps,
 		Routing:     spec.Routing,
 		LMC:         spec.LMC,
 		spec:        &spec,
@@ -111,6 +115,10 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		}
 	}
 	sc.params = spec.params()
+	if len(spec.own) > 0 {
+		sc.params = append(sc.params, spec.own...)
+		slices.SortFunc(sc.params, func(a, b scenParam) int { return strings.Compare(a.Name, b.Name) })
+	}
 	sc.Build = func(c *Config) (*Topology, error) { return sc.resolve(c).build(c) }
 	return sc, nil
 }
@@ -136,6 +144,9 @@ func (sp *ScenarioSpec) build(c *Config) (*Topology, error) {
 	if sp.Topology == "ibnetdiscover" {
 		return ParseIBNetDiscover(sp.FabricName, sp.Fabric)
 	}
+	if sp.Topology == "testbed" { // built-ins only
+		return testbed(c)
+	}
 	p := sp.Topo
 	p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
 	return GenerateTopology(sp.Topology, p)
@@ -145,6 +156,7 @@ func (sp *ScenarioSpec) build(c *Config) (*Topology, error) {
 func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
 	sp := *sc.spec
 	sp.Traffic = slices.Clone(sp.Traffic)
+	sp.Apps = slices.Clone(sp.Apps)
 	sp.Topo.Dims = slices.Clone(sp.Topo.Dims)
 	// Bare names (load) first, then the ones naming a traffic (hot.load),
 	// which are more specific.
@@ -166,6 +178,14 @@ func (sc *Scenario) lmc(c *Config) int {
 		return sc.LMC
 	}
 	return sc.resolve(c).LMC
+}
+
+// flows returns the scenario's greedy flows under c.
+func (sc *Scenario) flows(c *Config) []FlowSpec {
+	if sc.spec == nil {
+		return sc.Flows
+	}
+	return sc.resolve(c).Flows
 }
 
 // traffic returns the scenario's generated traffic under c.
@@ -412,6 +432,7 @@ func (sp *ScenarioSpec) params() []scenParam {
 				})
 		}
 	}
+	out = append(out, sp.appParams()...)
 	slices.SortFunc(out, func(a, b scenParam) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/go-echarts/go-echarts/v2/types"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
 )
 
 // Chart is one chart of a page: a div the page's script draws Options[Initial]
@@ -86,7 +87,42 @@ var metrics = func() map[string]*Metric {
 }()
 
 // LookupMetric returns the display description of a stored metric, or nil.
-func LookupMetric(name string) *Metric { return metrics[name] }
+func LookupMetric(name string) *Metric { return metricOf(name) }
+
+// metricOf describes a stored metric: one of model.MetricList, or a
+// closed-loop app's (store.IsAppMetricName), titled by its name with its
+// unit from its suffix; nil for any other name.
+func metricOf(name string) *Metric {
+	if m := metrics[name]; m != nil {
+		return m
+	}
+	if !store.IsAppMetricName(name) {
+		return nil
+	}
+	m := &Metric{Name: name, Title: strings.ReplaceAll(name, "_", " "), Digits: 3}
+	switch {
+	case strings.HasSuffix(name, "_us"):
+		m.Title, m.Unit = strings.TrimSuffix(m.Title, " us"), "µs"
+	case strings.HasSuffix(name, "_mbps"):
+		m.Title, m.Unit = strings.TrimSuffix(m.Title, " mbps"), "MB/s"
+	}
+	return m
+}
+
+// appHeadline reports whether an app's metric is drawn like the
+// throughput metrics: a ping-pong's mean latency and bandwidth, a ring's
+// latency and bandwidth, a collective's mean iteration time.
+func appHeadline(name string) bool {
+	if metrics[name] != nil {
+		return false
+	}
+	for _, suffix := range []string{"_latency_mean_us", "_bandwidth_mean_mbps", "_latency_us", "_bandwidth_mbps", "_iteration_mean_us"} {
+		if strings.HasSuffix(name, suffix) && !strings.HasSuffix(name, "_op_latency_mean_us") {
+			return true
+		}
+	}
+	return false
+}
 
 // surfaceMetrics returns the metrics drawn as surfaces: the paper's
 // figures 11, 12 and 14 (victim, contributors, Var), with Jain's index in
@@ -96,7 +132,8 @@ func surfaceMetrics(g *Grid) []string {
 	if !slices.Contains(g.Metrics, "victim_gbps") {
 		want = []string{"contributors_gbps", "fairness_jain", "var"}
 	}
-	return slices.DeleteFunc(want, func(m string) bool { return !slices.Contains(g.Metrics, m) })
+	want = slices.DeleteFunc(want, func(m string) bool { return !slices.Contains(g.Metrics, m) })
+	return append(want, slices.DeleteFunc(slices.Clone(g.Metrics), func(m string) bool { return !appHeadline(m) })...)
 }
 
 // palette is the colour scale of surfaces and heat maps, low to high
@@ -164,8 +201,8 @@ func sliverNote(g *Grid, s *Surface, metric string) string {
 		return ""
 	}
 	unit := ""
-	if u := metrics[metric].Unit; u != "" {
-		unit = " " + u
+	if m := metricOf(metric); m != nil && m.Unit != "" {
+		unit = " " + m.Unit
 	}
 	if hi == lo {
 		return fmt.Sprintf("Every point has %s%s: the surface is flat.", numberText(lo), unit)
@@ -258,9 +295,9 @@ func surfacePair(g *Grid, gi, si int, s *Surface, m string) (surf, heat *Chart) 
 		heat.Options = append(heat.Options, heatmapOptionScaled(g, s, sl, m, sc))
 	}
 	x, y := &g.Dims[s.X], &g.Dims[s.Y]
-	surf.Meta = &Meta{Grid: gi, Metric: metrics[m], X: axisMeta(x, x.Scale != ScaleLinear), Y: axisMeta(y, y.Scale != ScaleLinear)}
+	surf.Meta = &Meta{Grid: gi, Metric: metricOf(m), X: axisMeta(x, x.Scale != ScaleLinear), Y: axisMeta(y, y.Scale != ScaleLinear)}
 	hx, hy := heatAxes(g, s)
-	heat.Meta = &Meta{Grid: gi, Metric: metrics[m], X: axisMeta(&g.Dims[hx], true), Y: axisMeta(&g.Dims[hy], true)}
+	heat.Meta = &Meta{Grid: gi, Metric: metricOf(m), X: axisMeta(&g.Dims[hx], true), Y: axisMeta(&g.Dims[hy], true)}
 	heat.Height = max(420, 18*len(g.Dims[hy].Values)+130)
 	surf.Height = 520 // a 3D view clips in a tall narrow box
 	if heat.Height < surf.Height {
@@ -297,7 +334,7 @@ func surfaceOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 func surfaceOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfaceScale) json.RawMessage {
 	x, y := &g.Dims[s.X], &g.Dims[s.Y]
 	xSlots, ySlots := x.Scale != ScaleLinear, y.Scale != ScaleLinear
-	m := metrics[metric]
+	m := metricOf(metric)
 	lo, hi := sc.lo, sc.hi
 	zlo, zhi := niceRange(lo, hi)
 
@@ -392,7 +429,7 @@ func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessag
 func heatmapOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfaceScale) json.RawMessage {
 	hx, hy := heatAxes(g, s)
 	x, y := &g.Dims[hx], &g.Dims[hy]
-	m := metrics[metric]
+	m := metricOf(metric)
 	lo, hi := sc.lo, sc.hi
 	fill := g.fill(s, sl, metric) // nil unless refinement made the grid irregular
 	var data []opts.HeatMapData
@@ -512,7 +549,8 @@ func lineMetrics(g *Grid, l *Lines) []string {
 	if l != nil && l.X == loadDim(g) { // load curves: what the network accepts and how long messages take
 		want = []string{"accepted_load", "latency_mean_us", "latency_p99_us", "victim_gbps", "contributors_gbps", "background_gbps"}
 	}
-	return slices.DeleteFunc(want, func(m string) bool { return !slices.Contains(g.Metrics, m) })
+	want = slices.DeleteFunc(want, func(m string) bool { return !slices.Contains(g.Metrics, m) })
+	return append(want, slices.DeleteFunc(slices.Clone(g.Metrics), func(m string) bool { return !appHeadline(m) })...)
 }
 
 // lineCharts returns a chart per metric of a grid with one numeric
@@ -537,7 +575,7 @@ func lineChart(g *Grid, gi int, l *Lines, metric string) *Chart {
 		xType = "log"
 	}
 	slots := xType == "category"
-	m := metrics[metric]
+	m := metricOf(metric)
 	c := charts.NewLine()
 	c.SetGlobalOptions(
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "item", Formatter: "fn:linePoint"}),

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -458,6 +459,16 @@ func (g *Grid) aggregate(results []store.Result) {
 			g.Metrics = append(g.Metrics, name)
 		}
 	}
+	// Then the metrics of the grid's closed-loop apps, by name.
+	apps := map[string]bool{}
+	for _, c := range g.Cells {
+		for name := range c.Mean {
+			if metrics[name] == nil && store.IsAppMetricName(name) {
+				apps[name] = true
+			}
+		}
+	}
+	g.Metrics = append(g.Metrics, slices.Sorted(maps.Keys(apps))...)
 }
 
 // meanSD returns the mean and the population standard deviation of xs,

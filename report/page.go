@@ -213,7 +213,7 @@ func (p *page) chart(c *Chart) *Chart {
 
 // addGrid builds the charts of one grid.
 func (p *page) addGrid(gi int, g *Grid) {
-	v := &gridView{Grid: g, Index: gi, Primary: metrics[g.PrimaryMetric()]}
+	v := &gridView{Grid: g, Index: gi, Primary: metricOf(g.PrimaryMetric())}
 	p.data.Grids = append(p.data.Grids, gridData{ID: g.ID, Name: g.Name, Dims: g.Dims, Cells: pageCells(g.Cells)})
 	for si, s := range g.Surfaces {
 		sv := &surfaceView{ID: fmt.Sprintf("g%d-s%d", gi, si),
@@ -254,7 +254,7 @@ func (p *page) addGrid(gi int, g *Grid) {
 		pv := &pickView{Pick: pk, Where: g.describe(g.Cells[pk.Cell]), Chart: p.chart(seriesChart(g, gi, pi, pk))}
 		for _, m := range lineMetrics(g, g.Lines) {
 			if v, ok := g.Cells[pk.Cell].Mean[m]; ok {
-				pv.Metrics = append(pv.Metrics, fmt.Sprintf("%s %s %s", metrics[m].Title, numberText(v), metrics[m].Unit))
+				pv.Metrics = append(pv.Metrics, fmt.Sprintf("%s %s %s", metricOf(m).Title, numberText(v), metricOf(m).Unit))
 			}
 		}
 		v.Picks = append(v.Picks, pv)

@@ -197,7 +197,7 @@ func paretoChart(g *Grid, gi int) *Chart {
 	}
 	q := r.answer.Query
 	ox, oy := q.Objectives[0], q.Objectives[1]
-	mx, my := metrics[ox.Metric], metrics[oy.Metric]
+	mx, my := metricOf(ox.Metric), metricOf(oy.Metric)
 	if mx == nil || my == nil {
 		return nil
 	}

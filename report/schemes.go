@@ -144,7 +144,7 @@ func comparisonCharts(g *Grid, gi int) [][]*Chart {
 			}
 			row[k] = &Chart{ID: fmt.Sprintf("g%d-cmp-%s-%d", gi, m, k), Kind: "heatmap", Height: 360,
 				Options: []json.RawMessage{heatmapOption(g, s, s.Slices[sl], m)},
-				Meta:    &Meta{Grid: gi, Metric: metrics[m], X: axisMeta(&g.Dims[hx], true), Y: axisMeta(&g.Dims[hy], true)}}
+				Meta:    &Meta{Grid: gi, Metric: metricOf(m), X: axisMeta(&g.Dims[hx], true), Y: axisMeta(&g.Dims[hy], true)}}
 		}
 		rows = append(rows, row)
 	}
@@ -183,7 +183,7 @@ func compareViewOf(g *Grid, gi int, add func(*Chart) *Chart) *compareView {
 		v.Schemes = append(v.Schemes, model.SchemeOf(s)) // IB CC's canonical "on" is named ib
 	}
 	for i, row := range comparisonCharts(g, gi) {
-		r := compareRow{Metric: metrics[surfaceMetrics(g)[i]]}
+		r := compareRow{Metric: metricOf(surfaceMetrics(g)[i])}
 		for _, ch := range row {
 			r.Charts = append(r.Charts, add(ch))
 		}
@@ -198,7 +198,7 @@ func compareViewOf(g *Grid, gi int, add func(*Chart) *Chart) *compareView {
 			b.Where = g.describe(g.Cells[ci])
 			for _, m := range shown {
 				if x, ok := g.Cells[ci].Mean[m]; ok {
-					b.Values = append(b.Values, fmt.Sprintf("%s %s %s", metrics[m].Title, numberText(x), metrics[m].Unit))
+					b.Values = append(b.Values, fmt.Sprintf("%s %s %s", metricOf(m).Title, numberText(x), metricOf(m).Unit))
 				}
 			}
 		}

@@ -265,7 +265,7 @@ func summarizeGrid(g *Grid) gridSummary {
 		Failed: g.Failed, Missing: g.Missing, PlanError: g.PlanError, Metrics: []*Metric{}, Dims: []dimSummary{},
 		View: viewQuery{Metric: g.PrimaryMetric(), At: map[string]string{}}}
 	for _, m := range g.Metrics {
-		sum.Metrics = append(sum.Metrics, metrics[m])
+		sum.Metrics = append(sum.Metrics, metricOf(m))
 	}
 	for i, d := range g.Dims {
 		unset := slices.ContainsFunc(g.Cells, func(c *Cell) bool { return c.Key[i] == "" })

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -31,7 +32,8 @@ var exportColumns = []string{"grid", "grid_id", "scenario"}
 // ExportCSV writes one CSV row per done point: first its grid's name and ID
 // and its scenario (columns grid, grid_id, scenario), then the parameter
 // columns, the union of the points' parameter names sorted by name, then
-// seed, then the metrics by the names MetricNames returns (NULL gives an
+// seed, then the metrics by the names MetricNames returns and the union of
+// the points' app metric names, sorted (NULL or a missing one gives an
 // empty cell). A point's own parameter values are written in their stored
 // canonical text, the others as opt.Effective gives them (empty without it);
 // metrics in the shortest form that reads back as the same float64. Rows are
@@ -43,13 +45,14 @@ func (d *DB) ExportCSV(ctx context.Context, w io.Writer, opt ExportOptions) erro
 	if err != nil {
 		return fmt.Errorf("export csv: %w", err)
 	}
+	metrics := exportMetrics(rows)
 	cw := csv.NewWriter(w)
-	cw.Write(slices.Concat(exportColumns, params, []string{"seed"}, metricNames))
-	record := make([]string, 0, len(exportColumns)+len(params)+1+len(metricNames))
+	cw.Write(slices.Concat(exportColumns, params, []string{"seed"}, metrics))
+	record := make([]string, 0, len(exportColumns)+len(params)+1+len(metrics))
 	for _, r := range rows {
 		record = r.appendCSVHead(record[:0], r.Point.GridID, r.Point.Scenario, params)
 		record = append(record, strconv.FormatUint(r.Point.Seed, 10))
-		for _, name := range metricNames {
+		for _, name := range metrics {
 			v, ok := r.Metrics[name]
 			if !ok {
 				record = append(record, "")
@@ -77,6 +80,7 @@ func (d *DB) ExportJSON(ctx context.Context, w io.Writer, opt ExportOptions) err
 	if err != nil {
 		return fmt.Errorf("export json: %w", err)
 	}
+	metrics := exportMetrics(rows)
 	bw := bufio.NewWriter(w)
 	bw.WriteString("[")
 	var line []byte
@@ -87,7 +91,7 @@ func (d *DB) ExportJSON(ctx context.Context, w io.Writer, opt ExportOptions) err
 		line = r.appendJSONHead(line[:0], r.Point.GridID, r.Point.Scenario, params)
 		line = appendKey(line, "seed")
 		line = strconv.AppendUint(line, r.Point.Seed, 10)
-		for _, name := range metricNames {
+		for _, name := range metrics {
 			line = append(line, ", "...)
 			line = appendKey(line, name)
 			if v, ok := r.Metrics[name]; ok {
@@ -190,7 +194,7 @@ func (d *DB) exportRows(ctx context.Context, opt ExportOptions) ([]exportRow, []
 	}
 	params := paramNames(rs)
 	for _, name := range params {
-		if name == "seed" || slices.Contains(metricNames, name) || slices.Contains(exportColumns, name) {
+		if name == "seed" || slices.Contains(metricNames, name) || slices.Contains(exportColumns, name) || slices.ContainsFunc(rs, func(r Result) bool { _, ok := r.Metrics[name]; return ok }) {
 			return nil, nil, fmt.Errorf("parameter %q has the name of a grid, seed or metric column", name)
 		}
 	}
@@ -202,6 +206,18 @@ func (d *DB) exportRows(ctx context.Context, opt ExportOptions) ([]exportRow, []
 		}
 	}
 	return rows, params, nil
+}
+
+// exportMetrics returns the metric columns of an export: MetricNames, then
+// the union of the rows' app metric names, sorted.
+func exportMetrics(rows []exportRow) []string {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		for _, name := range appMetricNames(r.Metrics) {
+			seen[name] = true
+		}
+	}
+	return slices.Concat(metricNames, slices.Sorted(maps.Keys(seen)))
 }
 
 // paramNames returns the union of the parameter names of rs, sorted.

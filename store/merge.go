@@ -300,6 +300,10 @@ INSERT INTO main.series (point_id, flow, ord, role, sample_seconds, samples, gbp
 	SELECT point_id, flow, ord, role, sample_seconds, samples, gbps FROM src.series
 	WHERE point_id IN (SELECT id FROM temp.take);
 
+INSERT INTO main.app_metrics (point_id, name, value)
+	SELECT point_id, name, value FROM src.app_metrics
+	WHERE point_id IN (SELECT id FROM temp.take);
+
 DROP TABLE temp.take;
 `
 

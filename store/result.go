@@ -64,9 +64,11 @@ type Result struct {
 	ModelVersion string    // version of the network model that simulated it
 	RunID        int64     // ID returned by BeginRun; 0 for none
 
-	// Metrics holds the metrics by name (see MetricNames). A missing, NaN or
-	// infinite value is stored as NULL (e.g. victim_gbps without a victim) and
-	// is absent from the map when read back.
+	// Metrics holds the metrics by name (see MetricNames) and the metrics
+	// of the point's closed-loop applications under the names their
+	// scenario gives them (IsAppMetricName; kept in their own table). A
+	// missing, NaN or infinite value is stored as NULL (e.g. victim_gbps
+	// without a victim) and is absent from the map when read back.
 	Metrics map[string]float64
 
 	// Series holds the per-flow throughput time series. Results and the
@@ -106,7 +108,7 @@ func (r *Result) validate() error {
 		seen[prm.Name] = true
 	}
 	for name := range r.Metrics {
-		if !slices.Contains(metricNames, name) {
+		if !slices.Contains(metricNames, name) && !IsAppMetricName(name) {
 			return fmt.Errorf("result %s: unknown metric %q", p.ID, name)
 		}
 	}
@@ -195,6 +197,13 @@ func saveResult(ctx context.Context, tx *sql.Tx, r *Result, blobs [][]byte) erro
 			p.ID, prm.Name, prm.Value)
 		if err != nil {
 			return err
+		}
+	}
+	for _, name := range appMetricNames(r.Metrics) {
+		if v := nullFloat(r.Metrics, name); v != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO app_metrics (point_id, name, value) VALUES (?, ?, ?)`, p.ID, name, v); err != nil {
+				return err
+			}
 		}
 	}
 	for i, s := range r.Series {
@@ -362,7 +371,55 @@ func queryResults(ctx context.Context, tx *sql.Tx, f Filter) ([]Result, error) {
 			rs[i].Point.Params = append(rs[i].Point.Params, prm)
 		}
 	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `
+		SELECT am.point_id, am.name, am.value
+		FROM app_metrics am JOIN points p ON p.id = am.point_id
+		WHERE (?1 = '' OR p.grid_id = ?1) AND (?2 = '' OR p.status = ?2)`, f.GridID, f.Status)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, name string
+		var v sql.NullFloat64
+		if err := rows.Scan(&id, &name, &v); err != nil {
+			return nil, err
+		}
+		if i, ok := index[id]; ok && finite(v) {
+			rs[i].Metrics[name] = v.Float64
+		}
+	}
 	return rs, rows.Err()
+}
+
+// IsAppMetricName reports whether name can name a metric of a closed-loop
+// application in a Result: lowercase letters, digits and '_', starting
+// with a letter, at most 128 bytes, and not one of MetricNames.
+func IsAppMetricName(name string) bool {
+	if name == "" || len(name) > 128 || name[0] < 'a' || name[0] > 'z' || slices.Contains(metricNames, name) {
+		return false
+	}
+	for _, c := range []byte(name) {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+// appMetricNames returns the names in m that are not MetricNames, sorted.
+func appMetricNames(m map[string]float64) []string {
+	var names []string
+	for name := range m {
+		if !slices.Contains(metricNames, name) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // Series returns the time series stored for the point, in the order they were

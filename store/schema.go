@@ -127,6 +127,16 @@ ALTER TABLE points ADD COLUMN refused_flows REAL;
 	`
 ALTER TABLE points ADD COLUMN paths_open_mean REAL;
 `,
+	// 5: the metrics of closed-loop applications, named by their scenario
+	// (model.AppResult): one row per point and metric, none for NULL.
+	`
+CREATE TABLE app_metrics (
+	point_id TEXT NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+	name     TEXT NOT NULL,
+	value    REAL NOT NULL,
+	PRIMARY KEY (point_id, name)
+) STRICT, WITHOUT ROWID;
+`,
 }
 
 type querier interface {

@@ -91,7 +91,7 @@ func TestWriterRejectsInvalidResults(t *testing.T) {
 			r.Point.Params = []store.Param{{"a", "1"}, {"a", "2"}}
 		}},
 		{"empty param name", func(r *store.Result) { r.Point.Params = []store.Param{{"", "1"}} }},
-		{"unknown metric", func(r *store.Result) { r.Metrics = map[string]float64{"victim": 1} }},
+		{"unknown metric", func(r *store.Result) { r.Metrics = map[string]float64{"Victim Gbps": 1} }},
 		{"repeated flow", func(r *store.Result) {
 			r.Series = []store.Series{{Flow: "F1", SampleSeconds: 1e-3}, {Flow: "F1", SampleSeconds: 1e-3}}
 		}},

@@ -404,6 +404,13 @@ func simulate(ctx context.Context, gridID string, pt grids.Point, id string, run
 			r.Metrics[model.MetricNames[k]] = v
 		}
 	}
+	for _, a := range res.Apps {
+		for _, m := range a.Metrics {
+			if !math.IsNaN(m.Value) {
+				r.Metrics[m.Name] = m.Value
+			}
+		}
+	}
 	for _, f := range res.Flows {
 		r.Series = append(r.Series, store.Series{Flow: f.Name, Role: string(f.Role),
 			SampleSeconds: res.Sample.Seconds(), Gbps: f.Gbps})

@@ -25,7 +25,8 @@ import (
 
 // Objective is a metric to maximize or minimize, with a weight.
 type Objective struct {
-	// Metric names a metric of model.MetricList.
+	// Metric names a metric of model.MetricList or of a closed-loop app
+	// (LABEL_..._us, LABEL_..._mbps: model.AppResult).
 	Metric   string
 	Maximize bool
 	// Weight is the objective's weight in a weighted score, > 0.
@@ -53,12 +54,12 @@ var ErrBadObjective = errors.New("bad objective")
 func ParseObjective(s string, maximize bool) (Objective, error) {
 	name, w, hasW := strings.Cut(strings.TrimSpace(s), ":")
 	o := Objective{Metric: name, Maximize: maximize, Weight: 1}
-	if model.LookupMetric(name) == nil {
+	if model.LookupMetric(name) == nil && !isAppMetric(name) {
 		var names []string
 		for _, m := range model.MetricList() {
 			names = append(names, m.Name)
 		}
-		return o, fmt.Errorf("%w: unknown metric %q (known: %s)", ErrBadObjective, name, strings.Join(names, ", "))
+		return o, fmt.Errorf("%w: unknown metric %q (known: %s, or an app's metric: NAME_..._us or NAME_..._mbps)", ErrBadObjective, name, strings.Join(names, ", "))
 	}
 	if hasW {
 		v, err := strconv.ParseFloat(w, 64)
@@ -532,5 +533,17 @@ func unitOf(metric string) string {
 	if m := model.LookupMetric(metric); m != nil {
 		return m.Unit
 	}
+	switch {
+	case strings.HasSuffix(metric, "_us"):
+		return "µs"
+	case strings.HasSuffix(metric, "_mbps"):
+		return "MB/s"
+	}
 	return ""
+}
+
+// isAppMetric reports whether name can be a metric of a closed-loop app
+// (model.AppResult): a name the store takes for one, in µs or MB/s.
+func isAppMetric(name string) bool {
+	return store.IsAppMetricName(name) && (strings.HasSuffix(name, "_us") || strings.HasSuffix(name, "_mbps"))
 }

@@ -1,0 +1,99 @@
+package grids_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// TestScenarioFileAppProblems: each malformed [[app]] is named by file,
+// line and key, a malformed trace by the trace file's own line.
+func TestScenarioFileAppProblems(t *testing.T) {
+	const topo = "[topology]\nkind = \"fattree\"\nk = 2\n" // H1..H4, lines 1-3
+	const goal = "num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b frm 0\n}\n"
+	tests := []struct {
+		name, text, want string
+	}{
+		{"unknown key", topo + "[[app]]\nprogram = \"ring\"\ncolour = 1\n", "s.toml:6: app[0].colour: unknown key"},
+		{"bad program", topo + "[[app]]\nprogram = \"fft\"\n", `s.toml:5: app[0].program: "fft": want one of pingpong, ring`},
+		{"no program", topo + "[[app]]\nname = \"x\"\n", "s.toml:4: app[0]: missing program"},
+		{"unknown host", topo + "[[app]]\nprogram = \"pingpong\"\nhosts = [\"H1\", \"H9\"]\n", `s.toml:6: app[0].hosts: "H9" is not a host of the topology`},
+		{"too many ranks", topo + "[[app]]\nprogram = \"barrier\"\nranks = 5\n", "s.toml:6: app[0].ranks: 5 ranks do not fit on 4 hosts"},
+		{"rd needs a power of two", topo + "[[app]]\nprogram = \"allreduce\"\nalgorithm = \"rd\"\nranks = 3\n", "s.toml:7: app[0].ranks: allreduce rd (recursive doubling) needs a power of two ranks, not 3"},
+		{"after nobody", topo + "[[app]]\nprogram = \"ring\"\nafter = \"ghost\"\n", `s.toml:6: app[0].after: "ghost" is not another app`},
+		{"same name", topo + "[[app]]\nprogram = \"ring\"\n[[app]]\nprogram = \"ring\"\nname = \"app1\"\n", `s.toml:6: app[1].name: "app1": want a unique name`},
+		{"same metric", topo + "[[app]]\nname = \"a\"\nprogram = \"ring\"\nlabel = \"x\"\n[[app]]\nname = \"b\"\nprogram = \"ring\"\nlabel = \"x\"\n", "s.toml:11: app[1].label: metric x_latency_us is reported by app a too"},
+		{"metric name clash", topo + "[[app]]\nprogram = \"pingpong\"\nlabel = \"victim\"\n", "s.toml:6: app[0].label: metric victim_latency_mean_us is a metric of every run"},
+		{"uppercase name", topo + "[[app]]\nprogram = \"ring\"\nname = \"Ring\"\n", `s.toml:6: app[0].name: "Ring": an app's metrics are named after it`},
+		{"negative overhead", topo + "[[app]]\nprogram = \"ring\"\nsend_overhead = \"-1us\"\n", "s.toml:6: app[0].send_overhead:"},
+		{"trace without file", topo + "[[app]]\nprogram = \"trace\"\n", "s.toml:4: app[0]: program trace needs trace"},
+		{"malformed trace", topo + "[[app]]\nprogram = \"trace\"\ntrace = \"t.goal\"\n", "t.goal:6: want recv SIZEb from RANK"},
+		{"start past the end", topo + "[[app]]\nprogram = \"ring\"\nstart_phase = 1\n", "s.toml:6: app[0].start_phase: 1: the scenario has 1 phases"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "s.toml")
+			os.WriteFile(path, []byte(tt.text), 0o644)
+			os.WriteFile(filepath.Join(dir, "t.goal"), []byte(goal), 0o644)
+			_, err := grids.LoadScenario(path)
+			var ge *grids.Error
+			if !errors.As(err, &ge) {
+				t.Fatalf("error %v, want a *grids.Error", err)
+			}
+			if msg := strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), ""); !strings.Contains(msg, tt.want) {
+				t.Errorf("got  %s\nwant %s", msg, tt.want)
+			}
+		})
+	}
+}
+
+// TestScenarioFileAppAxes: every numeric field of an app is a parameter
+// NAME.field, and its value reaches the run.
+func TestScenarioFileAppAxes(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.toml")
+	os.WriteFile(path, []byte("[topology]\nkind = \"fattree\"\nk = 2\n[[app]]\nname = \"pp\"\nprogram = \"pingpong\"\nhosts = [\"H1\", \"H2\"]\n"), 0o644)
+	sc, err := grids.LoadScenario(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range sc.ScenarioParams() {
+		names = append(names, p.Name)
+	}
+	for _, want := range []string{"pp.size", "pp.iterations", "pp.ranks", "pp.ranks_per_host", "pp.compute", "pp.send_overhead",
+		"pp.recv_overhead", "pp.shm_latency", "pp.shm_gbps", "pp.start_phase", "pp.root", "pp.patterns"} {
+		if !slices.Contains(names, want) {
+			t.Errorf("parameter %s missing from %v", want, names)
+		}
+	}
+	// Latency grows by exactly the added send overhead.
+	lat := func(overhead string) float64 {
+		c := sc.Config()
+		c.Phase = 1e9 // 1 ms
+		if err := sc.Set(&c, "pp.send_overhead", overhead); err != nil {
+			t.Fatal(err)
+		}
+		res, err := model.Run(sc, c, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range res.Apps[0].Metrics {
+			if m.Name == "pp_latency_mean_us" {
+				return m.Value
+			}
+		}
+		t.Fatal("no pp_latency_mean_us")
+		return 0
+	}
+	if d := lat("1300ns") - lat("300ns"); d < 0.999 || d > 1.001 {
+		t.Errorf("pp.send_overhead 300ns -> 1300ns moved the latency by %.4f µs, want 1", d)
+	}
+}
