@@ -39,6 +39,9 @@ type FabricInfo struct {
 	routes *Routes
 }
 
+// Topology returns the fabric described.
+func (fi *FabricInfo) Topology() *Topology { return fi.f.t }
+
 // LinkRate is the number of links of one data rate: host links (a host to
 // anything) and switch links (switch to switch).
 type LinkRate struct {
@@ -98,7 +101,13 @@ func InspectFabric(t *Topology, algorithm string, lmc, vls int) (*FabricInfo, er
 	if err != nil {
 		return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
 	}
-	info := &FabricInfo{Hosts: len(f.hosts), Switches: len(f.sws), Routing: algorithm, LMC: lmc,
+	return describeFabric(f, r, algorithm, roots, vls)
+}
+
+// describeFabric describes f routed by r (InspectFabric).
+func describeFabric(f *fabric, r *Routes, algorithm string, roots []int32, vls int) (*FabricInfo, error) {
+	t := f.t
+	info := &FabricInfo{Hosts: len(f.hosts), Switches: len(f.sws), Routing: algorithm, LMC: r.LMC,
 		VLsNeeded: 1, VLs: vls, f: f, routes: r}
 	for _, l := range t.Links {
 		i, found := slices.BinarySearchFunc(info.Links, l.Gbps, func(lr LinkRate, g float64) int { return cmp.Compare(lr.Gbps, g) })
