@@ -7,9 +7,9 @@ import (
 )
 
 // noRoute marks a forwarding-table entry of a switch that cannot reach the
-// destination. Routing refuses a topology where any host cannot reach
-// another, so such a switch is cut off from every host and no packet ever
-// reads it.
+// destination, or (updn) has no legal route to it. The check of every
+// routing follows every route from every host, so no packet ever reads
+// such an entry.
 const noRoute = -1
 
 // RoutingAlgorithms are the routing engines ComputeRoutes knows, as a subnet

@@ -11,7 +11,10 @@ import "slices"
 // switches (those hosts reach) of the greatest rank: the spines of a Clos
 // or fat tree, found from the adapters as its Levels would give them.
 // Where every live switch has a host, or those roots leave some switch
-// without a legal route (see below), the root is the one central switch:
+// with a host without a legal route to some destination (see below; a
+// switch without hosts that has none is on no route there, as a spine
+// that lost its cable to one leaf is on no route to that leaf), the root
+// is the one central switch:
 // the live switch of least eccentricity (greatest hop count to another
 // live switch), ties to the least total hop count to the others, then to
 // the lowest switch index.
@@ -33,9 +36,8 @@ import "slices"
 // above; the search keeps the first, and a route is the shortest legal one
 // consistent with the routes of the switches it passes. With one root every
 // switch has a route no longer than up to the root and down again; if
-// several roots leave some switch without a route to some destination (a
-// tree whose top does not reach every leaf), routing falls back to the
-// central switch. Among a switch's equal routes, ports are spread as
+// several roots leave some switch with hosts without a route to some
+// destination, routing falls back to the central switch. Among a switch's equal routes, ports are spread as
 // minhop spreads them (spreadRoutes).
 
 // upDownRoutes routes up*/down* and returns the position of every switch in
@@ -46,12 +48,18 @@ func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 		return f.newRoutes(lmc), nil, nil
 	}
 	live := f.liveSwitches()
+	hosted := make([]bool, len(f.sws))
+	for _, s := range f.attach {
+		if s >= 0 {
+			hosted[s] = true
+		}
+	}
 	for _, roots := range [][]int32{f.topSwitches(), f.farthestSwitches()} {
 		if roots == nil {
 			continue
 		}
 		pos := f.upDownOrder(roots)
-		if r, ok := f.upDownWith(pos, live, lmc); ok {
+		if r, ok := f.upDownWith(pos, hosted, lmc); ok {
 			return r, pos, roots
 		}
 	}
@@ -62,8 +70,12 @@ func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 }
 
 // upDownWith routes up*/down* for the order pos; ok is false when some
-// live switch has no legal route to some destination.
-func (f *fabric) upDownWith(pos []int32, live []bool, lmc int) (r *Routes, ok bool) {
+// switch of need has no legal route to some destination. A switch's route
+// only leads to switches that have one, so where every switch with a host
+// has a route every host reaches every other; a switch without hosts that
+// has no legal route to a destination is on no route to it, and its entry
+// stays noRoute.
+func (f *fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, ok bool) {
 	n := len(f.sws)
 	dist := make([]int32, n)
 	down := make([]bool, n)
@@ -101,7 +113,7 @@ func (f *fabric) upDownWith(pos []int32, live []bool, lmc int) (r *Routes, ok bo
 		c.reset()
 		for s := range n {
 			d := dist[s]
-			if d < 0 && live[s] {
+			if d < 0 && need[s] {
 				ok = false
 			}
 			if d > 0 {
@@ -146,8 +158,10 @@ func (f *fabric) topSwitches() []int32 {
 // switch that hosts reach is ranked by its hop count from the nearest
 // switch a host hangs off (those rank 0), and the roots are the switches
 // of the greatest rank, the top of a tree whose leaves hold the hosts
-// however it was read. It returns nil when that rank is 0 (every live
-// switch has a host: no tier above the hosts' switches to climb to).
+// however it was read. Dead ends (aggregation nodes, and switch-like
+// nodes without hosts linked to one switch only, such as routers) are not
+// ranked. It returns nil when that rank is 0 (every other live switch has
+// a host: no tier above the hosts' switches to climb to).
 func (f *fabric) farthestSwitches() []int32 {
 	var hostSwitches []int32
 	for _, s := range f.attach {
@@ -156,7 +170,34 @@ func (f *fabric) farthestSwitches() []int32 {
 		}
 	}
 	rank := f.hopsFrom(hostSwitches)
-	top := slices.Max(append(rank, 0)) // -1: a switch no host reaches
+	// A dead end is no root: a node that is an adapter (a SHARP aggregation
+	// node) or a switch-like node with links to one switch only and no
+	// host (a router, a switch hanging off the fabric).
+	for s := range rank {
+		first, end := f.ports(int32(s))
+		nb := int32(-1)
+		dead := f.t.Nodes[f.sws[s]].Adapter
+		for gp := first; gp < end && !dead; gp++ {
+			if f.peer[gp] < 0 {
+				continue
+			}
+			x := f.next(gp)
+			if x < 0 {
+				nb = -2 // a host
+				break
+			}
+			if nb == -1 {
+				nb = x
+			} else if nb != x {
+				nb = -2
+				break
+			}
+		}
+		if dead || nb >= 0 {
+			rank[s] = -1
+		}
+	}
+	top := slices.Max(append(rank, 0)) // -1: a switch no host reaches, or a dead end
 	if top == 0 {
 		return nil
 	}
