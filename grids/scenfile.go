@@ -30,6 +30,8 @@ import (
 //	algorithm = "ftree"          # mesh and torus, updn on a read fabric;
 //	                             # minhop, updn, ftree, dor
 //	lmc = 0
+//	lfts = "opensm-lfts.dump"    # or: the tables a subnet manager computed
+//	                             # (opensm-lfts.dump, ibroute output)
 //	[[flow]]                     # greedy flows, as the testbed's
 //	name = "F1"; src = "H1"; dst = "H4"; role = "victim"; start_phase = 0
 //	rate = 4                     # Gbit/s the flow requests under cc nicrate
@@ -44,7 +46,7 @@ import (
 var scenarioKeys = map[string][]string{
 	"":         {"name", "description", "phases", "params", "topology", "routing", "flow", "traffic"},
 	"topology": {"kind", "k", "levels", "leaves", "spines", "hosts_per_leaf", "preset", "dims", "hosts_per_router", "file"},
-	"routing":  {"algorithm", "lmc"},
+	"routing":  {"algorithm", "lmc", "lfts"},
 	"flow":     {"name", "src", "dst", "role", "start_phase", "sl", "rate"},
 	"traffic": {"name", "pattern", "arrival", "load", "message_size", "size_dist", "burst", "hot", "hot_nodes",
 		"hotspot_fraction", "hotspot_mode", "senders", "sources", "role", "start_phase", "sl"},
@@ -184,6 +186,20 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	if rt := r.table(root, "routing"); rt != nil {
 		spec.Routing = r.enum(rt, "routing", "algorithm", spec.Routing, model.RoutingAlgorithms)
 		spec.LMC = r.int(rt, "routing", "lmc", 0, 0, 7)
+		if n := rt.m["lfts"]; n != nil {
+			if name, ok := str(ps, "routing.lfts", n); ok {
+				if a := rt.m["algorithm"]; a != nil {
+					ps.add(a.line, "routing.algorithm", "give algorithm or lfts, not both: lfts are the routing")
+				}
+				text, err := read(name)
+				if err != nil {
+					ps.add(n.line, "routing.lfts", "%v", err)
+				} else {
+					files[name] = text
+					spec.LFTs, spec.LFTsName, spec.Routing = text, name, "lfts"
+				}
+			}
+		}
 	}
 	flowTables := r.tables(root, "flow")
 	for i, t := range flowTables {

@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -70,12 +71,17 @@ type Balance struct {
 }
 
 // InspectScenario routes sc's fabric under cfg with the named routing ("":
-// the scenario's) and describes it (InspectFabric), with the scenario's LMC
+// the scenario's, which may be the tables of its [routing] lfts) and
+// describes it (InspectFabric), with the scenario's LMC
 // and cfg.VLs.
 func InspectScenario(sc *Scenario, cfg Config, routing string) (*FabricInfo, error) {
 	t, err := sc.Build(&cfg)
 	if err != nil {
 		return nil, err
+	}
+	if name, text := sc.lftsFile(); text != nil && routing == "" {
+		info, _, err := InspectLFTs(t, name, bytes.NewReader(text), cfg.VLs)
+		return info, err
 	}
 	if routing == "" {
 		routing = sc.routing()

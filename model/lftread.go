@@ -37,6 +37,7 @@ type lftEntryLine struct {
 	lid  int   // the dump's LID
 	port int   // the dump's port, 0 the switch itself
 	line int
+	guid uint64 // the destination's port GUID
 }
 
 // ReadLFTs reads the forwarding tables of t's switches from r (name is the
@@ -52,8 +53,10 @@ type lftEntryLine struct {
 // A switch of the dump that matches none of t's is an error; LIDs of
 // switches, routers and adapters that are not hosts (SHARP aggregation
 // nodes) are skipped, and a Channel Adapter the fabric does not have is
-// skipped with a warning. A host with no LID in the dump, a LID given to
-// two hosts and a port a switch does not have are errors. The tables are
+// skipped with a warning. The ports of a multi-port adapter (hosts
+// NAME/PORT) that a dump gives one description match in increasing port
+// GUID order. A host with no LID in the dump, a LID given to two hosts and
+// a port a switch does not have are errors. The tables are
 // not checked: InspectLFTs and a scenario's [routing] lfts check that
 // every host reaches every other.
 func ReadLFTs(t *Topology, name string, r io.Reader) (*Routes, []string, error) {
@@ -83,7 +86,8 @@ func ReadLFTs(t *Topology, name string, r io.Reader) (*Routes, []string, error) 
 		return -1
 	}
 	var entries []lftEntryLine
-	lidHost := map[int]int32{}
+	descOf := map[uint64]string{} // an adapter port's description by port GUID
+	var guids []uint64            // in order of appearance
 	var unknown []string
 	nUnknown := 0
 	cur := int32(-1)
@@ -133,26 +137,14 @@ func ReadLFTs(t *Topology, name string, r io.Reader) (*Routes, []string, error) 
 				continue
 			}
 			guid, _ := strconv.ParseUint(m[4], 16, 64)
-			n := match(guid, m[5])
-			if n < 0 || !t.Nodes[n].Host {
-				if n < 0 {
-					nUnknown++
-					if len(unknown) < 3 && !slices.Contains(unknown, m[5]) {
-						unknown = append(unknown, fmt.Sprintf("line %d '%s'", ln, m[5]))
-					}
-				}
-				continue
+			if _, ok := descOf[guid]; !ok {
+				descOf[guid] = strings.Clone(m[5])
+				guids = append(guids, guid)
 			}
-			h := f.host[n]
-			if prev, ok := lidHost[int(lid)]; ok && prev != h {
-				return nil, nil, fail(ln, "LID 0x%x is host %s's here and host %s's above", lid, t.Nodes[n].Name, t.Nodes[f.hosts[prev]].Name)
+			if ports := t.Nodes[f.sws[cur]].Ports; port < 1 || port > ports {
+				return nil, nil, fail(ln, "switch %s has no port %d towards '%s' (it has %d)", t.Nodes[f.sws[cur]].Name, port, m[5], ports)
 			}
-			lidHost[int(lid)] = h
-			ports := t.Nodes[f.sws[cur]].Ports
-			if port < 1 || port > ports {
-				return nil, nil, fail(ln, "switch %s has no port %d towards host %s (it has %d)", t.Nodes[f.sws[cur]].Name, port, t.Nodes[n].Name, ports)
-			}
-			entries = append(entries, lftEntryLine{sw: cur, lid: int(lid), port: port, line: ln})
+			entries = append(entries, lftEntryLine{sw: cur, lid: int(lid), port: port, line: ln, guid: guid})
 		default:
 			return nil, nil, fail(ln, "not a forwarding table line: want a switch header or 0xLID PORT # ...")
 		}
@@ -162,6 +154,58 @@ func ReadLFTs(t *Topology, name string, r io.Reader) (*Routes, []string, error) 
 			return nil, nil, fail(ln+1, "line longer than %d MiB", ibMaxLine>>20)
 		}
 		return nil, nil, fail(0, "%v", err)
+	}
+	// The adapters' ports: by GUID or name, else as ports of a multi-port
+	// adapter, whose hosts are called NAME/PORT and whose port GUIDs
+	// the dump lists under one description: in increasing GUID order for
+	// increasing port numbers (as ibsim and adapters number them).
+	node := map[uint64]NodeID{}
+	byDesc := map[string][]uint64{}
+	for _, g := range guids {
+		if n := match(g, descOf[g]); n >= 0 {
+			node[g] = n
+		} else {
+			byDesc[descOf[g]] = append(byDesc[descOf[g]], g)
+		}
+	}
+	multi := map[string][]NodeID{} // NAME -> hosts NAME/PORT in port order
+	for _, h := range f.hosts {
+		nm := t.Nodes[h].Name
+		if i := strings.LastIndexByte(nm, '/'); i > 0 {
+			if _, err := strconv.Atoi(nm[i+1:]); err == nil {
+				multi[nm[:i]] = append(multi[nm[:i]], h)
+			}
+		}
+	}
+	for desc, gs := range byDesc {
+		hs := multi[desc]
+		if hs == nil {
+			hs = multi[ibShortName(desc)]
+		}
+		if len(hs) != len(gs) {
+			nUnknown += len(gs)
+			if len(unknown) < 3 {
+				unknown = append(unknown, fmt.Sprintf("'%s'", desc))
+			}
+			continue
+		}
+		slices.SortFunc(hs, func(a, b NodeID) int { return naturalCompare(t.Nodes[a].Name, t.Nodes[b].Name) })
+		slices.Sort(gs)
+		for i, g := range gs {
+			node[g] = hs[i]
+		}
+	}
+	lidHost := map[int]int32{}
+	for _, e := range entries {
+		n, ok := node[e.guid]
+		if !ok || !t.Nodes[n].Host {
+			continue
+		}
+		h := f.host[n]
+		if prev, ok := lidHost[e.lid]; ok && prev != h {
+			return nil, nil, fail(e.line, "LID 0x%x is host %s's here and host %s's elsewhere", e.lid, t.Nodes[n].Name, t.Nodes[f.hosts[prev]].Name)
+		}
+		lidHost[e.lid] = h
 	}
 	// Each host's LIDs, in increasing order, are its paths.
 	lids := make([][]int, len(f.hosts))
@@ -191,11 +235,13 @@ func ReadLFTs(t *Topology, name string, r io.Reader) (*Routes, []string, error) 
 	}
 	rt := f.newRoutes(lmc)
 	for _, e := range entries {
-		rt.LFT[e.sw][path[e.lid]] = int32(e.port - 1)
+		if n, ok := node[e.guid]; ok && t.Nodes[n].Host {
+			rt.LFT[e.sw][path[e.lid]] = int32(e.port - 1)
+		}
 	}
 	var warn []string
 	if nUnknown > 0 {
-		warn = append(warn, fmt.Sprintf("%s: skipped %d entries for channel adapters the fabric does not have: %s", name, nUnknown,
+		warn = append(warn, fmt.Sprintf("%s: skipped the LIDs of %d channel adapter ports the fabric does not have: %s", name, nUnknown,
 			strings.Join(unknown, ", ")+more(nUnknown, len(unknown))))
 	}
 	return rt, warn, nil

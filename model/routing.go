@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strings"
@@ -307,7 +308,13 @@ func (f *fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 // route programs every switch's forwarding table from the scenario's
 // routing (ComputeRoutes), in global port numbers.
 func (n *Network) route(t *Topology) error {
-	r, err := ComputeRoutes(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL)
+	var r *Routes
+	var err error
+	if name, text := n.scenario.lftsFile(); text != nil {
+		r, err = routesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL)
+	} else {
+		r, err = ComputeRoutes(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL)
+	}
 	if err != nil {
 		return err
 	}
@@ -326,6 +333,25 @@ func (n *Network) route(t *Topology) error {
 		}
 	}
 	return nil
+}
+
+// routesFromLFTs reads t's forwarding tables from text (ReadLFTs) and
+// checks them as ComputeRoutes checks an engine's: every host reaches every
+// LID of every other host, and no VL's channel dependencies form a cycle.
+// The tables' LIDs per host must be the scenario's 2^lmc.
+func routesFromLFTs(t *Topology, name string, text []byte, lmc, vls int) (*Routes, error) {
+	r, _, err := ReadLFTs(t, name, bytes.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	if r.LMC != lmc {
+		return nil, fmt.Errorf("%w: routing lfts %s: the tables give every host %d LIDs (lmc %d), the scenario has lmc %d",
+			ErrBadScenario, name, 1<<r.LMC, r.LMC, lmc)
+	}
+	if err := newFabric(t).check(r, vls); err != nil {
+		return nil, fmt.Errorf("%w: routing lfts %s: %w", ErrBadScenario, name, err)
+	}
+	return r, nil
 }
 
 // checkRouting refuses an unknown engine, an lmc out of 0..7 or no VL.

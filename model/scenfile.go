@@ -37,7 +37,13 @@ type ScenarioSpec struct {
 	FabricName string
 	Routing    string
 	LMC        int
-	Flows      []FlowSpec
+	// LFTs is the text of forwarding tables a subnet manager computed (an
+	// opensm-lfts.dump, ibroute or dump_lfts.sh output; ReadLFTs) and
+	// LFTsName where it came from: when set, the scenario is routed by
+	// them (Routing "lfts") instead of a routing engine.
+	LFTs     []byte
+	LFTsName string
+	Flows    []FlowSpec
 	Traffic    []TrafficSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
@@ -139,6 +145,15 @@ func (sp *ScenarioSpec) build(c *Config) (*Topology, error) {
 	p := sp.Topo
 	p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
 	return GenerateTopology(sp.Topology, p)
+}
+
+// lftsFile returns the forwarding tables the scenario is routed by, and
+// their file's name; nil where a routing engine routes it.
+func (sc *Scenario) lftsFile() (string, []byte) {
+	if sc.spec == nil {
+		return "", nil
+	}
+	return sc.spec.LFTsName, sc.spec.LFTs
 }
 
 // resolve returns the spec with c's values of the scenario's parameters.
