@@ -44,7 +44,7 @@ type ScenarioSpec struct {
 	LFTs     []byte
 	LFTsName string
 	Flows    []FlowSpec
-	Traffic    []TrafficSpec
+	Traffic  []TrafficSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
