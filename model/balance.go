@@ -96,11 +96,20 @@ func InspectScenario(sc *Scenario, cfg Config, routing string) (*FabricInfo, err
 // is. Its errors wrap ErrBadScenario: an unknown algorithm, a topology the
 // algorithm does not route, a host that does not reach another.
 func InspectFabric(t *Topology, algorithm string, lmc, vls int) (*FabricInfo, error) {
+	return InspectFabricWith(t, algorithm, lmc, vls, RoutingOptions{})
+}
+
+// InspectFabricWith is InspectFabric with routing options (roots, compute
+// nodes; ComputeRoutesWith).
+func InspectFabricWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*FabricInfo, error) {
 	if err := checkRouting(algorithm, lmc, vls); err != nil {
 		return nil, err
 	}
 	f := newFabric(t)
 	if err := f.connected(); err != nil {
+		return nil, err
+	}
+	if err := f.setOptions(opts); err != nil {
 		return nil, err
 	}
 	r, roots, err := f.route(algorithm, lmc, maxVLs)

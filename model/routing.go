@@ -70,11 +70,32 @@ func (r *Routes) SL(src, lid int) int {
 // of channels). The result depends only on its arguments; t is only read,
 // so calls may run concurrently.
 func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error) {
+	return ComputeRoutesWith(t, algorithm, lmc, vls, RoutingOptions{})
+}
+
+// RoutingOptions are what a subnet manager may be told about a fabric
+// besides its shape, as OpenSM's root GUID file (-a) and compute node GUID
+// file (-u) tell it: the switches updn and ftree take as roots, and the
+// hosts ftree ranks switches from. Each entry is a node's name or its GUID
+// (Node.GUID) as hex digits with 0x, e.g. "0x0002c90200410a20"; empty:
+// found by ranking (see routing_updn.go and routing_ftree.go).
+type RoutingOptions struct {
+	Roots        []string
+	ComputeNodes []string
+}
+
+// ComputeRoutesWith is ComputeRoutes with routing options (roots and
+// compute nodes); a name or GUID that is not a switch (a host for
+// ComputeNodes) of t is an error.
+func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*Routes, error) {
 	if err := checkRouting(algorithm, lmc, vls); err != nil {
 		return nil, err
 	}
 	f := newFabric(t)
 	if err := f.connected(); err != nil {
+		return nil, err
+	}
+	if err := f.setOptions(opts); err != nil {
 		return nil, err
 	}
 	r, _, err := f.route(algorithm, lmc, vls)
@@ -95,11 +116,13 @@ func (f *fabric) route(algorithm string, lmc, vls int) (r *Routes, roots []int32
 	case "minhop":
 		r = f.minHop(lmc)
 	case "updn":
-		r, _, roots = f.upDownRoutes(lmc)
-	case "ftree":
-		if r, err = f.fatTree(lmc); err == nil {
-			roots = f.topSwitches()
+		if f.rootSet != nil {
+			r, roots, err = f.upDownGiven(lmc)
+		} else {
+			r, _, roots = f.upDownRoutes(lmc)
 		}
+	case "ftree":
+		r, roots, err = f.fatTree(lmc)
 	case "dor":
 		r, err = f.dimensionOrder(lmc, vls)
 	}
@@ -121,6 +144,48 @@ type fabric struct {
 	// port leads nowhere or to another host; attachPort[h] is that
 	// switch's local port to h.
 	attach, attachPort []int32
+	// rootSet are the switches RoutingOptions.Roots names, nil where the
+	// routing finds its roots; compute marks the hosts of
+	// RoutingOptions.ComputeNodes, nil for every host.
+	rootSet []int32
+	compute []bool
+}
+
+// setOptions resolves opts' names and GUIDs into f.rootSet and f.compute.
+func (f *fabric) setOptions(opts RoutingOptions) error {
+	find := func(what, key string, host bool) (NodeID, error) {
+		for i, n := range f.t.Nodes {
+			if n.Host != host || n.Name != key && (n.GUID == 0 || !strings.EqualFold(key, fmt.Sprintf("0x%016x", n.GUID)) &&
+				!strings.EqualFold(key, fmt.Sprintf("0x%x", n.GUID))) {
+				continue
+			}
+			return NodeID(i), nil
+		}
+		kind := map[bool]string{true: "host", false: "switch"}[host]
+		return -1, fmt.Errorf("%w: %s %q: no %s of the fabric has that name or GUID", ErrBadScenario, what, key, kind)
+	}
+	f.rootSet, f.compute = nil, nil
+	for _, k := range opts.Roots {
+		n, err := find("root", k, false)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(f.rootSet, f.sw[n]) {
+			f.rootSet = append(f.rootSet, f.sw[n])
+		}
+	}
+	slices.Sort(f.rootSet)
+	if len(opts.ComputeNodes) > 0 {
+		f.compute = make([]bool, len(f.hosts))
+		for _, k := range opts.ComputeNodes {
+			n, err := find("compute node", k, true)
+			if err != nil {
+				return err
+			}
+			f.compute[f.host[n]] = true
+		}
+	}
+	return nil
 }
 
 func newFabric(t *Topology) *fabric {

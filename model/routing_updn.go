@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Up*/down* routing.
 //
@@ -59,7 +62,7 @@ func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 			continue
 		}
 		pos := f.upDownOrder(roots)
-		if r, ok := f.upDownWith(pos, hosted, lmc); ok {
+		if r, bad := f.upDownWith(pos, hosted, lmc); bad < 0 {
 			return r, pos, roots
 		}
 	}
@@ -69,18 +72,18 @@ func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 	return r, pos, roots
 }
 
-// upDownWith routes up*/down* for the order pos; ok is false when some
-// switch of need has no legal route to some destination. A switch's route
+// upDownWith routes up*/down* for the order pos; bad is a switch of need
+// that has no legal route to some destination, or -1. A switch's route
 // only leads to switches that have one, so where every switch with a host
 // has a route every host reaches every other; a switch without hosts that
 // has no legal route to a destination is on no route to it, and its entry
 // stays noRoute.
-func (f *fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, ok bool) {
+func (f *fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad int32) {
 	n := len(f.sws)
 	dist := make([]int32, n)
 	down := make([]bool, n)
 	var frontier, next []int32
-	ok = true
+	bad = -1
 	r = f.spreadRoutes(lmc, func(dst int32, c *candidates) {
 		for i := range dist {
 			dist[i], down[i] = -1, false
@@ -113,8 +116,8 @@ func (f *fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, ok bo
 		c.reset()
 		for s := range n {
 			d := dist[s]
-			if d < 0 && need[s] {
-				ok = false
+			if d < 0 && need[s] && bad < 0 {
+				bad = int32(s)
 			}
 			if d > 0 {
 				first, end := f.ports(int32(s))
@@ -131,7 +134,7 @@ func (f *fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, ok bo
 			c.done()
 		}
 	})
-	return r, ok
+	return r, bad
 }
 
 // topSwitches returns the switches of the highest Level when every switch
@@ -174,26 +177,7 @@ func (f *fabric) farthestSwitches() []int32 {
 	// node) or a switch-like node with links to one switch only and no
 	// host (a router, a switch hanging off the fabric).
 	for s := range rank {
-		first, end := f.ports(int32(s))
-		nb := int32(-1)
-		dead := f.t.Nodes[f.sws[s]].Adapter
-		for gp := first; gp < end && !dead; gp++ {
-			if f.peer[gp] < 0 {
-				continue
-			}
-			x := f.next(gp)
-			if x < 0 {
-				nb = -2 // a host
-				break
-			}
-			if nb == -1 {
-				nb = x
-			} else if nb != x {
-				nb = -2
-				break
-			}
-		}
-		if dead || nb >= 0 {
+		if f.deadEnd(int32(s)) {
 			rank[s] = -1
 		}
 	}
@@ -208,6 +192,28 @@ func (f *fabric) farthestSwitches() []int32 {
 		}
 	}
 	return roots
+}
+
+// deadEnd reports whether switch-like node s is a dead end: an adapter (a
+// SHARP aggregation node), or linked to one switch only and to no host (a
+// router, a switch hanging off the fabric).
+func (f *fabric) deadEnd(s int32) bool {
+	if f.t.Nodes[f.sws[s]].Adapter {
+		return true
+	}
+	first, end := f.ports(s)
+	nb := int32(-1)
+	for gp := first; gp < end; gp++ {
+		if f.peer[gp] < 0 {
+			continue
+		}
+		x := f.next(gp)
+		if x < 0 || nb >= 0 && nb != x {
+			return false // a host, or a second switch
+		}
+		nb = x
+	}
+	return nb >= 0
 }
 
 // liveSwitches marks the switches in the connected component of the hosts.
@@ -247,6 +253,22 @@ func (f *fabric) centralSwitch(live []bool) int32 {
 		}
 	}
 	return best
+}
+
+// upDownGiven routes up*/down* from the roots RoutingOptions named: an
+// error names a switch with hosts they leave without a legal route.
+func (f *fabric) upDownGiven(lmc int) (*Routes, []int32, error) {
+	hosted := make([]bool, len(f.sws))
+	for _, s := range f.attach {
+		if s >= 0 {
+			hosted[s] = true
+		}
+	}
+	r, bad := f.upDownWith(f.upDownOrder(f.rootSet), hosted, lmc)
+	if bad >= 0 {
+		return nil, nil, fmt.Errorf("the roots given leave switch %s without a legal up*/down* route to some host", f.t.Nodes[f.sws[bad]].Name)
+	}
+	return r, f.rootSet, nil
 }
 
 // upDownOrder ranks switches by hop count from the nearest root (switches
