@@ -86,7 +86,7 @@ func InspectScenario(sc *Scenario, cfg Config, routing string) (*FabricInfo, err
 	if routing == "" {
 		routing = sc.routing()
 	}
-	return InspectFabric(t, routing, sc.lmc(&cfg), cfg.VLs)
+	return InspectFabricWith(t, routing, sc.lmc(&cfg), cfg.VLs, sc.routingOptions())
 }
 
 // InspectFabric routes t with the named algorithm and 2^lmc LIDs per host

@@ -378,7 +378,7 @@ func (n *Network) route(t *Topology) error {
 	if name, text := n.scenario.lftsFile(); text != nil {
 		r, err = routesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL)
 	} else {
-		r, err = ComputeRoutes(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL)
+		r, err = ComputeRoutesWith(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL, n.scenario.routingOptions())
 	}
 	if err != nil {
 		return err

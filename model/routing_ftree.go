@@ -59,9 +59,10 @@ func (f *fabric) fatTree(lmc int) (*Routes, []int32, error) {
 // switches have their Level. Otherwise (a fabric read from ibnetdiscover,
 // or roots or compute nodes given) the switches are ranked as OpenSM's
 // ftree ranks them: with roots given, by hop count from the nearest root,
-// the roots at the top and the switches of the compute hosts (every host
-// where no compute nodes are given) at level 1, which must all be equally
-// far from the roots; without roots, a switch's level is one more than
+// the roots at the top and the switches other than roots of the compute
+// hosts (every host where no compute nodes are given) at level 1, which
+// must all be equally far from the roots (hosts on a root, such as I/O
+// nodes on a spine, are allowed); without roots, a switch's level is one more than
 // its hop count from the nearest switch of a compute host. A switch the
 // ranking cannot place (no compute host or root reaches it, or below the
 // leaves) is an error naming it, as is a leaf out of line. Dead ends
@@ -79,7 +80,7 @@ func (f *fabric) treeLevels() ([]int32, error) {
 	leaf := make([]bool, len(f.sws))
 	var leaves []int32
 	for h, s := range f.attach {
-		if s >= 0 && (f.compute == nil || f.compute[h]) && !leaf[s] {
+		if s >= 0 && (f.compute == nil || f.compute[h]) && !leaf[s] && !slices.Contains(f.rootSet, s) {
 			leaf[s] = true
 			leaves = append(leaves, s)
 		}

@@ -43,6 +43,10 @@ type ScenarioSpec struct {
 	// them (Routing "lfts") instead of a routing engine.
 	LFTs     []byte
 	LFTsName string
+	// Roots and ComputeNodes are the routing's roots and compute nodes
+	// (RoutingOptions): names or GUIDs.
+	Roots        []string
+	ComputeNodes []string
 	Flows    []FlowSpec
 	Traffic  []TrafficSpec
 	// Source is everything the spec was read from (the file and the files
@@ -145,6 +149,15 @@ func (sp *ScenarioSpec) build(c *Config) (*Topology, error) {
 	p := sp.Topo
 	p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
 	return GenerateTopology(sp.Topology, p)
+}
+
+// routingOptions returns the roots and compute nodes the scenario gives
+// its routing.
+func (sc *Scenario) routingOptions() RoutingOptions {
+	if sc.spec == nil {
+		return RoutingOptions{}
+	}
+	return RoutingOptions{Roots: sc.spec.Roots, ComputeNodes: sc.spec.ComputeNodes}
 }
 
 // lftsFile returns the forwarding tables the scenario is routed by, and
