@@ -47,8 +47,8 @@ type ScenarioSpec struct {
 	// (RoutingOptions): names or GUIDs.
 	Roots        []string
 	ComputeNodes []string
-	Flows    []FlowSpec
-	Traffic  []TrafficSpec
+	Flows        []FlowSpec
+	Traffic      []TrafficSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
