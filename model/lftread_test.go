@@ -218,14 +218,14 @@ func TestSimRoutedByLFTs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := routesFromLFTs(top, "d", dump, 0, 1); err != nil {
+	if _, err := routesFromLFTs(top, "d", dump, 0, 1, false); err != nil {
 		t.Errorf("the dump as is: %v", err)
 	}
-	if _, err := routesFromLFTs(top, "d", dump, 1, 1); err == nil || !strings.Contains(err.Error(), "the tables give every host 1 LIDs (lmc 0), the scenario has lmc 1") {
+	if _, err := routesFromLFTs(top, "d", dump, 1, 1, false); err == nil || !strings.Contains(err.Error(), "the tables give every host 1 LIDs (lmc 0), the scenario has lmc 1") {
 		t.Errorf("lmc 1: %v", err)
 	}
 	broken := strings.Replace(string(dump), "0x0009 019 # Channel Adapter", "# removed", 1)
-	if _, err := routesFromLFTs(top, "d", []byte(broken), 0, 1); err == nil || !strings.Contains(err.Error(), "switch S1 has no route") {
+	if _, err := routesFromLFTs(top, "d", []byte(broken), 0, 1, false); err == nil || !strings.Contains(err.Error(), "switch S1 has no route") {
 		t.Errorf("an entry removed: %v", err)
 	}
 }

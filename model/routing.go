@@ -2,6 +2,7 @@ package model
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -82,6 +83,11 @@ func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error)
 type RoutingOptions struct {
 	Roots        []string
 	ComputeNodes []string
+	// AllowDeadlock keeps a routing whose channel dependencies form a
+	// cycle (a routing a cluster runs, such as minhop on a ring), which
+	// ComputeRoutes refuses; a run that then deadlocks ends with an error
+	// wrapping ErrDeadlock.
+	AllowDeadlock bool
 }
 
 // ComputeRoutesWith is ComputeRoutes with routing options (roots and
@@ -101,6 +107,10 @@ func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts Routing
 	r, _, err := f.route(algorithm, lmc, vls)
 	if err == nil {
 		err = f.check(r, vls)
+		var ce *cycleError
+		if opts.AllowDeadlock && errors.As(err, &ce) {
+			err = nil
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
@@ -376,7 +386,7 @@ func (n *Network) route(t *Topology) error {
 	var r *Routes
 	var err error
 	if name, text := n.scenario.lftsFile(); text != nil {
-		r, err = routesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL)
+		r, err = routesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL, n.scenario.routingOptions().AllowDeadlock)
 	} else {
 		r, err = ComputeRoutesWith(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL, n.scenario.routingOptions())
 	}
@@ -403,8 +413,9 @@ func (n *Network) route(t *Topology) error {
 // routesFromLFTs reads t's forwarding tables from text (ReadLFTs) and
 // checks them as ComputeRoutes checks an engine's: every host reaches every
 // LID of every other host, and no VL's channel dependencies form a cycle.
-// The tables' LIDs per host must be the scenario's 2^lmc.
-func routesFromLFTs(t *Topology, name string, text []byte, lmc, vls int) (*Routes, error) {
+// The tables' LIDs per host must be the scenario's 2^lmc; allowDeadlock
+// keeps tables with a channel cycle.
+func routesFromLFTs(t *Topology, name string, text []byte, lmc, vls int, allowDeadlock bool) (*Routes, error) {
 	r, _, err := ReadLFTs(t, name, bytes.NewReader(text))
 	if err != nil {
 		return nil, err
@@ -414,7 +425,10 @@ func routesFromLFTs(t *Topology, name string, text []byte, lmc, vls int) (*Route
 			ErrBadScenario, name, 1<<r.LMC, r.LMC, lmc)
 	}
 	if err := newFabric(t).check(r, vls); err != nil {
-		return nil, fmt.Errorf("%w: routing lfts %s: %w", ErrBadScenario, name, err)
+		var ce *cycleError
+		if !allowDeadlock || !errors.As(err, &ce) {
+			return nil, fmt.Errorf("%w: routing lfts %s: %w", ErrBadScenario, name, err)
+		}
 	}
 	return r, nil
 }

@@ -47,8 +47,11 @@ type ScenarioSpec struct {
 	// (RoutingOptions): names or GUIDs.
 	Roots        []string
 	ComputeNodes []string
-	Flows        []FlowSpec
-	Traffic      []TrafficSpec
+	// AllowDeadlock runs a routing whose channel dependencies form a
+	// cycle (RoutingOptions.AllowDeadlock).
+	AllowDeadlock bool
+	Flows         []FlowSpec
+	Traffic       []TrafficSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
@@ -120,6 +123,9 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 			sc.Warnings = warns
 		}
 	}
+	if spec.AllowDeadlock {
+		sc.Warnings = append(sc.Warnings, "allow_deadlock = true: the routing runs even where its channel dependencies form a cycle; a run that deadlocks ends with an error")
+	}
 	sc.params = spec.params()
 	sc.Build = func(c *Config) (*Topology, error) { return sc.resolve(c).build(c) }
 	return sc, nil
@@ -157,7 +163,7 @@ func (sc *Scenario) routingOptions() RoutingOptions {
 	if sc.spec == nil {
 		return RoutingOptions{}
 	}
-	return RoutingOptions{Roots: sc.spec.Roots, ComputeNodes: sc.spec.ComputeNodes}
+	return RoutingOptions{Roots: sc.spec.Roots, ComputeNodes: sc.spec.ComputeNodes, AllowDeadlock: sc.spec.AllowDeadlock}
 }
 
 // lftsFile returns the forwarding tables the scenario is routed by, and
