@@ -248,6 +248,7 @@ func TestOpenSMOracle(t *testing.T) {
 				// updn and ftree are shortest on these fabrics too, which
 				// the comparison states).
 				want, got := osmHops[ref], hopCounts(f, info.routes)
+			hops:
 				for s := range want {
 					if c.top.Nodes[f.sws[s]].Adapter {
 						continue // an aggregation node: an adapter, without tables, in OpenSM
@@ -259,8 +260,7 @@ func TestOpenSMOracle(t *testing.T) {
 						if got[s][g] != want[s][g] {
 							t.Errorf("ccsweep %s: %d hops from switch %s to host %s, OpenSM %s %d",
 								e, got[s][g], c.top.Nodes[f.sws[s]].Name, c.top.Nodes[f.hosts[g]].Name, ref, want[s][g])
-							s = len(want) - 1
-							break
+							break hops // one mismatch is enough
 						}
 					}
 				}
