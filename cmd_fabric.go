@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strings"
 
@@ -17,18 +18,23 @@ func fabricCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "fabric",
 		Usage: "route a scenario's fabric and describe it: size, links, roots, deadlock check, path balance",
-		UsageText: "ccsweep fabric NAME|FILE.toml [--routing minhop|updn|ftree|dor] [--json] [--lfts FILE]\n" +
+		UsageText: "ccsweep fabric NAME|FILE.toml [--routing minhop|updn|ftree|dor] [--json] [--lfts FILE] [--ibsim FILE]\n" +
+			"   ccsweep fabric NAME|FILE.toml --read-lfts opensm-lfts.dump [--json]\n" +
 			"   ccsweep fabric --scenario NAME|FILE.toml [...]",
 		Description: "The path balance counts the routes crossing each directed link out of a switch (to a\n" +
 			"switch or a host) when every host port sends to every other host port on its base LID\n" +
 			"(ports of one adapter excepted): max, mean and p99 over all of them, and max and mean over\n" +
 			"the switch-to-switch links alone. --lfts writes the forwarding tables in OpenSM's\n" +
-			"opensm-lfts.dump format (LIDs and GUIDs numbered by ccsweep; see model/lftdump.go).",
+			"opensm-lfts.dump format (LIDs and GUIDs numbered by ccsweep; see model/lftdump.go).\n" +
+			"--ibsim writes the fabric as an ibsim net file, for OpenSM run on ibsim\n" +
+			"(.ci/opensm-oracle.sh routes it with OpenSM's engines; see docs/fabrics.md).",
 		Flags: []cli.Flag{
 			scenarioFlag(),
 			&cli.StringFlag{Name: "routing", Usage: "routing algorithm instead of the scenario's: " + strings.Join(model.RoutingAlgorithms, ", ")},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.StringFlag{Name: "lfts", Usage: "write the forwarding tables to FILE in OpenSM's opensm-lfts.dump format"},
+			&cli.StringFlag{Name: "ibsim", Usage: "write the fabric to FILE as an ibsim net file"},
+			&cli.StringFlag{Name: "read-lfts", Usage: "route by the forwarding tables of FILE (an opensm-lfts.dump, ibroute or dump_lfts.sh output) instead of a routing engine"},
 		},
 		OnUsageError: commandUsageError,
 		Action:       fabricAction,
@@ -85,10 +91,19 @@ func fabricAction(c *cli.Context) error {
 	if c.IsSet("routing") && !slices.Contains(model.RoutingAlgorithms, routing) {
 		return usagef("--routing: want one of %s, not %q", strings.Join(model.RoutingAlgorithms, ", "), routing)
 	}
-	if err := checkOutputs([]ioPath{{"--lfts", c.String("lfts")}}, ins); err != nil {
+	if err := checkOutputs([]ioPath{{"--lfts", c.String("lfts")}, {"--ibsim", c.String("ibsim")}}, ins); err != nil {
 		return err
 	}
-	info, err := model.InspectScenario(sc, sc.Config(), routing)
+	var info *model.FabricInfo
+	var err error
+	if path := c.String("read-lfts"); path != "" {
+		if c.IsSet("routing") {
+			return usagef("--routing and --read-lfts: give one; the tables read are the routing")
+		}
+		info, err = inspectLFTs(c, sc, path)
+	} else {
+		info, err = model.InspectScenario(sc, sc.Config(), routing)
+	}
 	if err != nil {
 		return usagef("%v", err)
 	}
@@ -97,11 +112,36 @@ func fabricAction(c *cli.Context) error {
 			return err
 		}
 	}
+	if path := c.String("ibsim"); path != "" {
+		if err := writeOutput(c.Context, path, c.App.Writer, info.Topology().WriteIBSimNet); err != nil {
+			return err
+		}
+	}
 	if c.Bool("json") {
 		return writeFabricJSON(c.App.Writer, name, info)
 	}
 	writeFabricText(c.App.Writer, name, info)
 	return nil
+}
+
+// inspectLFTs describes sc's fabric routed by the tables in the file at
+// path, printing the reader's warnings on stderr.
+func inspectLFTs(c *cli.Context, sc *model.Scenario, path string) (*model.FabricInfo, error) {
+	cfg := sc.Config()
+	t, err := sc.Build(&cfg)
+	if err != nil {
+		return nil, err
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	info, warn, err := model.InspectLFTs(t, path, fh, cfg.VLs)
+	for _, w := range warn {
+		fmt.Fprintln(c.App.ErrWriter, "ccsweep: warning:", w)
+	}
+	return info, err
 }
 
 func writeFabricJSON(w io.Writer, name string, info *model.FabricInfo) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -30,6 +31,13 @@ import (
 //	algorithm = "ftree"          # mesh and torus, updn on a read fabric;
 //	                             # minhop, updn, ftree, dor
 //	lmc = 0
+//	lfts = "opensm-lfts.dump"    # or: the tables a subnet manager computed
+//	                             # (opensm-lfts.dump, ibroute output)
+//	roots = ["spine1"]           # updn, ftree: root switches (names or
+//	root_guid_file = "roots.txt" # 0xGUIDs), or OpenSM's root GUID file;
+//	compute_nodes = ["node01"]   # ftree: the hosts it ranks switches
+//	cn_guid_file = "cn.txt"      # from, or OpenSM's compute node file
+//	allow_deadlock = true        # run a routing with a channel cycle
 //	[[flow]]                     # greedy flows, as the testbed's
 //	name = "F1"; src = "H1"; dst = "H4"; role = "victim"; start_phase = 0
 //	rate = 4                     # Gbit/s the flow requests under cc nicrate
@@ -46,11 +54,14 @@ import (
 var scenarioKeys = map[string][]string{
 	"":         {"name", "description", "phases", "params", "topology", "routing", "flow", "traffic"},
 	"topology": {"kind", "k", "levels", "leaves", "spines", "hosts_per_leaf", "preset", "dims", "hosts_per_router", "file"},
-	"routing":  {"algorithm", "lmc"},
+	"routing":  {"algorithm", "lmc", "lfts", "roots", "root_guid_file", "compute_nodes", "cn_guid_file", "allow_deadlock"},
 	"flow":     {"name", "src", "dst", "role", "start_phase", "sl", "rate"},
 	"traffic": {"name", "pattern", "arrival", "load", "message_size", "size_dist", "burst", "hot", "hot_nodes",
 		"hotspot_fraction", "hotspot_mode", "senders", "sources", "role", "start_phase", "sl"},
 }
+
+// guidLine is a line of an OpenSM GUID file.
+var guidLine = regexp.MustCompile(`^0[xX][0-9a-fA-F]{1,16}$`)
 
 // IsScenarioFile reports whether a --scenario or scenario value names a
 // file rather than a built-in scenario: it ends in .toml.
@@ -186,6 +197,66 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	if rt := r.table(root, "routing"); rt != nil {
 		spec.Routing = r.enum(rt, "routing", "algorithm", spec.Routing, model.RoutingAlgorithms)
 		spec.LMC = r.int(rt, "routing", "lmc", 0, 0, 7)
+		if n := rt.m["lfts"]; n != nil {
+			if name, ok := str(ps, "routing.lfts", n); ok {
+				if a := rt.m["algorithm"]; a != nil {
+					ps.add(a.line, "routing.algorithm", "give algorithm or lfts, not both: lfts are the routing")
+				}
+				text, err := read(name)
+				if err != nil {
+					ps.add(n.line, "routing.lfts", "%v", err)
+				} else {
+					files[name] = text
+					spec.LFTs, spec.LFTsName, spec.Routing = text, name, "lfts"
+				}
+			}
+		}
+		// Roots and compute nodes: listed, or in a GUID file as OpenSM
+		// takes them (-a, -u: one GUID a line, '#' comments).
+		guidFile := func(key string) []string {
+			n := rt.m[key]
+			if n == nil {
+				return nil
+			}
+			name, ok := str(ps, "routing."+key, n)
+			if !ok {
+				return nil
+			}
+			text, err := read(name)
+			if err != nil {
+				ps.add(n.line, "routing."+key, "%v", err)
+				return nil
+			}
+			files[name] = text
+			var guids []string
+			for i, l := range strings.Split(string(text), "\n") {
+				l, _, _ = strings.Cut(l, "#")
+				if l = strings.TrimSpace(l); l == "" {
+					continue
+				}
+				if !guidLine.MatchString(l) {
+					ps.add(n.line, "routing."+key, "%s:%d: %q: want one GUID a line, e.g. 0x0002c90200410a20", name, i+1, l)
+					return nil
+				}
+				guids = append(guids, l)
+			}
+			return guids
+		}
+		if n := rt.m["allow_deadlock"]; n != nil {
+			if b, ok := n.val.(bool); ok {
+				spec.AllowDeadlock = b
+			} else {
+				ps.add(n.line, "routing.allow_deadlock", "want true or false")
+			}
+		}
+		spec.Roots = append(r.strs(rt, "routing", "roots"), guidFile("root_guid_file")...)
+		spec.ComputeNodes = append(r.strs(rt, "routing", "compute_nodes"), guidFile("cn_guid_file")...)
+		if len(spec.Roots)+len(spec.ComputeNodes) > 0 && !slices.Contains([]string{"updn", "ftree"}, spec.Routing) {
+			ps.add(root.m["routing"].line, "routing", "roots and compute nodes are for updn and ftree, not %s", spec.Routing)
+		}
+		if len(spec.ComputeNodes) > 0 && spec.Routing == "updn" {
+			ps.add(root.m["routing"].line, "routing", "compute nodes are for ftree; updn takes roots only")
+		}
 	}
 	flowTables := r.tables(root, "flow")
 	for i, t := range flowTables {

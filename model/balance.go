@@ -1,6 +1,7 @@
 package model
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
@@ -39,6 +40,9 @@ type FabricInfo struct {
 	routes *Routes
 }
 
+// Topology returns the fabric described.
+func (fi *FabricInfo) Topology() *Topology { return fi.f.t }
+
 // LinkRate is the number of links of one data rate: host links (a host to
 // anything) and switch links (switch to switch).
 type LinkRate struct {
@@ -67,17 +71,22 @@ type Balance struct {
 }
 
 // InspectScenario routes sc's fabric under cfg with the named routing ("":
-// the scenario's) and describes it (InspectFabric), with the scenario's LMC
+// the scenario's, which may be the tables of its [routing] lfts) and
+// describes it (InspectFabric), with the scenario's LMC
 // and cfg.VLs.
 func InspectScenario(sc *Scenario, cfg Config, routing string) (*FabricInfo, error) {
 	t, err := sc.Build(&cfg)
 	if err != nil {
 		return nil, err
 	}
+	if name, text := sc.lftsFile(); text != nil && routing == "" {
+		info, _, err := InspectLFTs(t, name, bytes.NewReader(text), cfg.VLs)
+		return info, err
+	}
 	if routing == "" {
 		routing = sc.routing()
 	}
-	return InspectFabric(t, routing, sc.lmc(&cfg), cfg.VLs)
+	return InspectFabricWith(t, routing, sc.lmc(&cfg), cfg.VLs, sc.routingOptions())
 }
 
 // InspectFabric routes t with the named algorithm and 2^lmc LIDs per host
@@ -87,6 +96,12 @@ func InspectScenario(sc *Scenario, cfg Config, routing string) (*FabricInfo, err
 // is. Its errors wrap ErrBadScenario: an unknown algorithm, a topology the
 // algorithm does not route, a host that does not reach another.
 func InspectFabric(t *Topology, algorithm string, lmc, vls int) (*FabricInfo, error) {
+	return InspectFabricWith(t, algorithm, lmc, vls, RoutingOptions{})
+}
+
+// InspectFabricWith is InspectFabric with routing options (roots, compute
+// nodes; ComputeRoutesWith).
+func InspectFabricWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*FabricInfo, error) {
 	if err := checkRouting(algorithm, lmc, vls); err != nil {
 		return nil, err
 	}
@@ -94,11 +109,20 @@ func InspectFabric(t *Topology, algorithm string, lmc, vls int) (*FabricInfo, er
 	if err := f.connected(); err != nil {
 		return nil, err
 	}
+	if err := f.setOptions(opts); err != nil {
+		return nil, err
+	}
 	r, roots, err := f.route(algorithm, lmc, maxVLs)
 	if err != nil {
 		return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
 	}
-	info := &FabricInfo{Hosts: len(f.hosts), Switches: len(f.sws), Routing: algorithm, LMC: lmc,
+	return describeFabric(f, r, algorithm, roots, vls)
+}
+
+// describeFabric describes f routed by r (InspectFabric).
+func describeFabric(f *fabric, r *Routes, algorithm string, roots []int32, vls int) (*FabricInfo, error) {
+	t := f.t
+	info := &FabricInfo{Hosts: len(f.hosts), Switches: len(f.sws), Routing: algorithm, LMC: r.LMC,
 		VLsNeeded: 1, VLs: vls, f: f, routes: r}
 	for _, l := range t.Links {
 		i, found := slices.BinarySearchFunc(info.Links, l.Gbps, func(lr LinkRate, g float64) int { return cmp.Compare(lr.Gbps, g) })

@@ -77,6 +77,7 @@ var (
 	ibNodeLine  = regexp.MustCompile(`^(Switch|Ca|Rt|Hca)\s*(\d+)\s*"([^"]*)"(.*)$`)
 	ibGUIDID    = regexp.MustCompile(`^([SHR])-([0-9a-fA-F]+)$`)
 	ibPortLine  = regexp.MustCompile(`^\[(\d+)\](?:\[ext\s*\d+\])?\s*(?:\([0-9a-fA-F]+\))?\s*"([^"]*)"\s*(?:\[(\d+)\])?(?:\[ext\s*\d+\])?\s*(?:\([0-9a-fA-F]+\))?\s*(.*)$`)
+	ibPortGUID  = regexp.MustCompile(`^\[\d+\](?:\[ext\s*\d+\])?\s*\(([0-9a-fA-F]+)\)`)
 	ibLinkRate  = regexp.MustCompile(`^\s*lid\s+\d+\s+(\S+)`)
 	ibMF0Name   = regexp.MustCompile(`^MF0;([^:]+):`)
 	ibChassis   = regexp.MustCompile(`^(Chassis\s+\d+(\s+\(guid 0x[0-9a-fA-F]+\))?|Non-Chassis Nodes|Hostname:.*)$`)
@@ -125,6 +126,7 @@ type ibPort struct {
 	width, speed uint8
 	line         int
 	end          *ibEnd // a Ca's port: its topology node
+	guid         uint64 // the port's own GUID where the line gives it
 }
 
 // ibEnd is a node of the topology: a switch-like node, or a linked port of
@@ -527,6 +529,9 @@ func (rd *ibReader) portLine(ln int, s string) error {
 			return rd.fail(ln, "unknown link width and speed %q: want 1x, 2x, 4x, 8x or 12x and SDR, DDR, QDR, FDR10, FDR, EDR, HDR, NDR or XDR", r[1])
 		}
 	}
+	if g := ibPortGUID.FindStringSubmatch(s); g != nil {
+		p.guid, _ = parseGUID(g[1])
+	}
 	cur.ports[port] = p
 	if cur.end == nil { // not a second listing
 		rd.ends = append(rd.ends, p)
@@ -680,6 +685,7 @@ func (rd *ibReader) topology() (*Topology, error) {
 	rank := map[*ibNode]int{}
 	for i, e := range sws {
 		e.id = t.AddSwitch(e.name, len(e.node.ports)-1)
+		t.Nodes[e.id].GUID, t.Nodes[e.id].Adapter = e.node.key.guid, e.node.kind == 'H'
 		e.node.end = e
 		rank[e.node] = i
 	}
@@ -699,6 +705,7 @@ func (rd *ibReader) topology() (*Topology, error) {
 	})
 	for _, e := range hosts {
 		e.id = t.AddHost(e.name)
+		t.Nodes[e.id].GUID = e.node.ports[e.port].guid
 	}
 	end := func(p *ibPort) (NodeID, int) {
 		if p.node.fwd {

@@ -103,10 +103,14 @@ func RunProgress(ctx context.Context, sc *Scenario, cfg Config, seed uint64, pro
 	if err != nil {
 		return nil, err
 	}
+	var watch progressWatch
 	for t := engine.Time(0); t < n.End(); {
 		t = min(t+progressStep, n.End())
 		n.RunUntil(t)
 		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if err := n.deadlocked(&watch); err != nil {
 			return nil, err
 		}
 		if progress != nil {

@@ -1,15 +1,17 @@
 package model
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
 )
 
 // noRoute marks a forwarding-table entry of a switch that cannot reach the
-// destination. Routing refuses a topology where any host cannot reach
-// another, so such a switch is cut off from every host and no packet ever
-// reads it.
+// destination, or (updn) has no legal route to it. The check of every
+// routing follows every route from every host, so no packet ever reads
+// such an entry.
 const noRoute = -1
 
 // RoutingAlgorithms are the routing engines ComputeRoutes knows, as a subnet
@@ -69,6 +71,29 @@ func (r *Routes) SL(src, lid int) int {
 // of channels). The result depends only on its arguments; t is only read,
 // so calls may run concurrently.
 func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error) {
+	return ComputeRoutesWith(t, algorithm, lmc, vls, RoutingOptions{})
+}
+
+// RoutingOptions are what a subnet manager may be told about a fabric
+// besides its shape, as OpenSM's root GUID file (-a) and compute node GUID
+// file (-u) tell it: the switches updn and ftree take as roots, and the
+// hosts ftree ranks switches from. Each entry is a node's name or its GUID
+// (Node.GUID) as hex digits with 0x, e.g. "0x0002c90200410a20"; empty:
+// found by ranking (see routing_updn.go and routing_ftree.go).
+type RoutingOptions struct {
+	Roots        []string
+	ComputeNodes []string
+	// AllowDeadlock keeps a routing whose channel dependencies form a
+	// cycle (a routing a cluster runs, such as minhop on a ring), which
+	// ComputeRoutes refuses; a run that then deadlocks ends with an error
+	// wrapping ErrDeadlock.
+	AllowDeadlock bool
+}
+
+// ComputeRoutesWith is ComputeRoutes with routing options (roots and
+// compute nodes); a name or GUID that is not a switch (a host for
+// ComputeNodes) of t is an error.
+func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*Routes, error) {
 	if err := checkRouting(algorithm, lmc, vls); err != nil {
 		return nil, err
 	}
@@ -76,9 +101,16 @@ func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error)
 	if err := f.connected(); err != nil {
 		return nil, err
 	}
+	if err := f.setOptions(opts); err != nil {
+		return nil, err
+	}
 	r, _, err := f.route(algorithm, lmc, vls)
 	if err == nil {
 		err = f.check(r, vls)
+		var ce *cycleError
+		if opts.AllowDeadlock && errors.As(err, &ce) {
+			err = nil
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
@@ -94,11 +126,13 @@ func (f *fabric) route(algorithm string, lmc, vls int) (r *Routes, roots []int32
 	case "minhop":
 		r = f.minHop(lmc)
 	case "updn":
-		r, _, roots = f.upDownRoutes(lmc)
-	case "ftree":
-		if r, err = f.fatTree(lmc); err == nil {
-			roots = f.topSwitches()
+		if f.rootSet != nil {
+			r, roots, err = f.upDownGiven(lmc)
+		} else {
+			r, _, roots = f.upDownRoutes(lmc)
 		}
+	case "ftree":
+		r, roots, err = f.fatTree(lmc)
 	case "dor":
 		r, err = f.dimensionOrder(lmc, vls)
 	}
@@ -120,6 +154,48 @@ type fabric struct {
 	// port leads nowhere or to another host; attachPort[h] is that
 	// switch's local port to h.
 	attach, attachPort []int32
+	// rootSet are the switches RoutingOptions.Roots names, nil where the
+	// routing finds its roots; compute marks the hosts of
+	// RoutingOptions.ComputeNodes, nil for every host.
+	rootSet []int32
+	compute []bool
+}
+
+// setOptions resolves opts' names and GUIDs into f.rootSet and f.compute.
+func (f *fabric) setOptions(opts RoutingOptions) error {
+	find := func(what, key string, host bool) (NodeID, error) {
+		for i, n := range f.t.Nodes {
+			if n.Host != host || n.Name != key && (n.GUID == 0 || !strings.EqualFold(key, fmt.Sprintf("0x%016x", n.GUID)) &&
+				!strings.EqualFold(key, fmt.Sprintf("0x%x", n.GUID))) {
+				continue
+			}
+			return NodeID(i), nil
+		}
+		kind := map[bool]string{true: "host", false: "switch"}[host]
+		return -1, fmt.Errorf("%w: %s %q: no %s of the fabric has that name or GUID", ErrBadScenario, what, key, kind)
+	}
+	f.rootSet, f.compute = nil, nil
+	for _, k := range opts.Roots {
+		n, err := find("root", k, false)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(f.rootSet, f.sw[n]) {
+			f.rootSet = append(f.rootSet, f.sw[n])
+		}
+	}
+	slices.Sort(f.rootSet)
+	if len(opts.ComputeNodes) > 0 {
+		f.compute = make([]bool, len(f.hosts))
+		for _, k := range opts.ComputeNodes {
+			n, err := find("compute node", k, true)
+			if err != nil {
+				return err
+			}
+			f.compute[f.host[n]] = true
+		}
+	}
+	return nil
 }
 
 func newFabric(t *Topology) *fabric {
@@ -307,7 +383,13 @@ func (f *fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 // route programs every switch's forwarding table from the scenario's
 // routing (ComputeRoutes), in global port numbers.
 func (n *Network) route(t *Topology) error {
-	r, err := ComputeRoutes(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL)
+	var r *Routes
+	var err error
+	if name, text := n.scenario.lftsFile(); text != nil {
+		r, err = routesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL, n.scenario.routingOptions().AllowDeadlock)
+	} else {
+		r, err = ComputeRoutesWith(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL, n.scenario.routingOptions())
+	}
 	if err != nil {
 		return err
 	}
@@ -330,6 +412,29 @@ func (n *Network) route(t *Topology) error {
 		r.LFT[s] = nil
 	}
 	return nil
+}
+
+// routesFromLFTs reads t's forwarding tables from text (ReadLFTs) and
+// checks them as ComputeRoutes checks an engine's: every host reaches every
+// LID of every other host, and no VL's channel dependencies form a cycle.
+// The tables' LIDs per host must be the scenario's 2^lmc; allowDeadlock
+// keeps tables with a channel cycle.
+func routesFromLFTs(t *Topology, name string, text []byte, lmc, vls int, allowDeadlock bool) (*Routes, error) {
+	r, _, err := ReadLFTs(t, name, bytes.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	if r.LMC != lmc {
+		return nil, fmt.Errorf("%w: routing lfts %s: the tables give every host %d LIDs (lmc %d), the scenario has lmc %d",
+			ErrBadScenario, name, 1<<r.LMC, r.LMC, lmc)
+	}
+	if err := newFabric(t).check(r, vls); err != nil {
+		var ce *cycleError
+		if !allowDeadlock || !errors.As(err, &ce) {
+			return nil, fmt.Errorf("%w: routing lfts %s: %w", ErrBadScenario, name, err)
+		}
+	}
+	return r, nil
 }
 
 // checkRouting refuses an unknown engine, an lmc out of 0..7 or no VL.

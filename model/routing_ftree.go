@@ -33,28 +33,112 @@ import (
 //
 // ftree does not spread by load and gives every path SL 0.
 
-// fatTree is ftree routing (see above).
-func (f *fabric) fatTree(lmc int) (*Routes, error) {
+// fatTree is ftree routing (see above); it returns the top level's
+// switches as its roots.
+func (f *fabric) fatTree(lmc int) (*Routes, []int32, error) {
 	t := f.t
-	if t.Kind != "fattree" && t.Kind != "clos" && f.topSwitches() == nil {
-		return nil, fmt.Errorf("the topology (kind %q) is not a fat tree: ftree needs kind fattree or clos, or a Level on every switch", t.Kind)
+	if t.Kind != "fattree" && t.Kind != "clos" && t.Kind != "ibnetdiscover" && f.topSwitches() == nil {
+		return nil, nil, fmt.Errorf("the topology (kind %q) is not a fat tree: ftree needs kind fattree or clos, a Level on every switch, or a fabric read from ibnetdiscover", t.Kind)
 	}
-	level := make([]int32, len(f.sws))
-	top := int32(0)
-	for s, n := range f.sws {
-		level[s] = int32(t.Nodes[n].Level)
-		if level[s] < 1 {
-			return nil, fmt.Errorf("switch %s has no level", t.Nodes[n].Name)
+	level, err := f.treeLevels()
+	if err != nil {
+		return nil, nil, err
+	}
+	top := slices.Max(level)
+	var roots []int32
+	for s, l := range level {
+		if l == top {
+			roots = append(roots, int32(s))
 		}
-		top = max(top, level[s])
 	}
+	r, err := f.fatTreeLevels(lmc, level, top)
+	return r, roots, err
+}
+
+// treeLevels returns every switch's level in the tree. A generated tree's
+// switches have their Level. Otherwise (a fabric read from ibnetdiscover,
+// or roots or compute nodes given) the switches are ranked as OpenSM's
+// ftree ranks them: with roots given, by hop count from the nearest root,
+// the roots at the top and the switches other than roots of the compute
+// hosts (every host where no compute nodes are given) at level 1, which
+// must all be equally far from the roots (hosts on a root, such as I/O
+// nodes on a spine, are allowed); without roots, a switch's level is one more than
+// its hop count from the nearest switch of a compute host. A switch the
+// ranking cannot place (no compute host or root reaches it, or below the
+// leaves) is an error naming it, as is a leaf out of line. Dead ends
+// (aggregation nodes, routers: see deadEnd) are outside the tree, level 0:
+// no route passes them.
+func (f *fabric) treeLevels() ([]int32, error) {
+	t := f.t
+	level := make([]int32, len(f.sws))
+	if f.rootSet == nil && f.compute == nil && f.topSwitches() != nil {
+		for s, n := range f.sws {
+			level[s] = int32(t.Nodes[n].Level)
+		}
+		return level, nil
+	}
+	leaf := make([]bool, len(f.sws))
+	var leaves []int32
+	for h, s := range f.attach {
+		if s >= 0 && (f.compute == nil || f.compute[h]) && !leaf[s] && !slices.Contains(f.rootSet, s) {
+			leaf[s] = true
+			leaves = append(leaves, s)
+		}
+	}
+	if len(leaves) == 0 {
+		return nil, fmt.Errorf("not a fat tree: no compute host is linked to a switch")
+	}
+	name := func(s int) string { return t.Nodes[f.sws[s]].Name }
+	if f.rootSet == nil {
+		d := f.hopsFrom(leaves)
+		for s := range level {
+			if f.deadEnd(int32(s)) && !leaf[s] {
+				continue // level 0: outside the tree
+			}
+			if d[s] < 0 {
+				return nil, fmt.Errorf("not a fat tree: switch %s is not linked to the switches of the compute hosts", name(s))
+			}
+			level[s] = d[s] + 1
+		}
+		return level, nil
+	}
+	d := f.hopsFrom(f.rootSet)
+	top := int32(-1)
+	for _, s := range leaves {
+		if d[s] < 0 {
+			return nil, fmt.Errorf("not a fat tree: leaf switch %s is not linked to the roots", name(int(s)))
+		}
+		if top >= 0 && d[s] != top {
+			return nil, fmt.Errorf("not a fat tree: leaf switch %s is %d hops from the roots, leaf switch %s %d; the leaves of a fat tree are equally far",
+				name(int(leaves[0])), top, name(int(s)), d[s])
+		}
+		top = d[s]
+	}
+	for s := range level {
+		switch {
+		case f.deadEnd(int32(s)) && !leaf[s] && !slices.Contains(f.rootSet, int32(s)):
+			continue // level 0: outside the tree
+		case d[s] < 0:
+			return nil, fmt.Errorf("not a fat tree: switch %s is not linked to the roots", name(s))
+		case d[s] > top:
+			return nil, fmt.Errorf("not a fat tree: switch %s is %d hops from the roots, below the leaves (%d hops)", name(s), d[s], top)
+		}
+		level[s] = top - d[s] + 1
+	}
+	return level, nil
+}
+
+// fatTreeLevels routes ftree for the switches' levels (level 1 the leaves,
+// top the roots).
+func (f *fabric) fatTreeLevels(lmc int, level []int32, top int32) (*Routes, error) {
+	t := f.t
 	ups := make([]int64, top+2) // ups[l]: greatest number of up ports of a level-l switch
 	for s := range f.sws {
 		first, end := f.ports(int32(s))
 		nUp := int64(0)
 		for gp := first; gp < end; gp++ {
 			x := f.next(gp)
-			if x < 0 {
+			if x < 0 || level[x] == 0 || level[s] == 0 {
 				continue
 			}
 			switch level[x] - level[s] {
@@ -139,7 +223,7 @@ func (f *fabric) fatTree(lmc int) (*Routes, error) {
 					continue
 				}
 				k := d
-				if goesUp[s] {
+				if goesUp[s] && level[s] > 0 {
 					k = d / div[level[s]]
 				}
 				r.LFT[s][lid] = ports[k%int64(len(ports))]

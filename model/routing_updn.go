@@ -1,6 +1,9 @@
 package model
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+)
 
 // Up*/down* routing.
 //
@@ -11,7 +14,10 @@ import "slices"
 // switches (those hosts reach) of the greatest rank: the spines of a Clos
 // or fat tree, found from the adapters as its Levels would give them.
 // Where every live switch has a host, or those roots leave some switch
-// without a legal route (see below), the root is the one central switch:
+// with a host without a legal route to some destination (see below; a
+// switch without hosts that has none is on no route there, as a spine
+// that lost its cable to one leaf is on no route to that leaf), the root
+// is the one central switch:
 // the live switch of least eccentricity (greatest hop count to another
 // live switch), ties to the least total hop count to the others, then to
 // the lowest switch index.
@@ -33,9 +39,8 @@ import "slices"
 // above; the search keeps the first, and a route is the shortest legal one
 // consistent with the routes of the switches it passes. With one root every
 // switch has a route no longer than up to the root and down again; if
-// several roots leave some switch without a route to some destination (a
-// tree whose top does not reach every leaf), routing falls back to the
-// central switch. Among a switch's equal routes, ports are spread as
+// several roots leave some switch with hosts without a route to some
+// destination, routing falls back to the central switch. Among a switch's equal routes, ports are spread as
 // minhop spreads them (spreadRoutes).
 
 // upDownRoutes routes up*/down* and returns the position of every switch in
@@ -46,12 +51,18 @@ func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 		return f.newRoutes(lmc), nil, nil
 	}
 	live := f.liveSwitches()
+	hosted := make([]bool, len(f.sws))
+	for _, s := range f.attach {
+		if s >= 0 {
+			hosted[s] = true
+		}
+	}
 	for _, roots := range [][]int32{f.topSwitches(), f.farthestSwitches()} {
 		if roots == nil {
 			continue
 		}
 		pos := f.upDownOrder(roots)
-		if r, ok := f.upDownWith(pos, live, lmc); ok {
+		if r, bad := f.upDownWith(pos, hosted, lmc); bad < 0 {
 			return r, pos, roots
 		}
 	}
@@ -61,14 +72,18 @@ func (f *fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 	return r, pos, roots
 }
 
-// upDownWith routes up*/down* for the order pos; ok is false when some
-// live switch has no legal route to some destination.
-func (f *fabric) upDownWith(pos []int32, live []bool, lmc int) (r *Routes, ok bool) {
+// upDownWith routes up*/down* for the order pos; bad is a switch of need
+// that has no legal route to some destination, or -1. A switch's route
+// only leads to switches that have one, so where every switch with a host
+// has a route every host reaches every other; a switch without hosts that
+// has no legal route to a destination is on no route to it, and its entry
+// stays noRoute.
+func (f *fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad int32) {
 	n := len(f.sws)
 	dist := make([]int32, n)
 	down := make([]bool, n)
 	var frontier, next []int32
-	ok = true
+	bad = -1
 	r = f.spreadRoutes(lmc, func(dst int32, c *candidates) {
 		for i := range dist {
 			dist[i], down[i] = -1, false
@@ -101,8 +116,8 @@ func (f *fabric) upDownWith(pos []int32, live []bool, lmc int) (r *Routes, ok bo
 		c.reset()
 		for s := range n {
 			d := dist[s]
-			if d < 0 && live[s] {
-				ok = false
+			if d < 0 && need[s] && bad < 0 {
+				bad = int32(s)
 			}
 			if d > 0 {
 				first, end := f.ports(int32(s))
@@ -119,7 +134,7 @@ func (f *fabric) upDownWith(pos []int32, live []bool, lmc int) (r *Routes, ok bo
 			c.done()
 		}
 	})
-	return r, ok
+	return r, bad
 }
 
 // topSwitches returns the switches of the highest Level when every switch
@@ -146,8 +161,10 @@ func (f *fabric) topSwitches() []int32 {
 // switch that hosts reach is ranked by its hop count from the nearest
 // switch a host hangs off (those rank 0), and the roots are the switches
 // of the greatest rank, the top of a tree whose leaves hold the hosts
-// however it was read. It returns nil when that rank is 0 (every live
-// switch has a host: no tier above the hosts' switches to climb to).
+// however it was read. Dead ends (aggregation nodes, and switch-like
+// nodes without hosts linked to one switch only, such as routers) are not
+// ranked. It returns nil when that rank is 0 (every other live switch has
+// a host: no tier above the hosts' switches to climb to).
 func (f *fabric) farthestSwitches() []int32 {
 	var hostSwitches []int32
 	for _, s := range f.attach {
@@ -156,7 +173,15 @@ func (f *fabric) farthestSwitches() []int32 {
 		}
 	}
 	rank := f.hopsFrom(hostSwitches)
-	top := slices.Max(append(rank, 0)) // -1: a switch no host reaches
+	// A dead end is no root: a node that is an adapter (a SHARP aggregation
+	// node) or a switch-like node with links to one switch only and no
+	// host (a router, a switch hanging off the fabric).
+	for s := range rank {
+		if f.deadEnd(int32(s)) {
+			rank[s] = -1
+		}
+	}
+	top := slices.Max(append(rank, 0)) // -1: a switch no host reaches, or a dead end
 	if top == 0 {
 		return nil
 	}
@@ -167,6 +192,28 @@ func (f *fabric) farthestSwitches() []int32 {
 		}
 	}
 	return roots
+}
+
+// deadEnd reports whether switch-like node s is a dead end: an adapter (a
+// SHARP aggregation node), or linked to one switch only and to no host (a
+// router, a switch hanging off the fabric).
+func (f *fabric) deadEnd(s int32) bool {
+	if f.t.Nodes[f.sws[s]].Adapter {
+		return true
+	}
+	first, end := f.ports(s)
+	nb := int32(-1)
+	for gp := first; gp < end; gp++ {
+		if f.peer[gp] < 0 {
+			continue
+		}
+		x := f.next(gp)
+		if x < 0 || nb >= 0 && nb != x {
+			return false // a host, or a second switch
+		}
+		nb = x
+	}
+	return nb >= 0
 }
 
 // liveSwitches marks the switches in the connected component of the hosts.
@@ -206,6 +253,22 @@ func (f *fabric) centralSwitch(live []bool) int32 {
 		}
 	}
 	return best
+}
+
+// upDownGiven routes up*/down* from the roots RoutingOptions named: an
+// error names a switch with hosts they leave without a legal route.
+func (f *fabric) upDownGiven(lmc int) (*Routes, []int32, error) {
+	hosted := make([]bool, len(f.sws))
+	for _, s := range f.attach {
+		if s >= 0 {
+			hosted[s] = true
+		}
+	}
+	r, bad := f.upDownWith(f.upDownOrder(f.rootSet), hosted, lmc)
+	if bad >= 0 {
+		return nil, nil, fmt.Errorf("the roots given leave switch %s without a legal up*/down* route to some host", f.t.Nodes[f.sws[bad]].Name)
+	}
+	return r, f.rootSet, nil
 }
 
 // upDownOrder ranks switches by hop count from the nearest root (switches

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -111,5 +112,60 @@ func TestUpdnRootFallsBackToCentral(t *testing.T) {
 				t.Errorf("roots %v, want [L1]", got)
 			}
 		})
+	}
+}
+
+// TestUpdnRootsSurviveAFailedCable: a Clos of 8 leaves and 4 spines read
+// without levels, with the cable from leaf L1 to spine S1 gone. S1 has no
+// up*/down* route to L1 (S1 -> L2 -> S2 -> L1 goes down, then up), but no
+// route needs one: every leaf reaches L1 over S2, S3 or S4. The roots stay
+// the four spines (not one central switch), and every spine uplink of L1
+// carries its share: L1 sends each of the 28 other hosts' LIDs up one of
+// its 3 uplinks, the routes of all 4 of its hosts, so at most
+// ceil(28/3) * 4 = 40 routes an uplink where spread evenly; one central
+// root would put all 112 on one.
+func TestUpdnRootsSurviveAFailedCable(t *testing.T) {
+	top, err := GenerateTopology("clos", TopoParams{Leaves: 8, Spines: 4, HostsPerLeaf: 4, HostGbps: 8, SwitchGbps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l1, s1 := top.Lookup("L1"), top.Lookup("S1")
+	i := slices.IndexFunc(top.Links, func(l Link) bool { return l.A == l1 && l.B == s1 || l.A == s1 && l.B == l1 })
+	top.Links = slices.Delete(top.Links, i, i+1)
+	for n := range top.Nodes {
+		top.Nodes[n].Level = 0
+	}
+	top.Kind = "ibnetdiscover"
+	if got := updnRootNames(t, top); !slices.Equal(got, []string{"S1", "S2", "S3", "S4"}) {
+		t.Errorf("roots %v, want the 4 spines", got)
+	}
+	info, err := InspectFabric(top, "updn", 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Deadlock != "" {
+		t.Error(info.Deadlock)
+	}
+	f := info.f
+	first, end := f.ports(f.sw[l1])
+	for gp := first; gp < end; gp++ {
+		if f.next(gp) >= 0 {
+			if n := info.Balance.perPort[gp]; n > 40 {
+				t.Errorf("L1 port %d: %d routes, want at most 40", gp-first+1, n)
+			}
+		}
+	}
+}
+
+// TestUpdnRootsAreNoDeadEnds: sharp.txt has two leaves with hosts, linked
+// to each other, a SHARP aggregation node on port 41 of each and a router
+// hanging off one. Aggregation nodes and the router are the switch-like
+// nodes farthest from the hosts' switches, but dead ends: no root. Without
+// a tier above the leaves the root is the central switch, a leaf.
+func TestUpdnRootsAreNoDeadEnds(t *testing.T) {
+	top := readSample(t, filepath.Join("testdata", "ibnetdiscover", "sharp.txt"))
+	roots := updnRootNames(t, top)
+	if len(roots) != 1 || !strings.HasPrefix(roots[0], "leaf") {
+		t.Errorf("roots %v, want one leaf", roots)
 	}
 }

@@ -37,9 +37,22 @@ type ScenarioSpec struct {
 	FabricName string
 	Routing    string
 	LMC        int
-	Flows      []FlowSpec
-	Traffic    []TrafficSpec
-	Apps       []AppSpec
+	// LFTs is the text of forwarding tables a subnet manager computed (an
+	// opensm-lfts.dump, ibroute or dump_lfts.sh output; ReadLFTs) and
+	// LFTsName where it came from: when set, the scenario is routed by
+	// them (Routing "lfts") instead of a routing engine.
+	LFTs     []byte
+	LFTsName string
+	// Roots and ComputeNodes are the routing's roots and compute nodes
+	// (RoutingOptions): names or GUIDs.
+	Roots        []string
+	ComputeNodes []string
+	// AllowDeadlock runs a routing whose channel dependencies form a
+	// cycle (RoutingOptions.AllowDeadlock).
+	AllowDeadlock bool
+	Flows         []FlowSpec
+	Traffic       []TrafficSpec
+	Apps          []AppSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
@@ -114,6 +127,9 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 			sc.Warnings = warns
 		}
 	}
+	if spec.AllowDeadlock {
+		sc.Warnings = append(sc.Warnings, "allow_deadlock = true: the routing runs even where its channel dependencies form a cycle; a run that deadlocks ends with an error")
+	}
 	sc.params = spec.params()
 	if len(spec.own) > 0 {
 		sc.params = append(sc.params, spec.own...)
@@ -150,6 +166,24 @@ func (sp *ScenarioSpec) build(c *Config) (*Topology, error) {
 	p := sp.Topo
 	p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
 	return GenerateTopology(sp.Topology, p)
+}
+
+// routingOptions returns the roots and compute nodes the scenario gives
+// its routing.
+func (sc *Scenario) routingOptions() RoutingOptions {
+	if sc.spec == nil {
+		return RoutingOptions{}
+	}
+	return RoutingOptions{Roots: sc.spec.Roots, ComputeNodes: sc.spec.ComputeNodes, AllowDeadlock: sc.spec.AllowDeadlock}
+}
+
+// lftsFile returns the forwarding tables the scenario is routed by, and
+// their file's name; nil where a routing engine routes it.
+func (sc *Scenario) lftsFile() (string, []byte) {
+	if sc.spec == nil {
+		return "", nil
+	}
+	return sc.spec.LFTsName, sc.spec.LFTs
 }
 
 // resolve returns the spec with c's values of the scenario's parameters.

@@ -34,6 +34,16 @@ type Node struct {
 	Level int
 	// Coord is a mesh or torus router's position, one entry per dimension.
 	Coord []int
+	// GUID identifies the node as its topology file does: a switch's or
+	// router's node GUID, a host's port GUID; 0 where the file gives none
+	// (generated fabrics, ibsim net files). ReadLFTs matches a dump's
+	// GUIDs with it.
+	GUID uint64
+	// Adapter marks a switch-like node that is a channel adapter of the
+	// fabric (a SHARP aggregation node): it is never a traffic host, but a
+	// subnet manager gives it a LID as any adapter (WriteIBSimNet writes
+	// it as an Hca).
+	Adapter bool
 }
 
 // Link joins port APort of node A with port BPort of node B, full duplex.
