@@ -23,3 +23,4 @@ func TestZeroStepIsNotPositive(t *testing.T) {
 		}
 	}
 }
+
