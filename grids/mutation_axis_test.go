@@ -23,4 +23,3 @@ func TestZeroStepIsNotPositive(t *testing.T) {
 		}
 	}
 }
-
