@@ -23,3 +23,15 @@ func TestZeroStepIsNotPositive(t *testing.T) {
 		}
 	}
 }
+
+// A count range's ends are from and to as written: only the values between
+// them are rounded (floats to 12 significant digits).
+func TestCountRangeEndsAreExact(t *testing.T) {
+	g, err := grids.Parse("g.toml", []byte("name = \"g\"\nscenario = \"testbed-s1\"\n[sweep]\nhca_msg_rate = { from = 0.1, to = 1.0000000000001, count = 3 }\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(g.Axes()[0].Values, " "); got != "0.1 0.55 1.0000000000001" {
+		t.Errorf("values %s, want 0.1 0.55 1.0000000000001", got)
+	}
+}
