@@ -95,3 +95,47 @@ func TestCalibrationRoundsShrinkAroundTheBest(t *testing.T) {
 		t.Errorf("best fit %v, error %g; want the measured point, error 0 (to the measurement file's digits)", fit.Best.Params, fit.RMSE)
 	}
 }
+
+// Among points of equal error the best fit is the earliest planned
+// (CalibrateStepper.best): with CC off, marking_rate changes nothing, so
+// its two values at the measured host_io_gbps fit equally well.
+func TestCalibrationTieGoesToTheEarliestPoint(t *testing.T) {
+	dir := t.TempDir()
+	measure(t, filepath.Join(dir, "fabric.csv"), "testbed-s2", map[string]string{"host_io_gbps": "16"})
+	const src = `
+name     = "tie"
+scenario = "testbed-s2"
+cc       = "off"
+phase    = "5ms"
+sample   = "1ms"
+
+[sweep]
+host_io_gbps = [8, 16]
+marking_rate = [1, 2]
+
+[calibrate]
+measured = "fabric.csv"
+rounds   = 0
+`
+	path := filepath.Join(dir, "tie.toml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := grids.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, "tie.db")
+	if _, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	fit, err := sweep.FitOf(context.Background(), sweep.NewRounds(g, nil), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := fit.Best.Value("host_io_gbps")
+	m, _ := fit.Best.Value("marking_rate")
+	if h != "16" || m != "1" {
+		t.Errorf("best fit host_io_gbps %s, marking_rate %s; want 16 and 1, the first of two equal fits", h, m)
+	}
+}
