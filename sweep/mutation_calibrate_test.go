@@ -13,16 +13,17 @@ import (
 	"github.com/ccsweep/ccsweep/sweep"
 )
 
-// smallCalibration writes calibGrid with two values per axis (host_io_gbps
-// 8 and 16, switch_link_gbps 16 and 40) and the given rounds beside a
-// measurement of testbed-s2 with the given host_io_gbps and
+// smallCalibration writes calibGrid with hostCount values of host_io_gbps
+// (8 to 16), two of switch_link_gbps (16 and 40) and the given rounds beside
+// a measurement of testbed-s2 with the given host_io_gbps and
 // switch_link_gbps, and loads it.
-func smallCalibration(t *testing.T, rounds, hostIO, switchLink string) *grids.Grid {
+func smallCalibration(t *testing.T, rounds, hostCount, hostIO, switchLink string) *grids.Grid {
 	t.Helper()
 	dir := t.TempDir()
 	measure(t, filepath.Join(dir, "fabric.csv"), "testbed-s2", map[string]string{"host_io_gbps": hostIO, "switch_link_gbps": switchLink})
-	src := strings.NewReplacer("count = 5", "count = 2", "rounds   = 8", "rounds   = "+rounds).Replace(calibGrid)
-	if !strings.Contains(src, "count = 2") || !strings.Contains(src, "rounds   = "+rounds) {
+	host := "host_io_gbps     = { from = 8, to = 16, count = "
+	src := strings.NewReplacer(host+"5", host+hostCount, "count = 5", "count = 2", "rounds   = 8", "rounds   = "+rounds).Replace(calibGrid)
+	if !strings.Contains(src, host+hostCount) || !strings.Contains(src, "count = 2") || !strings.Contains(src, "rounds   = "+rounds) {
 		t.Fatal("calibGrid changed: update smallCalibration")
 	}
 	path := filepath.Join(dir, "calib.toml")
@@ -41,7 +42,7 @@ func smallCalibration(t *testing.T, rounds, hostIO, switchLink string) *grids.Gr
 // own points".
 func TestCalibrationRunsExactlyItsRounds(t *testing.T) {
 	for _, rounds := range []string{"0", "1"} {
-		g := smallCalibration(t, rounds, "11.5", "27")
+		g := smallCalibration(t, rounds, "2", "11.5", "27")
 		db := openDB(t, "calib.db")
 		sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 1})
 		if err != nil || !sum.State.Finished {
@@ -55,16 +56,17 @@ func TestCalibrationRunsExactlyItsRounds(t *testing.T) {
 	}
 }
 
-// Each search round lays as many values per axis as the grid has (two
-// here) over a box Shrink^r times the axis's range (Shrink 0.5), around the
-// best point so far and kept inside the range: docs/sweeps.md. The
-// measurement is the model's own series at host_io_gbps 16 (the top of its
-// range) and switch_link_gbps 16 (the bottom of its), so that grid point
-// fits exactly and stays the best: round 1's box is 4 wide on host_io_gbps
-// (8 to 16, so 12 and 16) and 12 on switch_link_gbps (16 and 28); round 2's
-// 2 and 6 (14 and 16; 16 and 22).
+// Each search round lays as many values per axis as the grid has (three
+// of host_io_gbps, two of switch_link_gbps here) over a box Shrink^r times
+// the axis's range (Shrink 0.5), around the best point so far and kept
+// inside the range: docs/sweeps.md. The measurement is the model's own
+// series at host_io_gbps 16 (the top of its range, 8 to 16) and
+// switch_link_gbps 16 (the bottom of its, 16 to 40), so that grid point fits
+// exactly and stays the best: round 1's box is 4 wide on host_io_gbps (12,
+// 14, 16) and 12 on switch_link_gbps (16, 28); round 2's 2 (14, 15, 16) and
+// 6 (16, 22).
 func TestCalibrationRoundsShrinkAroundTheBest(t *testing.T) {
-	g := smallCalibration(t, "2", "16", "16")
+	g := smallCalibration(t, "2", "3", "16", "16")
 	db := openDB(t, "calib.db")
 	sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 1})
 	if err != nil || !sum.State.Finished || sum.State.Round != 2 {
@@ -81,9 +83,11 @@ func TestCalibrationRoundsShrinkAroundTheBest(t *testing.T) {
 		y, _ := grids.AxisNumber("switch_link_gbps", s)
 		got = append(got, fmt.Sprintf("%g/%g", x, y))
 	}
-	// The grid's 4 points, then each round's points the sweep did not
+	// The grid's 6 points, then each round's points the sweep did not
 	// have yet (16/16 is in every round's box), in the stepper's order.
-	want := []string{"8/16", "8/40", "16/16", "16/40", "12/16", "12/28", "16/28", "14/16", "14/22", "16/22"}
+	want := []string{"8/16", "8/40", "12/16", "12/40", "16/16", "16/40",
+		"12/28", "14/16", "14/28", "16/28",
+		"14/22", "15/16", "15/22", "16/22"}
 	if !slices.Equal(got, want) {
 		t.Errorf("points planned (host_io_gbps/switch_link_gbps):\n got %v\nwant %v", got, want)
 	}
