@@ -27,3 +27,17 @@ func TestRefineCountsRange(t *testing.T) {
 		}
 	}
 }
+
+// RefineWith takes any budget from 1 point and refuses 0 with the reason.
+func TestRefineWithBudgetFromOne(t *testing.T) {
+	g, err := grids.Parse("plain.toml", []byte("name = \"p\"\nscenario = \"testbed-s1\"\n[sweep]\nccti_timer = [\"50us\", \"100us\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := g.RefineWith(1, ""); err != nil || r.Points != 1 {
+		t.Errorf("RefineWith(1) = %+v, %v; want a budget of 1", r, err)
+	}
+	if _, err := g.RefineWith(0, ""); err == nil || err.Error() != "refine 0 points: want at least 1" {
+		t.Errorf("RefineWith(0): %v, want refine 0 points: want at least 1", err)
+	}
+}
