@@ -41,3 +41,16 @@ func TestRefineWithBudgetFromOne(t *testing.T) {
 		t.Errorf("RefineWith(0): %v, want refine 0 points: want at least 1", err)
 	}
 }
+
+// RefineWith on a grid without [refine] refines the numeric axes with two
+// values or more: not one with a single value.
+func TestRefineWithLeavesSingleValueAxesOut(t *testing.T) {
+	g, err := grids.Parse("plain.toml", []byte("name = \"p\"\nscenario = \"testbed-s1\"\n[sweep]\nccti_timer = [\"50us\", \"100us\"]\nmarking_rate = [4]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := g.RefineWith(5, "")
+	if err != nil || len(r.Axes) != 1 || r.Axes[0].Name != "ccti_timer" {
+		t.Errorf("RefineWith(5) = %+v, %v; want ccti_timer alone", r, err)
+	}
+}
