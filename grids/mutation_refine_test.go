@@ -54,3 +54,14 @@ func TestRefineWithLeavesSingleValueAxesOut(t *testing.T) {
 		t.Errorf("RefineWith(5) = %+v, %v; want ccti_timer alone", r, err)
 	}
 }
+
+// A grid without [refine], [calibrate] or a seed target is not adaptive.
+func TestPlainGridIsNotAdaptive(t *testing.T) {
+	g, err := grids.Parse("plain.toml", []byte("name = \"p\"\nscenario = \"testbed-s1\"\n[sweep]\nccti_timer = [\"50us\", \"100us\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Adaptive() {
+		t.Error("Adaptive() = true for a grid without [refine], [calibrate] or a seed target")
+	}
+}
