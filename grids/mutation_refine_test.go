@@ -27,3 +27,41 @@ func TestRefineCountsRange(t *testing.T) {
 		}
 	}
 }
+
+// RefineWith takes any budget from 1 point and refuses 0 with the reason.
+func TestRefineWithBudgetFromOne(t *testing.T) {
+	g, err := grids.Parse("plain.toml", []byte("name = \"p\"\nscenario = \"testbed-s1\"\n[sweep]\nccti_timer = [\"50us\", \"100us\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := g.RefineWith(1, ""); err != nil || r.Points != 1 {
+		t.Errorf("RefineWith(1) = %+v, %v; want a budget of 1", r, err)
+	}
+	if _, err := g.RefineWith(0, ""); err == nil || err.Error() != "refine 0 points: want at least 1" {
+		t.Errorf("RefineWith(0): %v, want refine 0 points: want at least 1", err)
+	}
+}
+
+// RefineWith on a grid without [refine] refines the numeric axes with two
+// values or more: not one with a single value.
+func TestRefineWithLeavesSingleValueAxesOut(t *testing.T) {
+	g, err := grids.Parse("plain.toml", []byte("name = \"p\"\nscenario = \"testbed-s1\"\n[sweep]\nccti_timer = [\"50us\", \"100us\"]\nmarking_rate = [4]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := g.RefineWith(5, "")
+	if err != nil || len(r.Axes) != 1 || r.Axes[0].Name != "ccti_timer" {
+		t.Errorf("RefineWith(5) = %+v, %v; want ccti_timer alone", r, err)
+	}
+}
+
+// A grid without [refine], [calibrate] or a seed target is not adaptive.
+func TestPlainGridIsNotAdaptive(t *testing.T) {
+	g, err := grids.Parse("plain.toml", []byte("name = \"p\"\nscenario = \"testbed-s1\"\n[sweep]\nccti_timer = [\"50us\", \"100us\"]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Adaptive() {
+		t.Error("Adaptive() = true for a grid without [refine], [calibrate] or a seed target")
+	}
+}
