@@ -129,11 +129,11 @@ func (p *Plan) Missing(ctx context.Context, db *store.DB) ([]int, error) {
 }
 
 // notDone returns, in order, the positions among ks whose points db does
-// not hold as done.
+// not hold as done, under their ID or their legacy ID.
 func (p *Plan) notDone(ctx context.Context, db *store.DB, ks iter.Seq[int]) ([]int, error) {
 	var idx []int
-	err := p.batches(ks, func(ks []int, ids []string) error {
-		done, err := db.Done(ctx, ids)
+	err := p.batches(ks, func(ks []int, ids, legacy []string) error {
+		done, err := doneIDs(ctx, db, ids, legacy)
 		if err != nil {
 			return err
 		}
@@ -147,6 +147,29 @@ func (p *Plan) notDone(ctx context.Context, db *store.DB, ks iter.Seq[int]) ([]i
 	return idx, err
 }
 
+// doneIDs reports which of the points whose IDs are ids db holds done, by
+// ID; legacy holds their legacy IDs (grids.Point.LegacyID), "" where a
+// point has none, and a point done under its legacy ID, in a database
+// written before ID left out parameters at their default, is done.
+func doneIDs(ctx context.Context, db *store.DB, ids, legacy []string) (map[string]bool, error) {
+	ask := ids
+	for _, l := range legacy {
+		if l != "" {
+			ask = append(slices.Clip(ask), l)
+		}
+	}
+	done, err := db.Done(ctx, ask)
+	if err != nil {
+		return nil, err
+	}
+	for j, l := range legacy {
+		if l != "" && done[l] {
+			done[ids[j]] = true
+		}
+	}
+	return done, nil
+}
+
 // positions yields every position of the plan, 0..Len()-1.
 func (p *Plan) positions() iter.Seq[int] {
 	return func(yield func(int) bool) {
@@ -158,22 +181,25 @@ func (p *Plan) positions() iter.Seq[int] {
 	}
 }
 
-// batches calls fn with the positions ks yields and their IDs, idBatch at
-// a time, in order, until fn fails. fn must not keep its slices.
-func (p *Plan) batches(positions iter.Seq[int], fn func(ks []int, ids []string) error) error {
+// batches calls fn with the positions ks yields, their IDs and their
+// legacy IDs ("" for a point without one), idBatch at a time, in order,
+// until fn fails. fn must not keep its slices.
+func (p *Plan) batches(positions iter.Seq[int], fn func(ks []int, ids, legacy []string) error) error {
 	ks := make([]int, 0, idBatch)
 	ids := make([]string, 0, idBatch)
+	legacy := make([]string, 0, idBatch)
 	for k := range positions {
-		ks, ids = append(ks, k), append(ids, p.ID(k))
+		pt := p.Point(k)
+		ks, ids, legacy = append(ks, k), append(ids, pt.ID(model.Version)), append(legacy, pt.LegacyID(model.Version))
 		if len(ids) == idBatch {
-			if err := fn(ks, ids); err != nil {
+			if err := fn(ks, ids, legacy); err != nil {
 				return err
 			}
-			ks, ids = ks[:0], ids[:0]
+			ks, ids, legacy = ks[:0], ids[:0], legacy[:0]
 		}
 	}
 	if len(ids) > 0 {
-		return fn(ks, ids)
+		return fn(ks, ids, legacy)
 	}
 	return nil
 }

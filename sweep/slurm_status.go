@@ -38,15 +38,20 @@ func (p *Plan) Tally(ctx context.Context, dbs ...*store.DB) (Tally, error) {
 		}
 	}
 	t := Tally{Points: p.Len()}
-	err := p.batches(p.positions(), func(_ []int, ids []string) error {
+	err := p.batches(p.positions(), func(_ []int, ids, legacy []string) error {
 		done := make(map[string]bool)
 		for _, db := range dbs {
-			d, err := db.Done(ctx, ids)
+			d, err := doneIDs(ctx, db, ids, legacy)
 			if err != nil {
 				return err
 			}
 			for id := range d {
 				done[id] = true
+			}
+		}
+		for j, l := range legacy {
+			if l != "" && failed[l] {
+				failed[ids[j]] = true
 			}
 		}
 		for _, id := range ids {
