@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/report/rank"
 	"github.com/ccsweep/ccsweep/store"
 )
@@ -189,13 +191,24 @@ func loadSummaries(ctx context.Context, db *store.DB, sel string) ([]*store.Summ
 		}
 		return nil, "", usagef("--grid %q: %s holds no grid of that name or ID", sel, db.Path())
 	}
+	// Each grid's points whoever ran them; a point several grids share
+	// once, as the first spells it.
 	var rs []store.Result
-	for _, id := range ids {
-		part, err := db.Results(ctx, store.Filter{GridID: id})
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if !slices.Contains(ids, r.ID) {
+			continue
+		}
+		part, err := report.RecordResults(ctx, db, r, "")
 		if err != nil {
 			return nil, "", err
 		}
-		rs = append(rs, part...)
+		for _, res := range part {
+			if !seen[res.Point.ID] {
+				seen[res.Point.ID] = true
+				rs = append(rs, res)
+			}
+		}
 	}
 	for i := range rs {
 		rs[i].Point.GridID = ""

@@ -2,9 +2,11 @@ package main
 
 import (
 	"bufio"
+	"context"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -33,7 +35,7 @@ func exportCommand() *cli.Command {
 			}
 			defer db.Close()
 			w := bufio.NewWriter(c.App.Writer)
-			opt := store.ExportOptions{Effective: sweep.EffectiveParams}
+			opt := store.ExportOptions{Effective: sweep.EffectiveParams, GridResults: gridResults(db)}
 			switch {
 			case c.Bool("summary") && format == "csv":
 				err = db.ExportSummaryCSV(c.Context, w, opt)
@@ -49,5 +51,13 @@ func exportCommand() *cli.Command {
 			}
 			return w.Flush()
 		},
+	}
+}
+
+// gridResults returns the results of a grid of db: every point of it in
+// the database, whoever ran it (report.RecordResults).
+func gridResults(db *store.DB) func(ctx context.Context, g store.GridRecord, status string) ([]store.Result, error) {
+	return func(ctx context.Context, g store.GridRecord, status string) ([]store.Result, error) {
+		return report.RecordResults(ctx, db, g, status)
 	}
 }
