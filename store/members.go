@@ -20,12 +20,17 @@ type Member struct {
 // once.
 const memberBatch = 4096
 
-// pick is a stored point a grid's view shows: its stored ID and status,
-// and the member's parameters when a member selected it (nil otherwise).
+// pick is a stored point a grid's view shows: its stored ID, status and
+// grid, and the member's parameters when a member selected it (nil
+// otherwise).
 type pick struct {
-	id, status string
-	params     []Param
+	id, status, grid string
+	params           []Param
+	twin             *stored // a member's other identity, when stored too
 }
+
+// stored is a stored point's status and grid.
+type stored struct{ status, grid string }
 
 // GridResults returns the stored results of a grid, selected by the
 // identities of its points rather than by the grid that stored them: the
@@ -87,16 +92,36 @@ func (d *DB) GridCounts(ctx context.Context, gridID string, members iter.Seq[Mem
 		return 0, 0, fmt.Errorf("count points of grid %s: %w", gridID, err)
 	}
 	defer tx.Rollback()
-	picks, err := gridPicks(ctx, tx, gridID, "", members)
+	s, err := newGridScan(ctx, tx, gridID, "")
+	if err == nil {
+		err = s.members(members)
+	}
 	if err != nil {
 		return 0, 0, fmt.Errorf("count points of grid %s: %w", gridID, err)
 	}
-	for _, p := range picks {
-		switch p.status {
+	// The grid's own points, counted in SQL, corrected by the members:
+	// plus those stored under another grid, minus the twins of found ones
+	// stored under this one.
+	err = tx.QueryRowContext(ctx, `
+		SELECT count(*) FILTER (WHERE status = 'done'), count(*) FILTER (WHERE status = 'failed')
+		FROM points WHERE grid_id = ?`, gridID).Scan(&done, &failed)
+	if err != nil {
+		return 0, 0, fmt.Errorf("count points of grid %s: %w", gridID, err)
+	}
+	count := func(status string, n int) {
+		switch status {
 		case StatusDone:
-			done++
+			done += n
 		case StatusFailed:
-			failed++
+			failed += n
+		}
+	}
+	for _, p := range s.found {
+		if p.grid != gridID {
+			count(p.status, 1)
+		}
+		if p.twin != nil && p.twin.grid == gridID {
+			count(p.twin.status, -1)
 		}
 	}
 	return done, failed, nil
@@ -105,80 +130,130 @@ func (d *DB) GridCounts(ctx context.Context, gridID string, members iter.Seq[Mem
 // gridPicks returns the points of GridResults, members' first in member
 // order, reading only their IDs and statuses.
 func gridPicks(ctx context.Context, tx *sql.Tx, gridID, status string, members iter.Seq[Member]) ([]pick, error) {
-	own, err := queryStatuses(ctx, tx, `p.grid_id = ?1 AND (?2 = '' OR p.status = ?2)`, gridID, status)
+	s, err := newGridScan(ctx, tx, gridID, status)
 	if err != nil {
 		return nil, err
 	}
-	var picks []pick
-	taken := map[string]bool{} // stored IDs that picks holds or that are a picked member's twin
-	batch := make([]Member, 0, memberBatch)
-	flush := func() error {
-		ids := make([]string, 0, 2*len(batch))
-		for _, m := range batch {
-			ids = append(ids, m.ID)
-			if m.LegacyID != "" {
-				ids = append(ids, m.LegacyID)
-			}
-		}
-		list, err := json.Marshal(ids)
-		if err != nil {
-			return err
-		}
-		found, err := queryStatuses(ctx, tx, `p.id IN (SELECT value FROM json_each(?1)) AND (?2 = '' OR p.status = ?2)`, string(list), status)
-		if err != nil {
-			return err
-		}
-		for _, m := range batch {
-			id := m.ID
-			st, ok := found[id]
-			if !ok && m.LegacyID != "" {
-				id = m.LegacyID
-				st, ok = found[id]
-			}
-			if !ok || taken[id] {
-				continue
-			}
-			// A database that ran the member under both identities holds
-			// one point twice: the other is its twin, not another point.
-			taken[m.ID], taken[id] = true, true
-			if m.LegacyID != "" {
-				taken[m.LegacyID] = true
-			}
-			picks = append(picks, pick{id: id, status: st, params: m.Params})
-		}
-		batch = batch[:0]
-		return nil
-	}
-	for m := range members {
-		if batch = append(batch, m); len(batch) == memberBatch {
-			if err := flush(); err != nil {
-				return nil, err
-			}
-		}
-	}
-	if err := flush(); err != nil {
+	if err := s.members(members); err != nil {
 		return nil, err
 	}
+	return s.picks()
+}
+
+// gridScan selects the points of a grid's view (GridResults).
+type gridScan struct {
+	ctx            context.Context
+	tx             *sql.Tx
+	gridID, status string
+	// others is set when points of other grids are stored: only then can a
+	// member be stored elsewhere. Else only members with a legacy ID (twins
+	// under two identities) are looked up: the others are the grid's own,
+	// spelt as it spells them.
+	others bool
+	legacy bool            // a member has a legacy ID
+	found  []pick          // members found, in member order
+	taken  map[string]bool // stored IDs that found holds or that are a found member's twin
+}
+
+func newGridScan(ctx context.Context, tx *sql.Tx, gridID, status string) (*gridScan, error) {
+	s := &gridScan{ctx: ctx, tx: tx, gridID: gridID, status: status, taken: map[string]bool{}}
+	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM points WHERE grid_id < ?1 OR grid_id > ?1)`, gridID).Scan(&s.others)
+	return s, err
+}
+
+// members looks the members up, a batch at a time.
+func (s *gridScan) members(members iter.Seq[Member]) error {
+	batch := make([]Member, 0, memberBatch)
+	for m := range members {
+		if m.LegacyID != "" {
+			s.legacy = true
+		} else if !s.others {
+			continue
+		}
+		if batch = append(batch, m); len(batch) == memberBatch {
+			if err := s.lookup(batch); err != nil {
+				return err
+			}
+			batch = batch[:0]
+		}
+	}
+	return s.lookup(batch)
+}
+
+// lookup finds the members of batch under their ID or legacy ID.
+func (s *gridScan) lookup(batch []Member) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	ids := make([]string, 0, 2*len(batch))
+	for _, m := range batch {
+		ids = append(ids, m.ID)
+		if m.LegacyID != "" {
+			ids = append(ids, m.LegacyID)
+		}
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	found, err := queryStatuses(s.ctx, s.tx, `p.id IN (SELECT value FROM json_each(?1)) AND (?2 = '' OR p.status = ?2)`, string(list), s.status)
+	if err != nil {
+		return err
+	}
+	for _, m := range batch {
+		id := m.ID
+		st, ok := found[id]
+		if !ok && m.LegacyID != "" {
+			id = m.LegacyID
+			st, ok = found[id]
+		}
+		if !ok || s.taken[id] {
+			continue
+		}
+		// A database that ran the member under both identities holds
+		// one point twice: the other is its twin, not another point.
+		s.taken[m.ID], s.taken[id] = true, true
+		p := pick{id: id, status: st.status, grid: st.grid, params: m.Params}
+		if m.LegacyID != "" {
+			s.taken[m.LegacyID] = true
+			if twin, ok := found[m.LegacyID]; ok && id == m.ID {
+				p.twin = &twin
+			}
+		}
+		s.found = append(s.found, p)
+	}
+	return nil
+}
+
+// picks returns the members found, then the grid's own points no member
+// took.
+func (s *gridScan) picks() ([]pick, error) {
+	own, err := queryStatuses(s.ctx, s.tx, `p.grid_id = ?1 AND (?2 = '' OR p.status = ?2)`, s.gridID, s.status)
+	if err != nil {
+		return nil, err
+	}
+	picks := s.found
 	for id, st := range own {
-		if !taken[id] {
-			picks = append(picks, pick{id: id, status: st})
+		if !s.taken[id] {
+			picks = append(picks, pick{id: id, status: st.status, grid: st.grid})
 		}
 	}
 	return picks, nil
 }
 
-// queryStatuses returns the status of each point p that the SQL condition
-// where, with arguments args, selects, by ID.
-func queryStatuses(ctx context.Context, tx *sql.Tx, where string, args ...any) (map[string]string, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT p.id, p.status FROM points p WHERE `+where, args...)
+// queryStatuses returns the status and grid of each point p that the SQL
+// condition where, with arguments args, selects, by ID.
+func queryStatuses(ctx context.Context, tx *sql.Tx, where string, args ...any) (map[string]stored, error) {
+	rows, err := tx.QueryContext(ctx, `SELECT p.id, p.status, p.grid_id FROM points p WHERE `+where, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string]string{}
+	out := map[string]stored{}
 	for rows.Next() {
-		var id, st string
-		if err := rows.Scan(&id, &st); err != nil {
+		var id string
+		var st stored
+		if err := rows.Scan(&id, &st.status, &st.grid); err != nil {
 			return nil, err
 		}
 		out[id] = st

@@ -82,4 +82,20 @@ func TestGridResultsSelectByIdentity(t *testing.T) {
 	if done != 3 || nFailed != 1 {
 		t.Errorf("GridCounts = %d done, %d failed; want 3, 1", done, nFailed)
 	}
+
+	// A database of one grid that ran a point under both identities: the
+	// twins count once, and so are read once.
+	one, _ := newDB(t)
+	if err := one.SaveResults(ctx, []store.Result{doneResult("n3", testGrid.ID), doneResult("L3", testGrid.ID), doneResult("k", testGrid.ID)}); err != nil {
+		t.Fatal(err)
+	}
+	own := func(yield func(store.Member) bool) {
+		_ = yield(store.Member{ID: "n3", LegacyID: "L3"}) && yield(store.Member{ID: "k"})
+	}
+	if done, nFailed, err := one.GridCounts(ctx, testGrid.ID, own); err != nil || done != 2 || nFailed != 0 {
+		t.Errorf("one grid with twins: GridCounts = %d done, %d failed, %v; want 2, 0", done, nFailed, err)
+	}
+	if got, err := one.GridResults(ctx, testGrid.ID, "", own); err != nil || len(got) != 2 {
+		t.Errorf("one grid with twins: GridResults = %d results, %v; want 2", len(got), err)
+	}
 }
