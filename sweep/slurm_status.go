@@ -28,7 +28,7 @@ func (t Tally) Add(u Tally) Tally {
 // points at a time.
 func (p *Plan) Tally(ctx context.Context, dbs ...*store.DB) (Tally, error) {
 	t := Tally{Points: p.Len()}
-	err := p.batches(p.positions(), func(_ []int, ids, legacy []string) error {
+	err := p.batches(p.positions(), true, func(_ []int, ids, legacy []string) error {
 		done := make(map[string]bool)
 		for _, db := range dbs {
 			d, err := doneIDs(ctx, db, ids, legacy)
