@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/report/rank"
 	"github.com/ccsweep/ccsweep/store"
 )
@@ -108,7 +109,7 @@ func bestCommand() *cli.Command {
 				return err
 			}
 			defer db.Close()
-			sums, name, err := rank.LoadSummaries(c.Context, db, c.String("grid"))
+			sums, name, err := rank.LoadSummaries(c.Context, db, c.String("grid"), report.RecordResults)
 			if errors.Is(err, rank.ErrNoGrid) {
 				return usageError{err}
 			} else if err != nil {

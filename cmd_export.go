@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"io"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -49,7 +51,7 @@ func exportCommand() *cli.Command {
 			defer db.Close()
 			return writeOutput(c.Context, out, c.App.Writer, func(f io.Writer) error {
 				w := bufio.NewWriter(f)
-				opt := store.ExportOptions{Effective: sweep.EffectiveParams}
+				opt := store.ExportOptions{Effective: sweep.EffectiveParams, GridResults: gridResults(db)}
 				var err error
 				switch {
 				case c.Bool("series") && format == "csv":
@@ -71,5 +73,13 @@ func exportCommand() *cli.Command {
 				return w.Flush()
 			})
 		},
+	}
+}
+
+// gridResults returns the results of a grid of db: every point of it in
+// the database, whoever ran it (report.RecordResults).
+func gridResults(db *store.DB) func(ctx context.Context, g store.GridRecord, status string) ([]store.Result, error) {
+	return func(ctx context.Context, g store.GridRecord, status string) ([]store.Result, error) {
+		return report.RecordResults(ctx, db, g, status)
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -196,7 +197,7 @@ func statusDB(c *cli.Context, path string) error {
 		return nil
 	}
 	for _, gr := range gs {
-		done, failed, err := db.Counts(ctx, gr.ID)
+		done, failed, err := report.RecordCounts(ctx, db, gr)
 		if err != nil {
 			return err
 		}

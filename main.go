@@ -5,9 +5,16 @@ package main
 import (
 	"context"
 	"os"
+
+	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
 func main() { os.Exit(runProcess(os.Args)) }
+
+// Every database is checked at open for parameter values this model
+// cannot read, which only a damaged or hand-edited file holds.
+func init() { store.CheckParamsWith(sweep.CheckStoredParam) }
 
 // runProcess runs ccsweep as a process does: a network is built only if it
 // fits the process's memory (setMemoryBudget), stop signals cancel the

@@ -51,7 +51,8 @@
 // scenario, sets by name, whatever the order; it may be an axis, and
 // where constraints see the fields it sets. preset = "table1" adds nothing
 // to a point's identity: it is the point without it (for a scenario file
-// that chooses a preset, that one is). cct is the CCT's
+// that chooses a preset, that one is). So does any model parameter set to
+// the value it has anyway (Point.ID). cct is the CCT's
 // shape: "quadratic" (cct_denominator), "linear" (cct_max_delay at
 // ccti_limit) or "table:0,1us,2us" (the entries; the last repeats).
 //

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/expr-lang/expr/vm"
 
@@ -79,20 +80,61 @@ func (p Point) Config() (model.Config, error) {
 //	<name>=<value>     one line per entry of Params, in order (sorted by name)
 //	seed=<Seed in decimal>
 //
-// but for a preset that the scenario has already (model.DefaultPreset
-// unless a scenario file's parameters choose another), which has no line:
-// choosing it changes nothing, so the point is the one without it.
+// but for the parameters whose setting changes nothing, which have no line,
+// so that a point that sets a parameter to the value it has anyway is the
+// point that leaves it out (one simulation, one identity):
+//   - a preset that the scenario has already (model.DefaultPreset unless a
+//     scenario file's parameters choose another);
+//   - a model parameter set to the value it has in the scenario's
+//     configuration with the point's preset, if it sets one, applied (as
+//     marking_rate = 1, or cc = "off", on the testbed).
+//
+// A scenario file's own parameters always have their line.
 //
 // The encoding never changes: a point keeps its ID, so results already in a
-// database are never run again.
+// database are never run again. Databases written before parameters at
+// their default lost their line hold such points under LegacyID.
 func (p Point) ID(modelVersion string) string {
+	return p.id(modelVersion, p.atDefault())
+}
+
+// LegacyID returns the identity ccsweep gave the point before a parameter
+// set to its default lost its line in ID (the same text with a line for
+// every parameter but a preset the scenario has already), or "" when that
+// is its ID: when the point sets no parameter to its default. Readers look
+// a point up under both, so that a database written the old way still
+// holds it.
+func (p Point) LegacyID(modelVersion string) string {
+	atDefault := p.atDefault()
+	if !slices.ContainsFunc(p.Params, atDefault) {
+		return ""
+	}
+	return p.id(modelVersion, func(Param) bool { return false })
+}
+
+// atDefault returns whether a parameter of p is a model parameter other
+// than preset set to the value it has without it (see ID).
+func (p Point) atDefault() func(Param) bool {
+	defaults := p.defaults()
+	return func(q Param) bool {
+		if q.Name == "preset" || model.LookupParam(q.Name) == nil {
+			return false
+		}
+		v, ok := defaults[q.Name]
+		return ok && v == q.Value
+	}
+}
+
+// id hashes the identity text of ID, leaving out a preset the scenario
+// has already and the parameters skip reports.
+func (p Point) id(modelVersion string, skip func(Param) bool) string {
 	b := []byte("ccsweep-point/1\nmodel=")
 	b = append(b, modelVersion...)
 	b = append(b, "\nscenario="...)
 	b = append(b, p.Scenario...)
 	b = append(b, '\n')
 	for _, q := range p.Params {
-		if q.Name == "preset" && q.Value == scenarioPreset(p.Scenario) {
+		if q.Name == "preset" && q.Value == scenarioPreset(p.Scenario) || skip(q) {
 			continue
 		}
 		b = append(b, q.Name...)
@@ -105,6 +147,46 @@ func (p Point) ID(modelVersion string) string {
 	b = append(b, '\n')
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
+}
+
+// defaultsKey is a scenario (nil for an unknown name) and a preset ("" for
+// the scenario's own).
+type defaultsKey struct {
+	sc     *model.Scenario
+	preset string
+}
+
+// defaultsCache maps a defaultsKey to its canonical model parameter values
+// (map[string]string), or to nil when the preset does not apply.
+var defaultsCache sync.Map
+
+// defaults returns the canonical value of every model parameter in the
+// configuration p's parameters start from: its scenario's, with p's
+// preset applied if p sets one; nil if that preset cannot be applied. No
+// model parameter but preset changes another's value, so a parameter whose
+// value is its default here changes nothing. The result is shared: do not
+// modify it.
+func (p Point) defaults() map[string]string {
+	key := defaultsKey{sc: model.LookupScenario(p.Scenario)}
+	key.preset, _ = p.Value("preset")
+	if m, ok := defaultsCache.Load(key); ok {
+		return m.(map[string]string)
+	}
+	c := model.DefaultConfig()
+	set := c.Set
+	if key.sc != nil {
+		c = key.sc.Config()
+		set = func(name string, v any) error { return key.sc.Set(&c, name, v) }
+	}
+	var m map[string]string
+	if key.preset == "" || set("preset", key.preset) == nil {
+		m = make(map[string]string)
+		for _, name := range model.ParamNames() {
+			m[name] = c.Canonical(name)
+		}
+	}
+	defaultsCache.Store(key, m)
+	return m
 }
 
 // scenarioPreset returns the preset the runs of scenario name have

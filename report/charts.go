@@ -780,10 +780,12 @@ type echartsChart interface {
 
 // optionOf returns the ECharts option of c with extra merged in: extra's
 // maps merge into c's recursively, its lists element by element, and other
-// values replace c's. extra sets what go-echarts has no field for.
+// values replace c's. extra sets what go-echarts has no field for. A NaN
+// or infinite number, in c or in extra, is written as null (ECharts draws
+// nothing there): it never panics on one.
 func optionOf(c echartsChart, extra map[string]any) json.RawMessage {
 	c.Validate()
-	b, err := json.Marshal(c.JSON())
+	b, err := marshalFinite(c.JSON())
 	if err != nil {
 		panic(fmt.Sprintf("report: marshal chart option: %v", err)) // options hold only plain values
 	}
@@ -797,7 +799,7 @@ func optionOf(c echartsChart, extra map[string]any) json.RawMessage {
 	delete(m, "title")   // the page titles charts
 	m["animation"] = false
 	merged := merge(m, extra).(map[string]any)
-	out, err := json.Marshal(merged)
+	out, err := marshalFinite(merged)
 	if err != nil {
 		panic(fmt.Sprintf("report: marshal chart option: %v", err))
 	}

@@ -3,7 +3,9 @@ package report
 import (
 	"cmp"
 	"context"
+	"encoding/hex"
 	"fmt"
+	"iter"
 	"maps"
 	"math"
 	"slices"
@@ -65,7 +67,13 @@ type Grid struct {
 	// Compare is the side-by-side view of the schemes when cc is a
 	// dimension with several values.
 	Compare *Comparison `json:"compare,omitempty"`
+
+	results []store.Result // as GridResults read them; do not modify
 }
+
+// storedResults returns a copy of the results the grid was loaded from,
+// which the caller may modify (but not their Params).
+func (g *Grid) storedResults() []store.Result { return slices.Clone(g.results) }
 
 // Scale says how a numeric dimension is laid out on a chart axis.
 type Scale string
@@ -199,15 +207,16 @@ func loadGrid(ctx context.Context, db *store.DB, rec store.GridRecord, picks boo
 	if err != nil {
 		return nil, fmt.Errorf("grid %s (%s): %w", rec.Name, rec.ID, err)
 	}
-	results, err := db.Results(ctx, store.Filter{GridID: rec.ID})
+	pg, planErr := cg.Grid()
+	results, err := GridResults(ctx, db, rec, pg, "")
 	if err != nil {
 		return nil, err
 	}
 	g := &Grid{ID: rec.ID, Name: rec.Name, Scenario: rec.Scenario, Description: cg.Description,
-		ModelVersion: rec.ModelVersion, Subs: cg.Grids}
+		ModelVersion: rec.ModelVersion, Subs: cg.Grids, results: results}
 	g.Dims = dimsOf(cg.Grids, results)
 	g.aggregate(results)
-	g.plan(cg.Grid())
+	g.plan(pg, planErr)
 	g.Surfaces, g.Lines = layout(g)
 	if err := g.compare(ctx, db, nil); err != nil {
 		return nil, err
@@ -218,6 +227,63 @@ func loadGrid(ctx context.Context, db *store.DB, rec store.GridRecord, picks boo
 		}
 	}
 	return g, nil
+}
+
+// GridResults returns the results db holds of the points of grid rec, pg
+// as its canonical form expands it (nil if it cannot be expanded), with
+// status status ("" for any): every point of the grid in the database,
+// whoever ran it and under its identity of before or after parameters at
+// their default lost their line, spelt as the grid spells it, each once,
+// with the points a refinement added (store.DB.GridResults). Without pg,
+// the points stored under the grid's ID.
+func GridResults(ctx context.Context, db *store.DB, rec store.GridRecord, pg *grids.Grid, status string) ([]store.Result, error) {
+	if pg == nil {
+		return db.Results(ctx, store.Filter{GridID: rec.ID, Status: status})
+	}
+	return db.GridResults(ctx, rec.ID, status, members(rec, pg))
+}
+
+// RecordResults is GridResults for the grid rec, expanded from its
+// canonical form.
+func RecordResults(ctx context.Context, db *store.DB, rec store.GridRecord, status string) ([]store.Result, error) {
+	return GridResults(ctx, db, rec, parseRecord(rec), status)
+}
+
+// RecordCounts returns how many of the points RecordResults returns are
+// done and failed, without reading them.
+func RecordCounts(ctx context.Context, db *store.DB, rec store.GridRecord) (done, failed int, err error) {
+	pg := parseRecord(rec)
+	if pg == nil {
+		return db.Counts(ctx, rec.ID)
+	}
+	return db.GridCounts(ctx, rec.ID, members(rec, pg))
+}
+
+// parseRecord returns the grid rec records, or nil if this ccsweep cannot
+// expand it (a parameter its model no longer knows, say).
+func parseRecord(rec store.GridRecord) *grids.Grid {
+	pg, err := grids.ParseCanonical([]byte(rec.Canonical))
+	if err != nil {
+		return nil
+	}
+	return pg
+}
+
+// members yields the points of pg, the grid rec records, as store members
+// under rec's model version.
+func members(rec store.GridRecord, pg *grids.Grid) iter.Seq[store.Member] {
+	return func(yield func(store.Member) bool) {
+		for p := range pg.All() {
+			m := store.Member{ID: p.ID(rec.ModelVersion), LegacyID: p.LegacyID(rec.ModelVersion),
+				Params: make([]store.Param, len(p.Params))}
+			for i, q := range p.Params {
+				m.Params[i] = store.Param{Name: q.Name, Value: q.Value}
+			}
+			if !yield(m) {
+				return
+			}
+		}
+	}
 }
 
 // dimsOf returns the parameters that vary between the sub-grids' points:
@@ -486,15 +552,29 @@ func (g *Grid) plan(pg *grids.Grid, err error) {
 		g.Planned = g.Done + g.Failed
 	} else {
 		g.PlannedExact = true
-		g.Planned = pg.Count()
-		g.Missing = max(g.Planned-g.Done-g.Failed, 0)
 		byKey := map[string]*Cell{}
 		for _, c := range g.Cells {
 			byKey[joinKey(c.Key)] = c
 			c.Added = true // until the grid lists it
 		}
+		// A point two sub-grids list is planned once, where it first
+		// appears (as a sweep runs it): only points of different
+		// sub-grids can be equal.
+		var seen map[[16]byte]bool
+		if len(pg.Subs) > 1 {
+			seen = map[[16]byte]bool{}
+		}
 		for _, s := range pg.Subs {
 			for p := range s.All() {
+				if seen != nil {
+					var id [16]byte
+					hex.Decode(id[:], []byte(p.ID(g.ModelVersion)))
+					if seen[id] {
+						continue
+					}
+					seen[id] = true
+				}
+				g.Planned++
 				if p.Seed != 1 {
 					continue // a cell holds every seed of a combination
 				}
@@ -519,6 +599,7 @@ func (g *Grid) plan(pg *grids.Grid, err error) {
 				g.Planned += c.Done + c.Failed
 			}
 		}
+		g.Missing = max(g.Planned-g.Done-g.Failed, 0)
 	}
 	slices.SortStableFunc(g.Cells, func(a, b *Cell) int {
 		for i, d := range g.Dims {

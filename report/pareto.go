@@ -38,10 +38,7 @@ type Recommendation struct {
 // recommend ranks the grid's stored points by q and records the answer by
 // cell. It must run once the cells are final (after plan).
 func (g *Grid) recommend(ctx context.Context, db *store.DB, q rank.Query) error {
-	results, err := db.Results(ctx, store.Filter{GridID: g.ID})
-	if err != nil {
-		return err
-	}
+	results := g.storedResults()
 	for i := range results {
 		results[i].Point.GridID = ""
 	}

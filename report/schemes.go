@@ -88,10 +88,7 @@ func sameExcept(a, b []string, k int) bool {
 // bestPerScheme ranks, for each scheme, the grid's points that select it
 // by q and returns the cell of each best point (-1: none).
 func (g *Grid) bestPerScheme(ctx context.Context, db *store.DB, q rank.Query, schemes []string) ([]int, error) {
-	results, err := db.Results(ctx, store.Filter{GridID: g.ID})
-	if err != nil {
-		return nil, err
-	}
+	results := g.storedResults()
 	for i := range results {
 		results[i].Point.GridID = ""
 	}

@@ -23,6 +23,12 @@ type ExportOptions struct {
 	// cells of parameters a point does not set. Without it those cells are
 	// empty.
 	Effective func(scenario, modelVersion string, params []Param) map[string]string
+	// GridResults, if set, returns the results of grid g with status
+	// status, as DB.GridResults selects them: every point of the grid in
+	// the database, whoever ran it. The export is then each grid's done
+	// points in turn, a point two grids share once under each. Without
+	// it, each point is exported once, under the grid that stored it.
+	GridResults func(ctx context.Context, g GridRecord, status string) ([]Result, error)
 }
 
 // exportColumns are the first columns of an export: the grid's name and ID,
@@ -180,13 +186,24 @@ func (r *exportRow) value(name string) string {
 // exportRows returns the done points in export order and the sorted union of
 // their parameter names.
 func (d *DB) exportRows(ctx context.Context, opt ExportOptions) ([]exportRow, []string, error) {
-	rs, err := d.Results(ctx, Filter{Status: StatusDone})
-	if err != nil {
-		return nil, nil, err
-	}
 	grids, err := d.Grids(ctx)
 	if err != nil {
 		return nil, nil, err
+	}
+	var rs []Result
+	if opt.GridResults == nil {
+		if rs, err = d.Results(ctx, Filter{Status: StatusDone}); err != nil {
+			return nil, nil, err
+		}
+	} else {
+		for _, g := range grids {
+			part, err := opt.GridResults(ctx, g, StatusDone)
+			if err != nil {
+				return nil, nil, err
+			}
+			rs = append(rs, part...)
+		}
+		sortResults(rs, paramNames(rs))
 	}
 	names := make(map[string]string, len(grids))
 	for _, g := range grids {

@@ -307,10 +307,20 @@ var selectPoints = `
 	SELECT id, grid_id, scenario, seed, status, error, started, finished,
 		wall_seconds, events, run_id, model_version, ` + strings.Join(metricNames, ", ") + `
 	FROM points p
-	WHERE (?1 = '' OR p.grid_id = ?1) AND (?2 = '' OR p.status = ?2)`
+	WHERE `
+
+// filterWhere is the condition on points p of a Filter's query, whose
+// arguments are its GridID and Status.
+const filterWhere = `(?1 = '' OR p.grid_id = ?1) AND (?2 = '' OR p.status = ?2)`
 
 func queryResults(ctx context.Context, tx *sql.Tx, f Filter) ([]Result, error) {
-	rows, err := tx.QueryContext(ctx, selectPoints, f.GridID, f.Status)
+	return queryResultsWhere(ctx, tx, filterWhere, f.GridID, f.Status)
+}
+
+// queryResultsWhere returns, in no particular order, the results of the
+// points p that the SQL condition where, with arguments args, selects.
+func queryResultsWhere(ctx context.Context, tx *sql.Tx, where string, args ...any) ([]Result, error) {
+	rows, err := tx.QueryContext(ctx, selectPoints+where, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -355,8 +365,8 @@ func queryResults(ctx context.Context, tx *sql.Tx, f Filter) ([]Result, error) {
 	rows, err = tx.QueryContext(ctx, `
 		SELECT pp.point_id, pp.name, pp.value
 		FROM point_params pp JOIN points p ON p.id = pp.point_id
-		WHERE (?1 = '' OR p.grid_id = ?1) AND (?2 = '' OR p.status = ?2)
-		ORDER BY pp.point_id, pp.name`, f.GridID, f.Status)
+		WHERE `+where+`
+		ORDER BY pp.point_id, pp.name`, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -377,7 +387,7 @@ func queryResults(ctx context.Context, tx *sql.Tx, f Filter) ([]Result, error) {
 	rows, err = tx.QueryContext(ctx, `
 		SELECT am.point_id, am.name, am.value
 		FROM app_metrics am JOIN points p ON p.id = am.point_id
-		WHERE (?1 = '' OR p.grid_id = ?1) AND (?2 = '' OR p.status = ?2)`, f.GridID, f.Status)
+		WHERE `+where, args...)
 	if err != nil {
 		return nil, err
 	}

@@ -310,6 +310,10 @@ func openDSN(path, dsn string, readOnly bool) (*DB, error) {
 		sqldb.Close()
 		return nil, d.openError(err)
 	}
+	if err := d.checkParams(ctx); err != nil {
+		sqldb.Close()
+		return nil, d.openError(err)
+	}
 	return d, nil
 }
 

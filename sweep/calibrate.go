@@ -153,7 +153,7 @@ func (cs *CalibrateStepper) Error(ctx context.Context, db *store.DB, p grids.Poi
 	if err != nil {
 		return 0, err
 	}
-	series, err := db.Series(ctx, id)
+	series, err := seriesOf(ctx, db, p)
 	if err != nil {
 		return 0, err
 	}
@@ -166,6 +166,17 @@ func (cs *CalibrateStepper) Error(ctx context.Context, db *store.DB, p grids.Poi
 	cs.errs[id] = e
 	cs.mu.Unlock()
 	return e, nil
+}
+
+// seriesOf returns the series db holds of point p: under its ID, or
+// under its legacy ID (grids.Point.LegacyID) in a database written before
+// the two differed.
+func seriesOf(ctx context.Context, db *store.DB, p grids.Point) ([]store.Series, error) {
+	series, err := db.Series(ctx, p.ID(model.Version))
+	if l := p.LegacyID(model.Version); err == nil && len(series) == 0 && l != "" {
+		return db.Series(ctx, l)
+	}
+	return series, err
 }
 
 // phaseError is the root mean square of the differences of the rows'
@@ -292,9 +303,13 @@ func FitOf(ctx context.Context, rounds *Rounds, db *store.DB) (*Fit, error) {
 	}
 	// The points planned up to the current round that are done.
 	planned := st.All
-	done, err := db.Done(ctx, pointIDs(planned))
+	byID, err := resultsByID(ctx, db, planned)
 	if err != nil {
 		return nil, err
+	}
+	done := map[string]bool{}
+	for id, r := range byID {
+		done[id] = r.Status == store.StatusDone
 	}
 	var ok []Planned
 	for _, p := range planned {
@@ -313,7 +328,7 @@ func FitOf(ctx context.Context, rounds *Rounds, db *store.DB) (*Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	series, err := db.Series(ctx, best.ID(model.Version))
+	series, err := seriesOf(ctx, db, best.Point)
 	if err != nil {
 		return nil, err
 	}

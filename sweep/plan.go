@@ -129,11 +129,17 @@ func (p *Plan) Missing(ctx context.Context, db *store.DB) ([]int, error) {
 }
 
 // notDone returns, in order, the positions among ks whose points db does
-// not hold as done.
+// not hold as done, under their ID or their legacy ID.
 func (p *Plan) notDone(ctx context.Context, db *store.DB, ks iter.Seq[int]) ([]int, error) {
+	// An empty database holds no point under a legacy ID: a new run of a
+	// big grid need not hash and ask for them.
+	done, failed, err := db.Counts(ctx, "")
+	if err != nil {
+		return nil, err
+	}
 	var idx []int
-	err := p.batches(ks, func(ks []int, ids []string) error {
-		done, err := db.Done(ctx, ids)
+	err = p.batches(ks, done+failed > 0, func(ks []int, ids, legacy []string) error {
+		done, err := doneIDs(ctx, db, ids, legacy)
 		if err != nil {
 			return err
 		}
@@ -147,6 +153,29 @@ func (p *Plan) notDone(ctx context.Context, db *store.DB, ks iter.Seq[int]) ([]i
 	return idx, err
 }
 
+// doneIDs reports which of the points whose IDs are ids db holds done, by
+// ID; legacy holds their legacy IDs (grids.Point.LegacyID), "" where a
+// point has none, and a point done under its legacy ID, in a database
+// written before ID left out parameters at their default, is done.
+func doneIDs(ctx context.Context, db *store.DB, ids, legacy []string) (map[string]bool, error) {
+	ask := slices.Clip(ids) // appending must not write into the caller's array
+	for _, l := range legacy {
+		if l != "" {
+			ask = append(ask, l)
+		}
+	}
+	done, err := db.Done(ctx, ask)
+	if err != nil {
+		return nil, err
+	}
+	for j, l := range legacy {
+		if l != "" && done[l] {
+			done[ids[j]] = true
+		}
+	}
+	return done, nil
+}
+
 // positions yields every position of the plan, 0..Len()-1.
 func (p *Plan) positions() iter.Seq[int] {
 	return func(yield func(int) bool) {
@@ -158,22 +187,30 @@ func (p *Plan) positions() iter.Seq[int] {
 	}
 }
 
-// batches calls fn with the positions ks yields and their IDs, idBatch at
-// a time, in order, until fn fails. fn must not keep its slices.
-func (p *Plan) batches(positions iter.Seq[int], fn func(ks []int, ids []string) error) error {
+// batches calls fn with the positions ks yields, their IDs and, if
+// withLegacy, their legacy IDs ("" for a point without one; all "" without
+// withLegacy), idBatch at a time, in order, until fn fails. fn must not
+// keep its slices.
+func (p *Plan) batches(positions iter.Seq[int], withLegacy bool, fn func(ks []int, ids, legacy []string) error) error {
 	ks := make([]int, 0, idBatch)
 	ids := make([]string, 0, idBatch)
+	legacy := make([]string, 0, idBatch)
 	for k := range positions {
-		ks, ids = append(ks, k), append(ids, p.ID(k))
+		pt := p.Point(k)
+		l := ""
+		if withLegacy {
+			l = pt.LegacyID(model.Version)
+		}
+		ks, ids, legacy = append(ks, k), append(ids, pt.ID(model.Version)), append(legacy, l)
 		if len(ids) == idBatch {
-			if err := fn(ks, ids); err != nil {
+			if err := fn(ks, ids, legacy); err != nil {
 				return err
 			}
-			ks, ids = ks[:0], ids[:0]
+			ks, ids, legacy = ks[:0], ids[:0], legacy[:0]
 		}
 	}
 	if len(ids) > 0 {
-		return fn(ks, ids)
+		return fn(ks, ids, legacy)
 	}
 	return nil
 }

@@ -151,13 +151,9 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 		if db == nil {
 			return st, nil
 		}
-		results, err := db.ResultsOf(ctx, pointIDs(planned))
+		byID, err := resultsByID(ctx, db, planned)
 		if err != nil {
 			return st, err
-		}
-		byID := make(map[string]*store.Result, len(results))
-		for i := range results {
-			byID[results[i].Point.ID] = &results[i]
 		}
 		open := false
 		for _, p := range cur {
@@ -176,11 +172,14 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 			st.Finished = true
 			return st, nil
 		}
-		// Summaries in plan order, whatever grid first stored a point.
+		// Summaries in plan order, whatever grid first stored a point and
+		// however it spelt it (with a parameter at its default, or
+		// without): by this grid's parameters, as keyOf looks them up.
 		ordered := make([]store.Result, len(planned))
 		for i, p := range planned {
 			ordered[i] = *byID[p.ID(model.Version)]
 			ordered[i].Point.GridID = ""
+			ordered[i].Point.Params = storeParams(p.Params)
 		}
 		sums := map[string]*store.Summary{}
 		for _, s := range store.Summarize(ordered) {
@@ -208,6 +207,34 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 		planned = append(planned, fresh...)
 		cur = fresh
 	}
+}
+
+// resultsByID returns the results db holds of the points ps, by the
+// points' IDs; a point stored under its legacy ID (grids.Point.LegacyID)
+// is found there, unless it is stored under its ID as well.
+func resultsByID(ctx context.Context, db *store.DB, ps []Planned) (map[string]*store.Result, error) {
+	ids := pointIDs(ps)
+	legacy := map[string]string{}
+	for i, p := range ps {
+		if l := p.LegacyID(model.Version); l != "" {
+			legacy[l] = ids[i]
+			ids = append(ids, l)
+		}
+	}
+	results, err := db.ResultsOf(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	byID := make(map[string]*store.Result, len(results))
+	for i := range results {
+		byID[results[i].Point.ID] = &results[i]
+	}
+	for l, id := range legacy {
+		if r := byID[l]; r != nil && byID[id] == nil {
+			byID[id] = r
+		}
+	}
+	return byID, nil
 }
 
 func pointIDs(ps []Planned) []string {

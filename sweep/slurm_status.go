@@ -27,26 +27,46 @@ func (t Tally) Add(u Tally) Tally {
 // each hold some of the results. It only reads, asking for a batch of
 // points at a time.
 func (p *Plan) Tally(ctx context.Context, dbs ...*store.DB) (Tally, error) {
-	failed := make(map[string]bool)
-	for _, db := range dbs {
-		rs, err := db.Results(ctx, store.Filter{GridID: p.GridID, Status: store.StatusFailed})
-		if err != nil {
-			return Tally{}, err
-		}
-		for _, r := range rs {
-			failed[r.Point.ID] = true
-		}
-	}
 	t := Tally{Points: p.Len()}
-	err := p.batches(p.positions(), func(_ []int, ids []string) error {
+	err := p.batches(p.positions(), true, func(_ []int, ids, legacy []string) error {
 		done := make(map[string]bool)
 		for _, db := range dbs {
-			d, err := db.Done(ctx, ids)
+			d, err := doneIDs(ctx, db, ids, legacy)
 			if err != nil {
 				return err
 			}
 			for id := range d {
 				done[id] = true
+			}
+		}
+		// Failed: stored, whichever grid stored it, and done nowhere.
+		var ask []string
+		ofLegacy := map[string]string{}
+		for j, id := range ids {
+			if !done[id] {
+				ask = append(ask, id)
+				if l := legacy[j]; l != "" {
+					ask = append(ask, l)
+					ofLegacy[l] = id
+				}
+			}
+		}
+		failed := make(map[string]bool)
+		for _, db := range dbs {
+			if len(ask) == 0 {
+				break
+			}
+			rs, err := db.ResultsOf(ctx, ask)
+			if err != nil {
+				return err
+			}
+			for _, r := range rs {
+				if r.Status == store.StatusFailed {
+					failed[r.Point.ID] = true
+					if id, ok := ofLegacy[r.Point.ID]; ok {
+						failed[id] = true
+					}
+				}
 			}
 		}
 		for _, id := range ids {

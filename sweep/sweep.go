@@ -480,6 +480,20 @@ func EffectiveParams(scenario, modelVersion string, params []store.Param) map[st
 	return values
 }
 
+// CheckStoredParam reports why value is not a valid value of model
+// parameter name under this build's model version, or nil if it is or if
+// it cannot tell: for another model version, or a parameter the model
+// does not know (a scenario file's own, or one an older model had). It
+// suits store.CheckParamsWith.
+func CheckStoredParam(modelVersion, name, value string) error {
+	p := model.LookupParam(name)
+	if modelVersion != model.Version || p == nil {
+		return nil
+	}
+	_, err := p.Parse(value)
+	return err
+}
+
 // describe spells a point for messages: its parameters and seed.
 func describe(pt grids.Point) string {
 	s := pt.Scenario

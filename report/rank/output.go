@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -43,9 +44,12 @@ func ParseAt(list []string) ([]store.Param, error) {
 
 // LoadSummaries reads the points of the grid sel (name or ID prefix; ""
 // for all) with their seeds aggregated, pooling grids: a point is its
-// scenario and parameters. It returns a name for the selection, and an
-// error wrapping ErrNoGrid when no grid is selected.
-func LoadSummaries(ctx context.Context, db *store.DB, sel string) ([]*store.Summary, string, error) {
+// scenario and parameters. results reads one grid's points whoever ran
+// them (report.RecordResults); a point several grids share counts once, as
+// the first spells it. It returns a name for the selection, and an error
+// wrapping ErrNoGrid when no grid is selected.
+func LoadSummaries(ctx context.Context, db *store.DB, sel string,
+	results func(context.Context, *store.DB, store.GridRecord, string) ([]store.Result, error)) ([]*store.Summary, string, error) {
 	recs, err := db.Grids(ctx)
 	if err != nil {
 		return nil, "", err
@@ -65,12 +69,21 @@ func LoadSummaries(ctx context.Context, db *store.DB, sel string) ([]*store.Summ
 		return nil, "", fmt.Errorf("--grid %q: %s %w of that name or ID", sel, db.Path(), ErrNoGrid)
 	}
 	var rs []store.Result
-	for _, id := range ids {
-		part, err := db.Results(ctx, store.Filter{GridID: id})
+	seen := map[string]bool{}
+	for _, r := range recs {
+		if !slices.Contains(ids, r.ID) {
+			continue
+		}
+		part, err := results(ctx, db, r, "")
 		if err != nil {
 			return nil, "", err
 		}
-		rs = append(rs, part...)
+		for _, res := range part {
+			if !seen[res.Point.ID] {
+				seen[res.Point.ID] = true
+				rs = append(rs, res)
+			}
+		}
 	}
 	for i := range rs {
 		rs[i].Point.GridID = ""
