@@ -171,7 +171,9 @@ func TestSimSetTakesValuesWithCommas(t *testing.T) {
 // is byte for byte what model ib-2 gives (testdata/sim), which ib-3 keeps
 // (it changes only generated traffic's counts and file scenarios' lmc) and
 // ib-4 keeps (it changes only updn's roots on fabrics without levels; the
-// testbed is routed minhop).
+// testbed is routed minhop); ib-5 rewrote the CC-on files (paced reads only
+// for QPs whose IRD exceeds a packet's own time, and a 2.5 µs read) and
+// left the CC-off files as they were.
 // The CC-off files were written by the ccsweep of commit 7ef958b (model
 // ib-1, before generated traffic, topologies and routing engines existed),
 // which ib-2 leaves unchanged; the CC-on files by the ib-2 transport of
@@ -179,7 +181,7 @@ func TestSimSetTakesValuesWithCommas(t *testing.T) {
 // behaviour must change model.Version, and this test with it; -update
 // rewrites the files with the current model (the diff is what changed).
 func TestTestbedOutputUnchanged(t *testing.T) {
-	if model.Version != "ib-4" {
+	if model.Version != "ib-5" {
 		t.Fatalf("model %s: regenerate testdata/sim with this model and update this test", model.Version)
 	}
 	for _, sc := range []string{"testbed-s1", "testbed-s2"} {

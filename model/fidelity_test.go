@@ -37,8 +37,8 @@ func TestScaledDownFidelityCheck(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Rows) != 20 {
-		t.Errorf("%d rows, want 20", len(rep.Rows))
+	if len(rep.Rows) != 22 {
+		t.Errorf("%d rows, want 22", len(rep.Rows))
 	}
 	for _, r := range rep.Rows {
 		if !r.Pass {
