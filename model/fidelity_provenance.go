@@ -10,9 +10,10 @@ type RowGroup struct {
 	// Name names the group in reports, e.g. "fig. 11 (victim)".
 	Name string
 	// Kind says how precise the published numbers are: "table" (numbers
-	// a paper states per phase, SPEC §3), "figure" (a sentence about a
-	// surface whose figure was not available) or "text" (a number another
-	// paper states in passing).
+	// the hardware paper states per phase or per flow: SPEC §3, its
+	// scenario-2 table), "figure" (a sentence about a figure that was not
+	// available, or a number another paper read off one: claim 6) or
+	// "text" (a number a paper states in passing).
 	Kind string
 	// Sources are the FidelityRow.Source values of its rows.
 	Sources []string
