@@ -54,7 +54,7 @@ func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
 		mustFail string
 	}{
 		{"defaults", nil, ""},
-		{"ib-1 transport", []string{"--set", "becn_return=cnp", "--set", "paced_read_latency=0s"}, "| claim 6 |"},
+		{"ib-1 transport", []string{"--set", "becn_return=cnp", "--set", "paced_read_latency=0s"}, "| claim 1 |"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := ccsweep(t, append([]string{"validate", "--phase", "20ms", "-j", "2", "--quiet"}, c.args...)...)
