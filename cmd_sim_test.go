@@ -170,8 +170,11 @@ func TestSimSetTakesValuesWithCommas(t *testing.T) {
 // TestTestbedOutputUnchanged: sim's CSV for the built-in testbed scenarios
 // is byte for byte what model ib-2 gives (testdata/sim), which ib-3 keeps
 // (it changes only generated traffic's counts and file scenarios' lmc) and
-// ib-4 and ib-5 keep (they change only updn's roots on fabrics without
-// levels; the testbed is routed minhop).
+// ib-4 keeps (it changes only updn's roots on fabrics without levels; the
+// testbed is routed minhop); ib-5 rewrote the CC-on files (paced reads only
+// for QPs whose IRD exceeds a packet's own time, and a 2.5 µs read; its
+// updn changes do not touch the testbed) and left the CC-off files as
+// they were.
 // The CC-off files were written by the ccsweep of commit 7ef958b (model
 // ib-1, before generated traffic, topologies and routing engines existed),
 // which ib-2 leaves unchanged; the CC-on files by the ib-2 transport of

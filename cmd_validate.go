@@ -146,9 +146,9 @@ func writeValidation(w io.Writer, rep *model.FidelityReport, sets []string, took
 	if len(sets) > 0 {
 		with = ", with " + strings.Join(sets, ", ")
 	}
-	fmt.Fprintf(w, "\n%d of %d rows pass (testbed-s1, phase %v, model %s%s; %d simulations in %v)\n",
+	fmt.Fprintf(w, "\n%d of %d rows pass (testbed-s1 and testbed-s2, phase %v, model %s%s; %d simulations in %v)\n",
 		len(rep.Rows)-countFailed(rep), len(rep.Rows), rep.Config.Phase, model.Version, with,
-		2+len(rep.Surface.Timers)*len(rep.Surface.Rates), took.Round(time.Second))
+		rep.Simulations(), took.Round(time.Second))
 }
 
 // checkProgress returns the progress callback of --cross and --sensitivity:
@@ -296,7 +296,7 @@ func writeCross(w io.Writer, rep *model.CrossReport, sets []string, took time.Du
 	if len(sets) > 0 {
 		with = ", with " + strings.Join(sets, ", ")
 	}
-	fmt.Fprintf(w, "\n%d of %d groups pass in sample and held out (testbed-s1, phase %v, model %s%s; %d grid points in %v)\n",
+	fmt.Fprintf(w, "\n%d of %d groups pass in sample and held out (testbed-s1 and testbed-s2, phase %v, model %s%s; %d grid points in %v)\n",
 		len(rep.Groups)-failed, len(rep.Groups), rep.InSample.Config.Phase, model.Version, with, len(rep.Points), took.Round(time.Second))
 	return failed
 }
@@ -375,7 +375,7 @@ func writeSensitivity(w io.Writer, rep *model.SensitivityReport, sets []string, 
 	if len(sets) > 0 {
 		with = ", with " + strings.Join(sets, ", ")
 	}
-	fmt.Fprintf(w, "\nAt the defaults %d of %d rows pass (testbed-s1, phase %v, model %s%s; %d checks in %v)\n",
+	fmt.Fprintf(w, "\nAt the defaults %d of %d rows pass (testbed-s1 and testbed-s2, phase %v, model %s%s; %d checks in %v)\n",
 		len(rep.Base.Rows)-countFailed(rep.Base), len(rep.Base.Rows), rep.Base.Config.Phase, model.Version, with,
 		1+2*len(rep.Params), took.Round(time.Second))
 }

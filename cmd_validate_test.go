@@ -54,12 +54,12 @@ func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
 		mustFail string
 	}{
 		{"defaults", nil, ""},
-		{"ib-1 transport", []string{"--set", "becn_return=cnp", "--set", "paced_read_latency=0s"}, "| claim 6 |"},
+		{"ib-1 transport", []string{"--set", "becn_return=cnp", "--set", "paced_read_latency=0s"}, "| claim 1 |"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := ccsweep(t, append([]string{"validate", "--phase", "20ms", "-j", "2", "--quiet"}, c.args...)...)
 			lines := strings.Split(strings.TrimSpace(out), "\n")
-			if len(lines) < 23 || lines[0] != "| source | compared | model | published | measure | verdict |" {
+			if len(lines) < 25 || lines[0] != "| source | compared | model | published | measure | verdict |" {
 				t.Fatalf("exit %d, output:\n%s%s", code, out, stderr)
 			}
 			rows, failed := 0, 0
@@ -77,8 +77,8 @@ func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
 					t.Errorf("row without a verdict: %s", l)
 				}
 			}
-			summary := fmt.Sprintf("%d of %d rows pass (testbed-s1, phase 20ms, model %s", rows-failed, rows, model.Version)
-			if rows != 20 || !strings.Contains(out, summary) {
+			summary := fmt.Sprintf("%d of %d rows pass (testbed-s1 and testbed-s2, phase 20ms, model %s", rows-failed, rows, model.Version)
+			if rows != 22 || !strings.Contains(out, summary) {
 				t.Errorf("%d rows; output:\n%s", rows, out)
 			}
 			if c.mustFail != "" {
@@ -112,7 +112,7 @@ func TestValidateCrossPrintsBothVerdicts(t *testing.T) {
 			if strings.HasPrefix(l, "| "+g.Name+" | "+g.Kind+" | ") {
 				groups++
 				claim6 := g.Name == "[002] OMNeT++ validation"
-				if claim6 && (!strings.Contains(l, " | 1 | pass | ") || !strings.Contains(l, "paced_read_latency=0s | **FAIL** (claim 6")) {
+				if claim6 && (!strings.Contains(l, " | 2 | pass | ") || !strings.Contains(l, "paced_read_latency=0s | **FAIL** (claim 6")) {
 					t.Errorf("claim 6's group: %s", l)
 				}
 			}

@@ -57,12 +57,12 @@ func TestTestbedS1CCOnProtectsTheVictimAndSharesTheHotSpot(t *testing.T) {
 	}
 }
 
-// testbed-s2 with CC on: the three flows stay fair. How much CC costs
-// there depends on paced_read_latency: with paced QPs streaming like
-// unpaced ones the CC loop keeps the shared S1-S2 link busy (within 10 % of
-// CC off); with the default 2 µs read round trip a flow that needs only a
-// small IRD cannot be paced gently, and the model predicts a larger cost
-// (docs/model.md, "What the hardware adds").
+// testbed-s2 with CC on: the three flows stay fair, and CC costs them less
+// than 10 % of their CC-off mean (the hardware paper's scenario-2 table: a
+// few percent), with the default read round trip and without one: the
+// flows need an IRD of about a quarter of a packet's time, within the read
+// ahead, so the paced read never applies (docs/model.md, "What the hardware
+// adds"). Model ib-4, which paced every paced QP's reads, cost them a third.
 func TestTestbedS2CCOnIsFair(t *testing.T) {
 	cfg := model.DefaultConfig()
 	cfg.Phase = engine.Second
@@ -88,8 +88,8 @@ func TestTestbedS2CCOnIsFair(t *testing.T) {
 			t.Errorf("paced_read_latency %v: Jain %.3f, want ≥ 0.95", read, mOn.FairnessJain)
 		}
 		penalty := 1 - mOn.ContributorsGbps/mOff.ContributorsGbps
-		if read == 0 && (penalty < 0 || penalty > 0.10) {
-			t.Errorf("paced_read_latency 0: CC throughput penalty %.1f%%, want between 0 and 10%%", 100*penalty)
+		if penalty < 0 || penalty > 0.10 {
+			t.Errorf("paced_read_latency %v: CC throughput penalty %.1f%%, want between 0 and 10%%", read, 100*penalty)
 		}
 		t.Logf("testbed-s2, paced_read_latency %v: CC off %.3f Gbit/s per flow, jitter %.3f; CC on %.3f (%.1f%% less), jitter %.3f, Jain %.3f",
 			read, mOff.ContributorsGbps, mOff.SDGbps, mOn.ContributorsGbps, 100*penalty, mOn.SDGbps, mOn.FairnessJain)

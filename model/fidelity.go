@@ -73,12 +73,23 @@ type FidelityReport struct {
 	// over each phase after its first fifth.
 	Flows   []string
 	Off, On [][]float64
+	// S2Flows names the flows of testbed-s2; S2Off and S2On hold each
+	// flow's mean throughput (Gbit/s) over its last phase (all three
+	// active) after its first fifth, with CC off and on.
+	S2Flows     []string
+	S2Off, S2On []float64
 	// Surface is the grid the claims about figures 11, 12 and 14 read.
 	Surface FidelitySurface
 	// Config is the configuration the runs started from.
 	Config Config
 
 	onSD, offSD [][]float64 // each flow's sd over the samples per phase, [phase][flow]
+}
+
+// Simulations returns how many simulations the check ran: testbed-s1 and
+// testbed-s2 with CC off and on, and the surface's grid.
+func (rep *FidelityReport) Simulations() int {
+	return 4 + len(rep.Surface.Timers)*len(rep.Surface.Rates)
 }
 
 // FidelityRow is one check: what is compared, the model's number, the published
@@ -111,15 +122,18 @@ type FidelitySurface struct {
 	Victim, Contributors, Var [][]float64
 }
 
-// job is one simulation of CheckFidelity.
+// job is one simulation of CheckFidelity: of testbed-s1 unless sc is set.
 type job struct {
 	cfg  Config
 	done func(*Result)
+	sc   *Scenario
 }
 
 // CheckFidelity runs the reference experiments and checks them: testbed-s1 with CC off
-// and with CC on for the tables of SPEC §3 and claim 6, and testbed-s1 with
-// CC on over Timers × Rates for claims 1 to 5. It returns early with ctx's
+// and with CC on for the tables of SPEC §3 and claim 6, testbed-s1 with
+// CC on over Timers × Rates for claims 1 to 5, and testbed-s2 with CC off
+// and on for CC's cost on a shared switch link (the hardware paper's
+// scenario-2 table). It returns early with ctx's
 // error when ctx is done, and with the first simulation's error if one
 // fails.
 func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, error) {
@@ -153,11 +167,17 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 		rep.Flows = append(rep.Flows, f.Name)
 	}
 
+	sc2 := LookupScenario("testbed-s2")
+	for _, f := range sc2.Flows {
+		rep.S2Flows = append(rep.S2Flows, f.Name)
+	}
+
 	var jobs []job
-	var offRes, onRes *Result
+	var offRes, onRes, s2Off, s2On *Result
 	off, on := base, base
 	off.CC.Scheme, on.CC.Scheme = SchemeOff, SchemeIB
-	jobs = append(jobs, job{off, func(r *Result) { offRes = r }}, job{on, func(r *Result) { onRes = r }})
+	jobs = append(jobs, job{off, func(r *Result) { offRes = r }, nil}, job{on, func(r *Result) { onRes = r }, nil})
+	jobs = append(jobs, job{off, func(r *Result) { s2Off = r }, sc2}, job{on, func(r *Result) { s2On = r }, sc2})
 	s := &rep.Surface
 	for i, t := range opt.Timers {
 		for j, mr := range opt.Rates {
@@ -166,7 +186,7 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 			jobs = append(jobs, job{c, func(r *Result) {
 				m := r.Metrics()
 				s.Victim[i][j], s.Contributors[i][j], s.Var[i][j] = m.VictimGbps, m.ContributorsGbps, m.Var
-			}})
+			}, nil})
 		}
 	}
 	if err := runAll(ctx, sc, jobs, opt); err != nil {
@@ -174,8 +194,12 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 	}
 	rep.Off, rep.offSD = phaseStats(offRes, sc.Phases)
 	rep.On, rep.onSD = phaseStats(onRes, sc.Phases)
+	s2OffMeans, _ := phaseStats(s2Off, sc2.Phases)
+	s2OnMeans, _ := phaseStats(s2On, sc2.Phases)
+	rep.S2Off, rep.S2On = s2OffMeans[sc2.Phases-1], s2OnMeans[sc2.Phases-1]
 	rep.Rows = append(rep.Rows, tableRows(rep)...)
 	rep.Rows = append(rep.Rows, claimRows(rep)...)
+	rep.Rows = append(rep.Rows, s2Rows(rep)...)
 	for i := range rep.Rows {
 		rep.Rows[i].Group, rep.Rows[i].Kind = groupOf(rep.Rows[i].Source)
 	}
@@ -199,11 +223,15 @@ func runAll(ctx context.Context, sc *Scenario, jobs []job, opt FidelityOptions) 
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				r, err := RunContext(ctx, sc, jobs[i].cfg, opt.Seed)
+				jsc := sc
+				if jobs[i].sc != nil {
+					jsc = jobs[i].sc
+				}
+				r, err := RunContext(ctx, jsc, jobs[i].cfg, opt.Seed)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
-						firstErr = fmt.Errorf("%s, ccti_timer %v, marking_rate %d: %w", sc.Name,
+						firstErr = fmt.Errorf("%s, ccti_timer %v, marking_rate %d: %w", jsc.Name,
 							jobs[i].cfg.CC.CCTITimer, jobs[i].cfg.CC.MarkingRate, err)
 					}
 					cancel()

@@ -45,8 +45,9 @@ func TestGridPointsAreTheProduct(t *testing.T) {
 
 // Every row belongs to the group of the published source it checks: the
 // SPEC §3 tables, figures 11 (victim: claims 1, 2), 12 (contributors:
-// claim 3), 14 (Var: claim 4), all three (claim 5) and the OMNeT++ paper's
-// validation text (claim 6; reference/002.md).
+// claim 3), 14 (Var: claim 4), all three (claim 5), the OMNeT++ paper's
+// reading of the hardware's scenario-1 figure (claim 6; reference/002.md)
+// and the hardware paper's per-flow table of scenario 2.
 func TestRowsNameTheirGroup(t *testing.T) {
 	want := map[string][2]string{
 		"SPEC §3, CC off": {"SPEC §3 table, CC off", "table"},
@@ -56,7 +57,8 @@ func TestRowsNameTheirGroup(t *testing.T) {
 		"claim 3":         {"fig. 12 (contributors)", "figure"},
 		"claim 4":         {"fig. 14 (Var)", "figure"},
 		"claim 5":         {"figs. 11, 12, 14 (chosen setting)", "figure"},
-		"claim 6":         {"[002] OMNeT++ validation", "text"},
+		"claim 6":         {"[002] OMNeT++ validation", "figure"},
+		"scenario 2":      {"[000] scenario 2 table", "table"},
 	}
 	for _, r := range judge(goodReport()) {
 		g, k := groupOf(r.Source)

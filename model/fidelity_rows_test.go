@@ -23,6 +23,8 @@ func goodReport() *FidelityReport {
 		{0.01, 0.01, 0.01, 0.01, 0}, {0.01, 0.01, 0.01, 0.01, 0.01}}
 	rep.onSD = [][]float64{{0.01, 0, 0, 0, 0}, {0.01, 0.01, 0, 0, 0}, {0.01, 0.3, 0.3, 0, 0},
 		{0.01, 0.3, 0.3, 0.3, 0}, {0.1, 0.3, 0.3, 0.3, 0.3}}
+	rep.S2Flows = []string{"F1", "F2", "F3"}
+	rep.S2Off, rep.S2On = []float64{10.53, 10.53, 10.53}, []float64{10.2, 10.4, 10.3}
 	s := &rep.Surface
 	for i, t := range s.Timers {
 		for j, mr := range s.Rates {
@@ -42,7 +44,9 @@ func goodReport() *FidelityReport {
 	return rep
 }
 
-func judge(rep *FidelityReport) []FidelityRow { return append(tableRows(rep), claimRows(rep)...) }
+func judge(rep *FidelityReport) []FidelityRow {
+	return append(append(tableRows(rep), claimRows(rep)...), s2Rows(rep)...)
+}
 
 func TestRowsJudgeHandMadeReports(t *testing.T) {
 	for _, row := range judge(goodReport()) {
@@ -114,6 +118,14 @@ func TestRowsJudgeHandMadeReports(t *testing.T) {
 			r.Surface.Var[i][j] = 1
 		}, "claim 5", "threshold 15"},
 		{"two contributors fill H5", func(r *FidelityReport) { r.On[2][1], r.On[2][2] = 6.5, 6.45 }, "claim 6", "F2 + F3"},
+		{"two contributors lose only 3 %", func(r *FidelityReport) { r.On[2][1], r.On[2][2] = 6.3, 6.3 }, "claim 6", "F2 + F3"},
+		{"four contributors keep the penalty", func(r *FidelityReport) {
+			for f := 1; f <= 4; f++ {
+				r.On[4][f] = 3.0
+			}
+		}, "claim 6", "F2–F5"},
+		{"CC costs s2 a fifth", func(r *FidelityReport) { r.S2On = []float64{8.4, 8.4, 8.4} }, "scenario 2", "F1–F3"},
+		{"CC on s2 unfair at the same mean", func(r *FidelityReport) { r.S2On = []float64{13, 11.5, 7} }, "scenario 2", "F1–F3"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -163,10 +163,11 @@ func (n *Network) tryHCA(h int32) {
 			hc.rr = 0
 		}
 		hc.ioFree = now + txTime(payload, n.ioMbps)
-		// The injection-rate delay (pacedGap: at least the paced read
-		// latency) adds to the packet's own time on the link or through
-		// the send DMA, whichever is longer.
-		f.readyAt = now + max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps)) + n.pacedGap(f)
+		// The injection-rate delay (pacedGap, with the paced read) adds to
+		// the packet's own time on the link or through the send DMA,
+		// whichever is longer.
+		own := max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps))
+		f.readyAt = now + own + n.pacedGap(f, own)
 		if n.srcHook {
 			n.schemeSent(fi, now, payload)
 		}

@@ -106,24 +106,40 @@ type TransportConfig struct {
 	// seed, so the timers of different adapters tick out of step) or "zero"
 	// (every timer one period after time 0, all in step).
 	CCTITimerStart string
-	// PacedReadLatency is the host read round trip a paced QP (one with a
-	// non-zero IRD) waits for each packet's payload: such a QP's packets
-	// leave at least this long apart beyond their own time, whatever its
-	// IRD. 0 lets paced QPs stream like unpaced ones.
+	// PacedRead says which paced QPs (those with a non-zero IRD) fetch
+	// their payloads one at a time: "aside" (model ib-5) only a QP whose
+	// IRD is longer than its packet's own time on the link or through the
+	// send DMA, which the adapter sets aside until its IRD has passed
+	// instead of reading its next payload ahead; a QP with a shorter IRD
+	// keeps its read one packet ahead and waits its IRD only. "all" (models
+	// ib-2 to ib-4): every paced QP. A QP that fetches one payload at a
+	// time sends its packets max(IRD, PacedReadLatency) apart beyond their
+	// own time.
+	PacedRead string
+	// PacedReadLatency is the host read round trip of a payload fetched
+	// one at a time (PacedRead). 0 lets paced QPs stream like unpaced ones.
 	PacedReadLatency engine.Time
 }
 
 // DefaultTransport returns the testbed's transport and adapter behaviour:
 // BECNs in ACKs requested every 16 packets (two per 64 KiB message),
-// timers out of step, and a 2 µs read round trip for paced QPs.
+// timers out of step, and a 2.5 µs read round trip for a paced QP whose
+// IRD is longer than its packet's own time.
 func DefaultTransport() TransportConfig {
 	return TransportConfig{
 		BECNReturn:       "ack",
 		AckReqPackets:    16,
 		CCTITimerStart:   "random",
-		PacedReadLatency: 2 * engine.Microsecond,
+		PacedRead:        PacedReadAside,
+		PacedReadLatency: 2500 * engine.Nanosecond,
 	}
 }
+
+// PacedRead values (TransportConfig.PacedRead).
+const (
+	PacedReadAside = "aside"
+	PacedReadAll   = "all"
+)
 
 // CCConfig holds the congestion-control scheme and the IB CC parameters
 // (SPEC §2).
@@ -347,7 +363,9 @@ var coreParams = []*Param{
 		func(c *Config) *int { return &c.Transport.AckReqPackets }),
 	enumParam("ccti_timer_start", "first expiry of each adapter's CCTI timer: random within its period (timers out of step) or zero (all in step)", []string{"random", "zero"},
 		func(c *Config) *string { return &c.Transport.CCTITimerStart }),
-	durParam("paced_read_latency", "host read round trip a paced QP waits per packet: its packets leave at least this long apart beyond their own time (0: none)", 0, engine.Millisecond,
+	enumParam("paced_read", "which paced QPs fetch one payload at a time, their packets max(IRD, paced_read_latency) apart beyond their own time: aside (only those whose IRD exceeds their packet's own time; the others read ahead and wait their IRD) or all (every paced QP; models ib-2 to ib-4)", []string{PacedReadAside, PacedReadAll},
+		func(c *Config) *string { return &c.Transport.PacedRead }),
+	durParam("paced_read_latency", "host read round trip of a payload a paced QP fetches one at a time (paced_read; 0: none)", 0, engine.Millisecond,
 		func(c *Config) *engine.Time { return &c.Transport.PacedReadLatency }),
 }
 

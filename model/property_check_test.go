@@ -499,6 +499,9 @@ func TestPropertyCheckerCatches(t *testing.T) {
 			cfg.Phase, cfg.Sample = 100*engine.Microsecond, 100*engine.Microsecond // all five flows on by 400 µs
 			cfg.CC.Scheme = c.scheme
 			cfg.CC.CCTILimit = 3 // BECNs reach it
+			// The ib-4 paced reads, under which F2's CCTI is at its limit
+			// at 450 µs (with ib-5's it is at 2 then).
+			cfg.Transport.PacedRead, cfg.Transport.PacedReadLatency = PacedReadAll, 2*engine.Microsecond
 			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)

@@ -76,39 +76,51 @@ func TestBECNsInACKsCoalesceTheFECNsBetweenTwoACKs(t *testing.T) {
 
 // A flow held at a fixed CCTI (ccti_min = ccti_limit) alone on the testbed
 // starts each 2 KiB packet one own time after the last (its link or send DMA
-// time, the longer) plus its paced gap: the IRD CCT[CCTI] = 7·CCTI²/106² µs,
-// stretched to the paced read latency when that is longer, and no gap at
-// CCTI 0. By hand, in picoseconds: own = max(2074 B at 16 Gbit/s, 2048 B at
+// time, the longer) plus its paced gap, and no gap at CCTI 0. The gap is
+// the IRD CCT[CCTI] = 7·CCTI²/106² µs, stretched to the paced read latency
+// when that is longer, except, with paced_read = aside (ib-5), while the
+// IRD is at most the own time (the payload was read ahead): then the IRD
+// alone. By hand, in picoseconds: own = max(2074 B at 16 Gbit/s, 2048 B at
 // 13 Gbit/s) = max(1 037 000, ⌈1 260 307.7⌉) = 1 260 308; CCT[40] =
-// ⌊7e6·1600/11236⌋ = 996 796, CCT[100] = ⌊7e6·10000/11236⌋ = 6 229 975.
-// Every gap must be exact, and the throughput 16 384 bits per period.
+// ⌊7e6·1600/11236⌋ = 996 796, CCT[44] = ⌊7e6·1936/11236⌋ = 1 206 123 (the
+// last entry within own), CCT[45] = ⌊7e6·2025/11236⌋ = 1 261 569 (the
+// first beyond it), CCT[100] = ⌊7e6·10000/11236⌋ = 6 229 975. Every gap
+// must be exact, and the throughput 16 384 bits per period.
 func TestPacedFlowRateMatchesItsClosedForm(t *testing.T) {
 	const own = 1260308
+	const read = 2 * engine.Microsecond
 	for _, c := range []struct {
+		mode   string
 		ccti   int
 		read   engine.Time
 		period engine.Time
 		gbps   float64 // 16384 bits / period
 	}{
-		{40, 2 * engine.Microsecond, own + 2000000, 5.02529},
-		{40, 0, own + 996796, 7.25886},
-		{100, 2 * engine.Microsecond, own + 6229975, 2.18737},
-		{0, 2 * engine.Microsecond, own, 13.0000},
+		{"aside", 40, read, own + 996796, 7.25886},
+		{"aside", 44, read, own + 1206123, 6.64280},
+		{"aside", 45, read, own + 2000000, 5.02529},
+		{"aside", 45, 0, own + 1261569, 6.49675},
+		{"aside", 100, read, own + 6229975, 2.18737},
+		{"aside", 0, read, own, 13.0000},
+		{"all", 40, read, own + 2000000, 5.02529},
+		{"all", 40, 0, own + 996796, 7.25886},
+		{"all", 100, read, own + 6229975, 2.18737},
+		{"all", 0, read, own, 13.0000},
 	} {
 		n := ccNetwork(t, map[string]any{"ccti_min": int64(c.ccti), "ccti_limit": int64(c.ccti),
-			"paced_read_latency": c.read, "phase": "2ms"})
+			"paced_read": c.mode, "paced_read_latency": c.read, "phase": "2ms"})
 		after, starts := startRecorder(n, 0)
 		runHooked(n, n.cfg.Phase, nil, after) // F1 alone in the first phase
 		s := *starts
 		for i := 1; i < len(s); i++ {
 			if got := s[i] - s[i-1]; got != c.period {
-				t.Fatalf("CCTI %d, read latency %v: packets %d and %d %d ps apart, want %d", c.ccti, c.read, i-1, i, got, c.period)
+				t.Fatalf("%s, CCTI %d, read latency %v: packets %d and %d %d ps apart, want %d", c.mode, c.ccti, c.read, i-1, i, got, c.period)
 			}
 		}
 		r := n.Result()
 		got := r.MeanGbps(0, 500*engine.Microsecond, n.cfg.Phase)
 		if len(s) < 100 || math.Abs(got-c.gbps) > 0.01*c.gbps {
-			t.Errorf("CCTI %d, read latency %v: %d packets, F1 %.3f Gbit/s, want %.3f", c.ccti, c.read, len(s), got, c.gbps)
+			t.Errorf("%s, CCTI %d, read latency %v: %d packets, F1 %.3f Gbit/s, want %.3f", c.mode, c.ccti, c.read, len(s), got, c.gbps)
 		}
 	}
 }
