@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strings"
@@ -146,22 +147,32 @@ const (
 	missingColor = "#9e9e9e"
 )
 
+// surfaceMeans yields the means of a metric over the cells of every slice
+// of a surface that have it.
+func surfaceMeans(g *Grid, s *Surface, metric string) iter.Seq[float64] {
+	return func(yield func(float64) bool) {
+		for _, sl := range s.Slices {
+			for _, row := range sl.Cells {
+				for _, ci := range row {
+					if ci < 0 {
+						continue
+					}
+					if v, ok := g.Cells[ci].Mean[metric]; ok && !yield(v) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
 // metricRange returns the smallest and largest mean of a metric over the
 // cells of every slice of a surface, widened when they are equal: the
 // colour scale and the height stay put when the page switches slices.
 func metricRange(g *Grid, s *Surface, metric string) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
-	for _, sl := range s.Slices {
-		for _, row := range sl.Cells {
-			for _, ci := range row {
-				if ci < 0 {
-					continue
-				}
-				if v, ok := g.Cells[ci].Mean[metric]; ok {
-					lo, hi = math.Min(lo, v), math.Max(hi, v)
-				}
-			}
-		}
+	for v := range surfaceMeans(g, s, metric) {
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	if lo > hi {
 		return 0, 1
@@ -184,17 +195,8 @@ const sliverShare = 0.05
 // magnitude, or "".
 func sliverNote(g *Grid, s *Surface, metric string) string {
 	lo, hi, sum, n := math.Inf(1), math.Inf(-1), 0.0, 0
-	for _, sl := range s.Slices {
-		for _, row := range sl.Cells {
-			for _, ci := range row {
-				if ci < 0 {
-					continue
-				}
-				if v, ok := g.Cells[ci].Mean[metric]; ok {
-					lo, hi, sum, n = math.Min(lo, v), math.Max(hi, v), sum+v, n+1
-				}
-			}
-		}
+	for v := range surfaceMeans(g, s, metric) {
+		lo, hi, sum, n = math.Min(lo, v), math.Max(hi, v), sum+v, n+1
 	}
 	mean := sum / float64(n)
 	if n < 2 || mean == 0 || math.IsInf(mean, 0) || math.IsNaN(mean) || hi-lo > sliverShare*math.Abs(mean) {
