@@ -73,3 +73,27 @@ func TestPageCellsDropOnlyUnshownSpreads(t *testing.T) {
 		t.Errorf("two seeds: the page cell is not the grid's: %+v", got[1])
 	}
 }
+
+// TestSliverNoteOfAnAppMetric checks the note on a surface of an app
+// metric, which the fixed metric table does not hold: its unit comes from
+// the name's suffix (µs), and writing the note must not fail.
+func TestSliverNoteOfAnAppMetric(t *testing.T) {
+	const m = "pingpong_latency_mean_us"
+	g, s := sliverGrid(0.90, 0.91, 0.92, 0.91)
+	for _, c := range g.Cells {
+		c.Mean = map[string]float64{m: c.Mean["victim_gbps"]}
+		c.SD = map[string]float64{m: 0}
+	}
+	if metricOf(m) == nil {
+		t.Fatalf("%s is not an app metric here; pick another name", m)
+	}
+	var o struct {
+		Title *struct{ Subtext string }
+	}
+	if err := json.Unmarshal(surfaceOption(g, s, s.Slices[0], m), &o); err != nil {
+		t.Fatal(err)
+	}
+	if want := "within 0.9–0.92 µs"; o.Title == nil || !strings.Contains(o.Title.Subtext, want) {
+		t.Errorf("title %+v, want a note with %q", o.Title, want)
+	}
+}
