@@ -225,12 +225,18 @@ const sqliteHeader = "SQLite format 3\x00"
 // checkOutputs refuses, with a usage error, before the command does any
 // work: an output that names one of its inputs or the database (after
 // following symbolic links, or as another hard link to the same file), and
-// an output over an existing SQLite database. Empty paths and "-" (standard
-// output) are skipped.
+// an output over an existing SQLite database, and two outputs that name
+// one file (the second would overwrite the first). Empty paths and "-"
+// (standard output) are skipped.
 func checkOutputs(outs []ioPath, ins []ioPath) error {
-	for _, o := range outs {
+	for i, o := range outs {
 		if o.path == "" || o.path == "-" {
 			continue
+		}
+		for _, p := range outs[:i] {
+			if p.path != "" && p.path != "-" && samePath(o.path, p.path) {
+				return usagef("%s %s and %s %s name one file: give another output path", p.what, p.path, o.what, o.path)
+			}
 		}
 		for _, in := range ins {
 			if in.path != "" && in.path != "-" && samePath(o.path, in.path) {

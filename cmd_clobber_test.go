@@ -62,7 +62,8 @@ func TestOutputsNeverEatInputs(t *testing.T) {
 	if err := os.Symlink("new.db", dangling); err != nil {
 		t.Fatal(err)
 	}
-	watched := []string{db, grid, scen, fabric, csv, fit, newDB}
+	twice := filepath.Join(dir, "twice.out") // two outputs of one command
+	watched := []string{db, grid, scen, fabric, csv, fit, newDB, twice}
 	for _, args := range [][]string{
 		{"report", db, "-o", db},
 		{"report", db, "-o", link},
@@ -76,6 +77,8 @@ func TestOutputsNeverEatInputs(t *testing.T) {
 		{"sim", "--scenario", "testbed-s2", "--phase", "1ms", "--cpuprofile", db},
 		{"sim", "--scenario", scen, "--phase", "1ms", "--out", scen},
 		{"sim", "--scenario", scen, "--phase", "1ms", "--out", fabric},
+		{"sim", "--scenario", "testbed-s2", "--phase", "1ms", "--out", twice, "--cpuprofile", twice},
+		{"fabric", "testbed-s2", "--lfts", twice, "--ibsim", twice},
 		{"calibrate", fit, "--db", newDB, "--out", newDB},
 		{"calibrate", fit, "--db", newDB, "--out", fit},
 		{"calibrate", fit, "--db", newDB, "--out", csv},

@@ -91,6 +91,7 @@ func fabricAction(c *cli.Context) error {
 	if c.IsSet("routing") && !slices.Contains(model.RoutingAlgorithms, routing) {
 		return usagef("--routing: want one of %s, not %q", strings.Join(model.RoutingAlgorithms, ", "), routing)
 	}
+	ins = append(ins, ioPath{"--read-lfts", c.String("read-lfts")})
 	if err := checkOutputs([]ioPath{{"--lfts", c.String("lfts")}, {"--ibsim", c.String("ibsim")}}, ins); err != nil {
 		return err
 	}

@@ -113,6 +113,40 @@ func TestFabricBadInput(t *testing.T) {
 	}
 }
 
+// TestFabricOutputsNameOneFileEach checks that fabric refuses two outputs
+// that name one file, and an output over the tables it reads, writing
+// nothing.
+func TestFabricOutputsNameOneFileEach(t *testing.T) {
+	dir := t.TempDir()
+	both := filepath.Join(dir, "both")
+	tables := filepath.Join(dir, "tables.dump")
+	if _, stderr, code := ccsweep(t, "fabric", "testbed-s1", "--lfts", tables); code != 0 {
+		t.Fatalf("writing the tables: exit %d, %s", code, stderr)
+	}
+	want, err := os.ReadFile(tables)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"fabric", "testbed-s1", "--lfts", both, "--ibsim", both},
+		{"fabric", "testbed-s1", "--read-lfts", tables, "--lfts", tables},
+		{"fabric", "testbed-s1", "--read-lfts", tables, "--ibsim", tables},
+	} {
+		t.Run(strings.Join(args[2:], " "), func(t *testing.T) {
+			_, stderr, code := ccsweep(t, args...)
+			if code != 2 || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("exit %d, stderr %q; want 2 and one line", code, stderr)
+			}
+			if _, err := os.Stat(both); !os.IsNotExist(err) {
+				t.Errorf("%s was written (%v)", both, err)
+			}
+			if got, _ := os.ReadFile(tables); string(got) != string(want) {
+				t.Errorf("the tables read were overwritten")
+			}
+		})
+	}
+}
+
 // fileSums is the files' contents, joined, to see that none changed.
 func fileSums(t *testing.T, paths ...string) string {
 	t.Helper()

@@ -157,9 +157,6 @@ func simAction(c *cli.Context) error {
 	if err := checkOutputs(outs, ins); err != nil {
 		return err
 	}
-	if o, p := c.String("out"), c.String("cpuprofile"); o != "" && o != "-" && p != "" && samePath(o, p) {
-		return usagef("--out %s and --cpuprofile %s are the same file; give two", o, p)
-	}
 	if c.Float64("max-events") < 0 {
 		return usagef("--max-events %g: want 0 (no limit) or more", c.Float64("max-events"))
 	}
