@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -81,6 +82,10 @@ func fabricAction(c *cli.Context) error {
 		var files []string
 		var err error
 		if sc, files, err = grids.LoadScenarioFiles(name); err != nil {
+			var ge *grids.Error
+			if errors.As(err, &ge) {
+				return err // one line per problem, as sim prints them
+			}
 			return usagef("%v", err)
 		}
 		ins = scenarioInputs(files)

@@ -160,3 +160,16 @@ func fileSums(t *testing.T, paths ...string) string {
 	}
 	return b.String()
 }
+
+// TestFabricPrintsEachScenarioProblemOnItsLine checks that a scenario file
+// with two problems gets one stderr line per problem, each naming its
+// file and line, as sim prints them.
+func TestFabricPrintsEachScenarioProblemOnItsLine(t *testing.T) {
+	scen := filepath.Join(t.TempDir(), "two.toml")
+	os.WriteFile(scen, []byte("[topology]\nkind = \"fattree\"\nk = 4\nlevels = 2\n[[flow]]\nsrc = 0\ndst = 1\n"), 0o644)
+	_, stderr, code := ccsweep(t, "fabric", scen)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	if code != 2 || len(lines) != 2 || !strings.Contains(lines[0], "two.toml:6: flow[0].src") || !strings.Contains(lines[1], "two.toml:7: flow[0].dst") {
+		t.Errorf("exit %d, stderr %q; want 2 and the two problems on their lines", code, stderr)
+	}
+}
