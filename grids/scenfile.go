@@ -194,10 +194,12 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	if spec.Routing == "" {
 		spec.Routing = "updn"
 	}
+	lftsLine := 0 // the line of routing.lfts, where its tables' problems are reported
 	if rt := r.table(root, "routing"); rt != nil {
 		spec.Routing = r.enum(rt, "routing", "algorithm", spec.Routing, model.RoutingAlgorithms)
 		spec.LMC = r.int(rt, "routing", "lmc", 0, 0, 7)
 		if n := rt.m["lfts"]; n != nil {
+			lftsLine = n.line
 			if name, ok := str(ps, "routing.lfts", n); ok {
 				if a := rt.m["algorithm"]; a != nil {
 					ps.add(a.line, "routing.algorithm", "give algorithm or lfts, not both: lfts are the routing")
@@ -365,6 +367,8 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			}
 		} else if ae := (*model.AppError)(nil); errors.As(err, &ae) && ps.appProblem(appTables, ae) {
 			// placed at the app's field
+		} else if le := (*model.LFTsError)(nil); errors.As(err, &le) && lftsLine > 0 {
+			ps.add(lftsLine, "routing.lfts", "%s: %s", le.Name, le.Reason)
 		} else {
 			ps.add(line, "topology", "%s", strings.TrimPrefix(err.Error(), model.ErrBadScenario.Error()+": "))
 		}

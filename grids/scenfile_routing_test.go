@@ -61,7 +61,16 @@ func TestScenarioRoutingFiles(t *testing.T) {
 		t.Errorf("lfts: routing %s, max %d; want lfts, 12", info.Routing, info.Balance.SwitchMax)
 	}
 	write("bad-roots.txt", "spine1\n")
+	// The tables without switch S1's route to H2: a problem of the lfts
+	// file, reported at the scenario's routing.lfts line (5), not at
+	// [topology].
+	ibroute, err := os.ReadFile(filepath.Join(dir, "small-ibroute.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write("holed.txt", strings.Replace(string(ibroute), "0x0006 002 : (Channel Adapter portguid 0x0002c903000a1b21: 'H2 HCA-1')\n", "", 1))
 	for name, c := range map[string]struct{ text, want string }{
+		"lfts with a hole":   {"[routing]\nlfts = \"holed.txt\"\n", "lfts-with-a-hole.toml:5: routing.lfts: holed.txt: host "},
 		"no GUID":            {"[routing]\nroot_guid_file = \"bad-roots.txt\"\n", `bad-roots.txt:1: "spine1": want one GUID a line`},
 		"lfts and algorithm": {"[routing]\nalgorithm = \"minhop\"\nlfts = \"small-ibroute.txt\"\n", "give algorithm or lfts, not both"},
 	} {

@@ -425,17 +425,30 @@ func routesFromLFTs(t *Topology, name string, text []byte, lmc, vls int, allowDe
 		return nil, err
 	}
 	if r.LMC != lmc {
-		return nil, fmt.Errorf("%w: routing lfts %s: the tables give every host %d LIDs (lmc %d), the scenario has lmc %d",
-			ErrBadScenario, name, 1<<r.LMC, r.LMC, lmc)
+		return nil, &LFTsError{Name: name, Reason: fmt.Sprintf("the tables give every host %d LIDs (lmc %d), the scenario has lmc %d",
+			1<<r.LMC, r.LMC, lmc)}
 	}
 	if err := newFabric(t).check(r, vls); err != nil {
 		var ce *cycleError
 		if !allowDeadlock || !errors.As(err, &ce) {
-			return nil, fmt.Errorf("%w: routing lfts %s: %w", ErrBadScenario, name, err)
+			return nil, &LFTsError{Name: name, Reason: err.Error()}
 		}
 	}
 	return r, nil
 }
+
+// LFTsError is forwarding tables a scenario supplies (routing lfts, from
+// the file Name) that do not route its topology: a host they leave
+// unreachable, a channel cycle, LIDs per host other than the scenario's. It
+// wraps ErrBadScenario.
+type LFTsError struct{ Name, Reason string }
+
+func (e *LFTsError) Error() string {
+	return fmt.Sprintf("%v: routing lfts %s: %s", ErrBadScenario, e.Name, e.Reason)
+}
+
+// Unwrap returns ErrBadScenario.
+func (e *LFTsError) Unwrap() error { return ErrBadScenario }
 
 // checkRouting refuses an unknown engine, an lmc out of 0..7 or no VL.
 func checkRouting(algorithm string, lmc, vls int) error {
