@@ -102,14 +102,8 @@ func InspectFabric(t *Topology, algorithm string, lmc, vls int) (*FabricInfo, er
 // InspectFabricWith is InspectFabric with routing options (roots, compute
 // nodes; ComputeRoutesWith).
 func InspectFabricWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*FabricInfo, error) {
-	if err := checkRouting(algorithm, lmc, vls); err != nil {
-		return nil, err
-	}
-	f := newFabric(t)
-	if err := f.connected(); err != nil {
-		return nil, err
-	}
-	if err := f.setOptions(opts); err != nil {
+	f, err := prepareFabric(t, algorithm, lmc, vls, opts)
+	if err != nil {
 		return nil, err
 	}
 	r, roots, err := f.route(algorithm, lmc, maxVLs)

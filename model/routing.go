@@ -90,10 +90,9 @@ type RoutingOptions struct {
 	AllowDeadlock bool
 }
 
-// ComputeRoutesWith is ComputeRoutes with routing options (roots and
-// compute nodes); a name or GUID that is not a switch (a host for
-// ComputeNodes) of t is an error.
-func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*Routes, error) {
+// prepareFabric checks the routing's settings and t's connectivity and
+// returns t's fabric with opts applied, ready to route.
+func prepareFabric(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*fabric, error) {
 	if err := checkRouting(algorithm, lmc, vls); err != nil {
 		return nil, err
 	}
@@ -102,6 +101,17 @@ func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts Routing
 		return nil, err
 	}
 	if err := f.setOptions(opts); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// ComputeRoutesWith is ComputeRoutes with routing options (roots and
+// compute nodes); a name or GUID that is not a switch (a host for
+// ComputeNodes) of t is an error.
+func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*Routes, error) {
+	f, err := prepareFabric(t, algorithm, lmc, vls, opts)
+	if err != nil {
 		return nil, err
 	}
 	r, _, err := f.route(algorithm, lmc, vls)
