@@ -1,12 +1,14 @@
 package main
 
 import (
+	"go/doc/comment"
 	"go/parser"
 	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -16,7 +18,9 @@ import (
 // allowedImports lists, for each package of the module, the module's
 // packages its non-test files may import: engine <- model <- sweep -> store;
 // grids parses into plain values; report reads the store. Every package must
-// be listed, as in the standard library's go/build/deps_test.go.
+// be listed, as in the standard library's go/build/deps_test.go, and every
+// package's doc comment states its rule in an "Imports" section
+// (TestPackageDocsStateImportRules), so that go doc reads as the design.
 var allowedImports = map[string][]string{
 	".":                {"engine", "grids", "model", "report", "report/rank", "store", "store/atomicfile", "sweep"},
 	"engine":           {},
@@ -100,6 +104,77 @@ func TestPackageImportsGoOneWay(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestPackageDocsStateImportRules checks that each package's doc comment has
+// an "# Imports" section that names every module package allowedImports lets
+// it import and says what it must never import, so that a rule changed in
+// the table is changed in the documentation too.
+func TestPackageDocsStateImportRules(t *testing.T) {
+	for pkg, files := range modulePackages(t) {
+		allowed, ok := allowedImports[pkg]
+		if !ok {
+			continue // TestPackageImportsGoOneWay reports it
+		}
+		t.Run(pkg, func(t *testing.T) {
+			section := importsSection(t, files)
+			if section == "" {
+				t.Fatalf("%s: the package doc comment has no \"# Imports\" section stating its import rule", pkg)
+			}
+			if !strings.Contains(section, "never") {
+				t.Errorf("%s: the Imports section does not say what the package must never import:\n%s", pkg, section)
+			}
+			for _, dep := range allowed {
+				if !regexp.MustCompile(`(^|[^\w/])` + regexp.QuoteMeta(dep) + `([^\w/]|$)`).MatchString(section) {
+					t.Errorf("%s may import %s, but its Imports section does not name it:\n%s", pkg, dep, section)
+				}
+			}
+		})
+	}
+}
+
+// importsSection returns the text of the "# Imports" section of the package
+// doc comment found in files, up to the next heading; "" if there is none.
+func importsSection(t *testing.T, files []string) string {
+	t.Helper()
+	for _, f := range files {
+		file, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if file.Doc == nil {
+			continue
+		}
+		var p comment.Parser
+		var text []string
+		in := false
+		for _, block := range p.Parse(file.Doc.Text()).Content {
+			if h, ok := block.(*comment.Heading); ok {
+				in = headingText(h) == "Imports"
+				continue
+			}
+			if para, ok := block.(*comment.Paragraph); ok && in {
+				for _, x := range para.Text {
+					if p, ok := x.(comment.Plain); ok {
+						text = append(text, string(p))
+					}
+				}
+			}
+		}
+		return strings.Join(text, " ")
+	}
+	return ""
+}
+
+// headingText returns the plain text of a doc comment heading.
+func headingText(h *comment.Heading) string {
+	var b strings.Builder
+	for _, x := range h.Text {
+		if p, ok := x.(comment.Plain); ok {
+			b.WriteString(string(p))
+		}
+	}
+	return b.String()
 }
 
 // TestNoBuildOutputsTracked keeps binaries and large files out of the

@@ -1,5 +1,13 @@
 // Command ccsweep runs InfiniBand congestion-control simulations and sweeps
-// them over parameter grids. See README.md.
+// them over parameter grids. See README.md; docs/internals.md says where each
+// idea lives.
+//
+// # Imports
+//
+// The command wires the packages together and may import every one of them:
+// engine, model, grids, sweep, store, store/atomicfile, report and
+// report/rank. It must never hold what belongs in them: a command parses
+// flags, calls a package and prints.
 package main
 
 import (

@@ -10,6 +10,11 @@
 // deterministic. Scheduling, popping and dispatching allocate nothing once the
 // buckets have grown to the run's working size.
 //
-// The package imports nothing of ccsweep's; the meaning of an event's Kind and
-// Arg belongs to the Handler that runs it.
+// The meaning of an event's Kind and Arg belongs to the Handler that runs it.
+//
+// # Imports
+//
+// engine is the bottom of the tree: it imports nothing of ccsweep's and must
+// never import any other ccsweep package; everything that simulates builds on
+// it.
 package engine

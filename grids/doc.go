@@ -143,4 +143,11 @@
 // where constraints and all, so that readers of a database expand exactly
 // the points that were planned. Text of a later format version is refused
 // with ErrFormatTooNew.
+//
+// # Imports
+//
+// Of ccsweep, grids imports only engine (durations) and model (the
+// parameters, scenarios and metrics a grid names). It must never import
+// sweep, store, report or report/rank: a grid is plain values that those
+// consume.
 package grids

@@ -35,6 +35,11 @@
 // measurements: ccsweep validate).
 //
 // A run is a pure function of its Scenario, Config and seed: the same inputs
-// give bit-identical samples on any machine. The package imports only engine
-// from ccsweep.
+// give bit-identical samples on any machine.
+//
+// # Imports
+//
+// Of ccsweep, model imports only engine. It must never import grids, sweep,
+// store, report or report/rank: they build on it, and a run must not depend on
+// how it was planned, stored or drawn.
 package model

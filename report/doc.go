@@ -36,4 +36,10 @@
 // and the measurement window.
 //
 // The package only reads the database.
+//
+// # Imports
+//
+// Of ccsweep, report imports engine, grids, model, report/rank, store and
+// store/atomicfile. It must never import sweep: drawing a database never
+// runs a point.
 package report

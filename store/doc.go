@@ -15,5 +15,10 @@
 // results saved at once share a transaction. Queries and exports read
 // finished points back; Merge combines the databases of sharded runs.
 //
-// The package takes plain values and imports no other ccsweep package.
+// # Imports
+//
+// The package takes plain values: of ccsweep it imports only store/atomicfile
+// (for exports). It must never import engine, model, grids, sweep, report or
+// report/rank; the model's rules reach it as values and functions its callers
+// pass in (CheckParamsWith).
 package store

@@ -21,4 +21,10 @@
 // layout and manifest), works out which shards still miss points, and submits
 // them through a Scheduler (SlurmCLI runs sbatch, scancel, squeue and
 // scontrol; tests use a fake).
+//
+// # Imports
+//
+// Of ccsweep, sweep imports engine, grids, model, store and store/atomicfile.
+// It must never import report or report/rank: a sweep runs and stores
+// points, and drawing or ranking them reads the database afterwards.
 package sweep

@@ -7,6 +7,12 @@
 // per-point summaries (store.Summarize, LoadSummaries) and knows metrics
 // only by the names of model.MetricList; Answer.WriteText, WriteCSV and
 // WriteJSON print a ranking as ccsweep best does.
+//
+// # Imports
+//
+// Of ccsweep, rank imports only grids, model and store. It must never import
+// report, sweep or engine: the report and ccsweep best both use it, and it
+// ranks what is stored without running or drawing anything.
 package rank
 
 import (

@@ -12,6 +12,11 @@
 // replaced. A directory is refused with ErrNotFile. The temporary files a
 // killed writer leaves (.NAME.tmp-HOST-PID-*) are removed by the next
 // Write to the same path on the same host once that PID is gone.
+//
+// # Imports
+//
+// atomicfile imports nothing of ccsweep's and must never import any other
+// ccsweep package: every package that writes files may use it.
 package atomicfile
 
 import (
