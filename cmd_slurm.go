@@ -2,16 +2,12 @@ package main
 
 import (
 	"errors"
-	"fmt"
-	"io"
 	"os"
-	"path/filepath"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/slurm"
 )
 
 func slurmCommand() *cli.Command {
@@ -47,17 +43,6 @@ func slurmCommand() *cli.Command {
 	}
 }
 
-// slurmAssetsFlag is report's --assets, also read from CCSWEEP_ASSETS: the
-// folder the merge job's report inlines the chart scripts from.
-func slurmAssetsFlag() cli.Flag {
-	f := assetsFlag().(*cli.StringFlag)
-	if len(f.EnvVars) == 0 {
-		f.EnvVars = []string{"CCSWEEP_ASSETS"}
-	}
-	f.Usage = "folder with echarts.min.js and echarts-gl.min.js, as the compute nodes see it, that the merge job's report inlines (default: the copies ccsweep ships)"
-	return f
-}
-
 func slurmAction(c *cli.Context) error {
 	ctx := c.Context
 	if c.NArg() != 1 {
@@ -78,7 +63,7 @@ func slurmAction(c *cli.Context) error {
 	if err != nil {
 		return usagef("read grid: %v", err)
 	}
-	var sched sweep.SlurmCLI
+	var sched slurm.CLI
 	job, err := slurmJob(c, g.Name, sched)
 	if err != nil {
 		return err
@@ -87,193 +72,28 @@ func slurmAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	setup, err := sweep.NewSlurmSetup(job, g, gridPath, gridText)
+	setup, err := slurm.NewSetup(job, g, gridPath, gridText)
 	if err != nil {
 		return slurmError(err)
 	}
 	setup.Rounds = rounds
 	if c.Bool("next-round") {
-		return nextRound(c, setup, sched)
+		setup.Self = os.Getenv("SLURM_JOB_ID")
+		return slurmError(setup.NextRound(ctx, sched, c.App.Writer))
 	}
-
-	// Everything is checked: what to submit, then the files, then sbatch.
-	submit := c.Bool("submit")
-	var todo sweep.Outstanding
-	if submit {
-		if err := sched.CheckSbatch(); err != nil {
-			return slurmError(err)
-		}
-		if todo, err = setup.Outstanding(ctx, sched); err != nil {
-			return slurmError(err)
-		}
-		if todo.Nothing() {
-			fmt.Fprintf(c.App.Writer, "grid %s: all %d points are done and merged in %s; nothing to submit\n",
-				g.Name, g.Count(), setup.Dir().ResultsDB())
-			return nil
-		}
-	}
-	if err := setup.Write(); err != nil {
-		return slurmError(err)
-	}
-	out := c.App.Writer
-	split := ""
-	if n := len(setup.Arrays()); n > 1 {
-		split = fmt.Sprintf(", split into %d arrays (MaxArraySize %d)", n, job.MaxArraySize)
-	}
-	fmt.Fprintf(out, "grid %s: %d points in %d shards%s; wrote %s, %s, %s and %s in %s\n", g.Name, g.Count(), job.Tasks, split,
-		sweep.SlurmGridFile, sweep.SlurmArrayScript, sweep.SlurmMergeScript, sweep.SlurmSubmit, job.Dir)
-	if !submit {
-		fmt.Fprintf(out, "submit with: bash %s (or this command again with --submit)\n", setup.Dir().File(sweep.SlurmSubmit))
-		return nil
-	}
-	sub, err := setup.Submit(ctx, sched, todo)
-	if sub == nil {
-		return slurmError(err)
-	}
-	printSubmission(out, setup, sub)
-	if err != nil {
-		return slurmError(err)
-	}
-	if len(todo.Shards) > 0 && len(todo.Shards) < job.Tasks {
-		fmt.Fprintf(out, "%d of %d shards were complete; %d points still to run\n", job.Tasks-len(todo.Shards), job.Tasks, todo.Points)
-	}
-	fmt.Fprintf(out, "follow with: squeue -j %s; ccsweep status %s\n", strings.Join(sub.Jobs(), ","), job.Dir)
-	return nil
+	return slurmError(setup.Run(ctx, sched, c.Bool("submit"), c.App.Writer))
 }
 
-// printSubmission prints the job IDs of a submission.
-func printSubmission(out io.Writer, setup *sweep.SlurmSetup, sub *sweep.Submitted) {
-	for i, c := range sub.Arrays {
-		what := "shard"
-		if len(c.Shards) > 1 {
-			what = "shards"
-		}
-		fmt.Fprintf(out, "submitted %s %s of %d as array job %s (--array=%s, offset %d)\n",
-			what, sweep.RangeList(c.Shards), setup.Job.Tasks, sub.ArrayJobs[i], c.Spec, c.Offset)
-	}
-	after := "at once, as every shard is complete"
-	if len(sub.ArrayJobs) > 0 {
-		after = "once the array has ended"
-	}
-	fmt.Fprintf(out, "submitted the merge job %s, to run %s: results in %s, report in %s\n",
-		sub.MergeJob, after, setup.Dir().ResultsDB(), setup.Dir().Report())
-}
-
-// slurmJob builds the description of the jobs of grid name from the flags;
-// sweep checks it.
-func slurmJob(c *cli.Context, name string, sched sweep.Scheduler) (*sweep.SlurmJob, error) {
-	if c.IsSet("cpus-per-task") && c.Int("cpus-per-task") < 1 {
-		return nil, usagef("--cpus-per-task %d: want at least 1", c.Int("cpus-per-task"))
-	}
-	dir, err := filepath.Abs(c.String("dir"))
-	if err != nil {
-		return nil, usagef("--dir %s: %v", c.String("dir"), err)
-	}
-	exe, err := ccsweepBinary(c.String("ccsweep"))
-	if err != nil {
-		return nil, err
-	}
-	assets := c.String("assets")
-	if assets == cdnAssets {
-		return nil, usagef("--assets %s: the merge job's report inlines the chart scripts ccsweep ships; run ccsweep report --assets cdn on the merged database for a page that loads them from the CDN", assets)
-	}
-	if assets != "" {
-		if _, err := loadAssets(assets); err != nil {
-			return nil, err
-		}
-		if assets, err = filepath.Abs(assets); err != nil {
-			return nil, usagef("--assets %s: %v", c.String("assets"), err)
-		}
-	}
-	maxArray := c.Int("max-array-size")
-	if !c.IsSet("max-array-size") {
-		var why error
-		if maxArray, why = sched.MaxArraySize(c.Context); why != nil {
-			fmt.Fprintf(c.App.ErrWriter, "ccsweep: could not read the cluster's MaxArraySize (%s); assuming Slurm's default %d (set --max-array-size)\n",
-				oneLine(why.Error()), maxArray)
-		}
-	}
-	return &sweep.SlurmJob{Ccsweep: exe, Dir: dir, Name: name, Tasks: c.Int("tasks"),
-		Partition: c.String("partition"), Time: c.String("time"), Mem: c.String("mem"), Account: c.String("account"),
-		CPUsPerTask: c.Int("cpus-per-task"), Throttle: c.Int("throttle"), Extra: c.StringSlice("extra"),
-		RunFlags: jobRunFlags(), MaxArraySize: maxArray, Assets: assets}, nil
-}
-
-// slurmFlags names the flag of each SlurmJob field that comes from one.
-var slurmFlags = map[string]string{
-	"Ccsweep": "--ccsweep", "Dir": "--dir", "Tasks": "--tasks", "Time": "--time", "Mem": "--mem",
-	"Partition": "--partition", "Account": "--account", "CPUsPerTask": "--cpus-per-task",
-	"Throttle": "--throttle", "Extra": "--extra", "Assets": "--assets",
-}
-
-// slurmError turns sweep's errors about bad input into usage errors (exit
-// status 2) that name the flag at fault.
+// slurmError turns the slurm package's errors about bad input into usage
+// errors (exit status 2) that name the flag at fault.
 func slurmError(err error) error {
-	var (
-		oe *sweep.OptionError
-		ce *sweep.ShardCountError
-		de *sweep.DirError
-		se *sweep.SetupError
-		qe *sweep.QueuedError
-	)
-	switch {
-	case errors.As(err, &oe):
-		if flag, ok := slurmFlags[oe.Field]; ok {
-			return usagef("%s %s: %s", flag, oe.Value, oe.Reason)
-		}
-		return usageError{err}
-	case errors.As(err, &ce):
-		return tasksError(ce)
-	case errors.As(err, &se) && se.OnlyTasksDiffer():
-		return usagef("--dir %s was set up for --tasks %d; use --tasks %d, or another directory", se.Dir, se.Setup.Tasks, se.Setup.Tasks)
-	case errors.As(err, &se) || errors.As(err, &de):
-		return usagef("--dir %v", err)
-	case errors.As(err, &qe), errors.Is(err, sweep.ErrSlurmOption):
-		return usageError{err}
-	case errors.Is(err, sweep.ErrNoSbatch):
-		return usagef("%v, or leave out --submit", err)
+	var ue *slurm.UsageError
+	if errors.As(slurm.Usage(err), &ue) {
+		return usageError{ue}
 	}
 	return err
 }
 
 // tasksError words a shard count the grid cannot be split into as a usage
 // error naming --tasks.
-func tasksError(e *sweep.ShardCountError) error {
-	if e.Shards < 1 {
-		return usagef("--tasks %d: want at least 1", e.Shards)
-	}
-	return usagef("--tasks %d: grid %s has only %d points; use at most %d tasks", e.Shards, e.Grid, e.Points, e.Points)
-}
-
-// jobRunFlags returns the flags the array tasks pass to ccsweep run beyond
-// the ones they always pass: --no-report where run has it, as the merge job
-// writes the one report.
-func jobRunFlags() []string {
-	for _, f := range runCommand().Flags {
-		if slices.Contains(f.Names(), "no-report") {
-			return []string{"--no-report"}
-		}
-	}
-	return nil
-}
-
-// ccsweepBinary returns the absolute path of the binary the jobs run: path,
-// or this executable.
-func ccsweepBinary(path string) (string, error) {
-	if path == "" {
-		exe, err := os.Executable()
-		if err != nil {
-			return "", usagef("cannot find the ccsweep binary (%v); give --ccsweep PATH", err)
-		}
-		path = exe
-	}
-	abs, err := filepath.Abs(path)
-	if err != nil {
-		return "", usagef("--ccsweep %s: %v", path, err)
-	}
-	fi, err := os.Stat(abs)
-	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
-		return "", usagef("--ccsweep %s: not an executable file", path)
-	}
-	return abs, nil
-}
+func tasksError(e *sweep.ShardCountError) error { return slurmError(e) }

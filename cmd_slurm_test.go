@@ -153,7 +153,7 @@ func TestSlurmScriptsFollowTheFlags(t *testing.T) {
 			}
 			for name, text := range got {
 				text = generic.Replace(text)
-				golden := filepath.Join("sweep", "testdata", "slurm-command", tt.name, name) // the command's goldens, beside sweep's own
+				golden := filepath.Join("sweep", "slurm", "testdata", "command", tt.name, name) // the command's goldens, beside the package's own
 				if *update {
 					os.MkdirAll(filepath.Dir(golden), 0o755)
 					if err := os.WriteFile(golden, []byte(text), 0o644); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/slurm"
 )
 
 func statusCommand() *cli.Command {
@@ -64,7 +65,7 @@ func statusAction(c *cli.Context) error {
 // statusDir prints the state of every shard of an output directory, of its
 // merged database and overall.
 func statusDir(c *cli.Context, dir string) error {
-	d := sweep.SlurmDir(dir)
+	d := slurm.Dir(dir)
 	m, err := d.ReadManifest()
 	if err != nil {
 		return usageError{err}
@@ -73,7 +74,7 @@ func statusDir(c *cli.Context, dir string) error {
 	if gridPath == "" {
 		gridPath = d.GridFile()
 		if _, err := os.Stat(gridPath); err != nil {
-			return usagef("%s has no %s: give the grid with --grid FILE", dir, sweep.SlurmGridFile)
+			return usagef("%s has no %s: give the grid with --grid FILE", dir, slurm.GridFile)
 		}
 	}
 	g, err := loadGrid(gridPath)
@@ -95,7 +96,7 @@ func statusDir(c *cli.Context, dir string) error {
 		return err
 	}
 	st, err := d.State(c.Context, plans)
-	var de *sweep.DirError
+	var de *slurm.DirError
 	if errors.As(err, &de) {
 		return usageError{err}
 	} else if err != nil {
@@ -120,7 +121,7 @@ func statusDir(c *cli.Context, dir string) error {
 		}
 		printTally(tw, fmt.Sprintf("%d/%d", s.Shard, tasks), s.Own, note)
 	}
-	note := sweep.SlurmResults
+	note := slurm.ResultsFile
 	if !st.MergedExists {
 		note += " (not yet)"
 	}
@@ -133,7 +134,7 @@ func statusDir(c *cli.Context, dir string) error {
 		what := "the merge job " + s.MergeJob + " alone"
 		if len(s.ArrayJobs) > 0 {
 			what = fmt.Sprintf("shards %s as array job(s) %s, merge job %s",
-				sweep.RangeList(s.Shards), strings.Join(s.ArrayJobs, ", "), s.MergeJob)
+				slurm.RangeList(s.Shards), strings.Join(s.ArrayJobs, ", "), s.MergeJob)
 		}
 		fmt.Fprintf(out, "last submitted %s: %s\n", s.Time.Local().Format("2006-01-02 15:04:05"), what)
 	}
@@ -142,7 +143,7 @@ func statusDir(c *cli.Context, dir string) error {
 		fmt.Fprintf(out, "complete: every point is in %s\n", d.ResultsDB())
 	case st.Overall.Complete():
 		fmt.Fprintf(out, "every point is done; merge them: ccsweep merge %s %s\n", d.ResultsDB(),
-			filepath.Join(dir, sweep.SlurmShardDir, "shard-*.db"))
+			filepath.Join(dir, slurm.ShardDir, "shard-*.db"))
 	default:
 		fmt.Fprintf(out, "incomplete: %d points to run; submit again to run only those\n", st.Overall.Points-st.Overall.Done)
 	}

@@ -14,17 +14,15 @@
 // targets, RefineStepper for refinement, CalibrateStepper for a
 // calibration), until it proposes none. Rounds are replayed from the
 // database rather than remembered, so they resume, shard (RoundState.Plan)
-// and run on Slurm (SlurmDir.RoundPlans) like a grid's points.
+// and run on Slurm like a grid's points.
 //
-// The Slurm layer turns a grid into job arrays on a cluster: SlurmSetup
-// renders and writes the scripts into a SlurmDir (the output directory's
-// layout and manifest), works out which shards still miss points, and submits
-// them through a Scheduler (SlurmCLI runs sbatch, scancel, squeue and
-// scontrol; tests use a fake).
+// Running a grid on a Slurm cluster, as job arrays of shards (ShardPlans,
+// Plan.Tally), is package sweep/slurm's.
 //
 // # Imports
 //
-// Of ccsweep, sweep imports engine, grids, model, store and store/atomicfile.
-// It must never import report or report/rank: a sweep runs and stores
-// points, and drawing or ranking them reads the database afterwards.
+// Of ccsweep, sweep imports engine, grids, model and store. It must never
+// import report or report/rank (a sweep runs and stores points; drawing or
+// ranking them reads the database afterwards), nor sweep/slurm, which builds
+// on it.
 package sweep

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
 )
 
 // Shard is slice Index (1-based) of Count slices of a grid's points. The
@@ -75,4 +76,45 @@ func (h *loadHeap) Pop() any {
 	x := old[len(old)-1]
 	*h = old[:len(old)-1]
 	return x
+}
+
+// ShardCountError reports a number of shards a grid cannot be split into:
+// fewer than one, or more than the grid has points.
+type ShardCountError struct {
+	Grid   string // the grid's name
+	Points int    // the grid's points
+	Shards int    // the shard count asked for
+}
+
+func (e *ShardCountError) Error() string {
+	if e.Shards < 1 {
+		return fmt.Sprintf("shard count %d: want at least 1", e.Shards)
+	}
+	return fmt.Sprintf("%d shards: grid %s has only %d points", e.Shards, e.Grid, e.Points)
+}
+
+// ShardPlans returns the plans of shards 1..n of g: plans[i] holds exactly
+// the points of NewPlan(g, Shard{i+1, n}), in grid order, but the grid is
+// indexed and dealt once, in O(P log P) for P points, holding about 20
+// bytes per point while it deals and 4 bytes per point after. n must lie in
+// 1..g.Count(), or the error is a *ShardCountError: a shard without points
+// would be an array task with nothing to do.
+func ShardPlans(g *grids.Grid, n int) ([]*Plan, error) {
+	if n < 1 || n > g.Count() {
+		return nil, &ShardCountError{Grid: g.Name, Points: g.Count(), Shards: n}
+	}
+	x := g.Index()
+	id := GridID(g)
+	plans := make([]*Plan, n)
+	for i := range plans {
+		plans[i] = &Plan{Grid: g, GridID: id, index: x, pos: []uint32{}}
+	}
+	again := repeats(x)
+	for i, s := range dealShards(x, n, again) {
+		if _, ok := again[uint32(i)]; !ok {
+			p := plans[s]
+			p.pos = append(p.pos, uint32(i))
+		}
+	}
+	return plans, nil
 }

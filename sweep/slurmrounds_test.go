@@ -4,12 +4,14 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/slurm"
 )
 
 // TestSlurmRunsRoundsAsArrays drives a refined grid through Slurm as the
@@ -24,15 +26,15 @@ func TestSlurmRunsRoundsAsArrays(t *testing.T) {
 	g := parse(t, coarseGrid)
 	rounds := sweep.NewRounds(g, g.Refine)
 	dir := filepath.Join(t.TempDir(), "out")
-	job := &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: dir, Name: g.Name, Tasks: 3, MaxArraySize: 3,
+	job := &slurm.Job{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: dir, Name: g.Name, Tasks: 3, MaxArraySize: 3,
 		RunFlags:  []string{"--rounds-from", filepath.Join(dir, "results.db")},
 		NextRound: []string{filepath.Join(dir, "grid.toml"), "--dir", dir, "--tasks", "3", "--next-round"}}
 	gridFile := filepath.Join(t.TempDir(), "grid.toml")
 	if err := os.WriteFile(gridFile, []byte(coarseGrid), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	setup := func() *sweep.SlurmSetup {
-		s, err := sweep.NewSlurmSetup(job, g, gridFile, []byte(coarseGrid))
+	setup := func() *slurm.Setup {
+		s, err := slurm.NewSetup(job, g, gridFile, []byte(coarseGrid))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,16 +45,16 @@ func TestSlurmRunsRoundsAsArrays(t *testing.T) {
 	if err := s.Write(); err != nil {
 		t.Fatal(err)
 	}
-	merge, _ := os.ReadFile(filepath.Join(dir, sweep.SlurmMergeScript))
+	merge, _ := os.ReadFile(filepath.Join(dir, slurm.MergeFile))
 	if !strings.Contains(string(merge), `"$ccsweep" slurm `+filepath.Join(dir, "grid.toml")+" --dir "+dir+" --tasks 3 --next-round || exit 1") {
 		t.Errorf("the merge job does not submit the next round:\n%s", merge)
 	}
-	array, _ := os.ReadFile(filepath.Join(dir, sweep.SlurmArrayScript))
+	array, _ := os.ReadFile(filepath.Join(dir, slurm.ArrayFile))
 	if !strings.Contains(string(array), "--rounds-from "+filepath.Join(dir, "results.db")) {
 		t.Errorf("the array tasks do not read the round from the merged database:\n%s", array)
 	}
-	d := sweep.SlurmDir(dir)
-	sched := &fakeScheduler{}
+	d := slurm.Dir(dir)
+	sched := &idScheduler{}
 	ctx := context.Background()
 	for round := 0; ; round++ {
 		if round > 10 {
@@ -124,3 +126,15 @@ func openIfThere(path string) (*store.DB, error) {
 	}
 	return store.OpenReadOnly(path)
 }
+
+// idScheduler is a slurm.Scheduler that queues nothing: Submit hands out
+// job IDs 101, 102, ... and no job is ever active.
+type idScheduler struct{ n int }
+
+func (s *idScheduler) Submit(context.Context, string, []string) (string, error) {
+	s.n++
+	return strconv.Itoa(100 + s.n), nil
+}
+func (s *idScheduler) Cancel(context.Context, []string) error             { return nil }
+func (s *idScheduler) Active(context.Context, []string) ([]string, error) { return nil, nil }
+func (s *idScheduler) MaxArraySize(context.Context) (int, error)          { return 3, nil }

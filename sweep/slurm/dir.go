@@ -1,4 +1,4 @@
-package sweep
+package slurm
 
 import (
 	"context"
@@ -14,63 +14,64 @@ import (
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/store/atomicfile"
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
-// SlurmDir is the output directory of a grid run as Slurm jobs, shared
+// Dir is the output directory of a grid run as Slurm jobs, shared
 // between the login and the compute nodes. Its layout, relative to it:
 //
-//	grid.toml         the copy of the grid file the jobs run (SlurmGridFile)
-//	job.sbatch        the job array (SlurmArrayScript)
-//	merge.sbatch      the merge job (SlurmMergeScript)
-//	submit.sh         submits both by hand (SlurmSubmit)
-//	slurm.json        what was set up and submitted (SlurmManifestFile)
-//	shards/shard-I.db the database of shard I, 1-based (SlurmShardDir)
-//	logs/             the jobs' output (SlurmLogDir)
-//	results.db        the shards merged (SlurmResults)
-//	report.html       the report of results.db (SlurmReport)
+//	grid.toml         the copy of the grid file the jobs run (GridFile)
+//	job.sbatch        the job array (ArrayFile)
+//	merge.sbatch      the merge job (MergeFile)
+//	submit.sh         submits both by hand (SubmitFile)
+//	slurm.json        what was set up and submitted (ManifestFile)
+//	shards/shard-I.db the database of shard I, 1-based (ShardDir)
+//	logs/             the jobs' output (LogDir)
+//	results.db        the shards merged (ResultsFile)
+//	report.html       the report of results.db (ReportFile)
 //
 // The value is the directory's path; the jobs need it absolute. The methods
 // that only build paths touch nothing.
-type SlurmDir string
+type Dir string
 
-// SlurmManifestFile, in a SlurmDir, records what was set up there and
-// submitted, as JSON (SlurmManifest).
-const SlurmManifestFile = "slurm.json"
+// ManifestFile, in a Dir, records what was set up there and
+// submitted, as JSON (Manifest).
+const ManifestFile = "slurm.json"
 
-// SlurmManifestFormat is the format tag of SlurmManifestFile.
-const SlurmManifestFormat = "ccsweep-slurm/1"
+// ManifestFormat is the format tag of ManifestFile.
+const ManifestFormat = "ccsweep-slurm/1"
 
 // File returns the path of name in the directory.
-func (d SlurmDir) File(name string) string { return filepath.Join(string(d), name) }
+func (d Dir) File(name string) string { return filepath.Join(string(d), name) }
 
 // GridFile returns the path of the grid file the tasks run.
-func (d SlurmDir) GridFile() string { return d.File(SlurmGridFile) }
+func (d Dir) GridFile() string { return d.File(GridFile) }
 
 // ShardDB returns the path of the database of shard i (1-based).
-func (d SlurmDir) ShardDB(i int) string {
-	return filepath.Join(string(d), SlurmShardDir, fmt.Sprintf("shard-%d.db", i))
+func (d Dir) ShardDB(i int) string {
+	return filepath.Join(string(d), ShardDir, fmt.Sprintf("shard-%d.db", i))
 }
 
 // ResultsDB returns the path of the merged database.
-func (d SlurmDir) ResultsDB() string { return d.File(SlurmResults) }
+func (d Dir) ResultsDB() string { return d.File(ResultsFile) }
 
 // Report returns the path of the report the merge job writes.
-func (d SlurmDir) Report() string { return d.File(SlurmReport) }
+func (d Dir) Report() string { return d.File(ReportFile) }
 
-// SlurmManifest is the content of SlurmManifestFile: the grid, model version
+// Manifest is the content of ManifestFile: the grid, model version
 // and shard count a directory was set up for, and its submissions.
-type SlurmManifest struct {
-	Format       string            `json:"format"` // SlurmManifestFormat
-	Grid         string            `json:"grid"`   // the grid's name
-	GridID       string            `json:"grid_id"`
-	ModelVersion string            `json:"model_version"`
-	Points       int               `json:"points"`
-	Tasks        int               `json:"tasks"` // the number of shards
-	Submissions  []SlurmSubmission `json:"submissions,omitempty"`
+type Manifest struct {
+	Format       string       `json:"format"` // ManifestFormat
+	Grid         string       `json:"grid"`   // the grid's name
+	GridID       string       `json:"grid_id"`
+	ModelVersion string       `json:"model_version"`
+	Points       int          `json:"points"`
+	Tasks        int          `json:"tasks"` // the number of shards
+	Submissions  []Submission `json:"submissions,omitempty"`
 }
 
-// SlurmSubmission is one submission of a directory's jobs.
-type SlurmSubmission struct {
+// Submission is one submission of a directory's jobs.
+type Submission struct {
 	Time      time.Time `json:"time"`       // UTC, to the second
 	Shards    []int     `json:"shards"`     // the shards submitted, ascending; none for the merge job alone
 	ArrayJobs []string  `json:"array_jobs"` // one job ID per array (see SplitArray)
@@ -79,12 +80,12 @@ type SlurmSubmission struct {
 
 // Jobs returns the IDs of the submission's jobs: its arrays, then the merge
 // job.
-func (s *SlurmSubmission) Jobs() []string {
+func (s *Submission) Jobs() []string {
 	return append(append([]string(nil), s.ArrayJobs...), s.MergeJob)
 }
 
 // LastSubmission returns the latest submission, or nil if there is none.
-func (m *SlurmManifest) LastSubmission() *SlurmSubmission {
+func (m *Manifest) LastSubmission() *Submission {
 	if m == nil || len(m.Submissions) == 0 {
 		return nil
 	}
@@ -109,10 +110,10 @@ func (e *DirError) Unwrap() error { return e.Err }
 // shard databases would mean nothing for this run.
 type SetupError struct {
 	Dir      string
-	Setup    SlurmManifest // what the directory was set up for
-	GridFile string        // the grid file asked for
-	GridID   string        // its ID (see GridID)
-	Tasks    int           // the number of shards asked for
+	Setup    Manifest // what the directory was set up for
+	GridFile string   // the grid file asked for
+	GridID   string   // its ID (see sweep.GridID)
+	Tasks    int      // the number of shards asked for
 }
 
 func (e *SetupError) Error() string {
@@ -135,16 +136,16 @@ func (e *SetupError) OnlyTasksDiffer() bool {
 
 // ReadManifest reads the directory's manifest; it returns nil and no error
 // if there is none. Its errors are *DirError values.
-func (d SlurmDir) ReadManifest() (*SlurmManifest, error) {
-	data, err := os.ReadFile(d.File(SlurmManifestFile))
+func (d Dir) ReadManifest() (*Manifest, error) {
+	data, err := os.ReadFile(d.File(ManifestFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, &DirError{string(d), err}
 	}
-	var m SlurmManifest
-	if err := json.Unmarshal(data, &m); err != nil || m.Format != SlurmManifestFormat {
+	var m Manifest
+	if err := json.Unmarshal(data, &m); err != nil || m.Format != ManifestFormat {
 		return nil, &DirError{string(d), ErrBadManifest}
 	}
 	return &m, nil
@@ -154,9 +155,9 @@ func (d SlurmDir) ReadManifest() (*SlurmManifest, error) {
 // (whose file is gridFile), this model version and tasks shards, and returns
 // its manifest, or a new one if it has none. Its errors are *DirError or
 // *SetupError values.
-func (d SlurmDir) check(g *grids.Grid, gridFile string, tasks int) (*SlurmManifest, error) {
-	gridID := GridID(g)
-	fresh := &SlurmManifest{Format: SlurmManifestFormat, Grid: g.Name, GridID: gridID,
+func (d Dir) check(g *grids.Grid, gridFile string, tasks int) (*Manifest, error) {
+	gridID := sweep.GridID(g)
+	fresh := &Manifest{Format: ManifestFormat, Grid: g.Name, GridID: gridID,
 		ModelVersion: model.Version, Points: g.Count(), Tasks: tasks}
 	fi, err := os.Stat(string(d))
 	switch {
@@ -188,7 +189,7 @@ func (d SlurmDir) check(g *grids.Grid, gridFile string, tasks int) (*SlurmManife
 }
 
 // writeFile writes one file of the directory, whole or not at all.
-func (d SlurmDir) writeFile(path string, data []byte, perm fs.FileMode) error {
+func (d Dir) writeFile(path string, data []byte, perm fs.FileMode) error {
 	if err := atomicfile.WriteFile(path, data, perm); err != nil {
 		return &DirError{string(d), fmt.Errorf("cannot write %s: %w", path, err)}
 	}
@@ -196,15 +197,15 @@ func (d SlurmDir) writeFile(path string, data []byte, perm fs.FileMode) error {
 }
 
 // writeManifest writes m as the directory's manifest.
-func (d SlurmDir) writeManifest(m *SlurmManifest) error {
+func (d Dir) writeManifest(m *Manifest) error {
 	data, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {
 		return err
 	}
-	return d.writeFile(d.File(SlurmManifestFile), append(data, '\n'), 0o644)
+	return d.writeFile(d.File(ManifestFile), append(data, '\n'), 0o644)
 }
 
-// ShardState is what the databases of a SlurmDir hold of one shard's points.
+// ShardState is what the databases of a Dir hold of one shard's points.
 type ShardState struct {
 	Shard int    // 1-based
 	DB    string // the path of the shard's database
@@ -215,34 +216,34 @@ type ShardState struct {
 	Err error
 	// Own counts the points in the shard's database, Merged those in the
 	// merged database, and All those in either.
-	Own, All, Merged Tally
+	Own, All, Merged sweep.Tally
 }
 
-// SlurmState is what the databases of a SlurmDir hold of a grid's points,
+// State is what the databases of a Dir hold of a grid's points,
 // shard by shard.
-type SlurmState struct {
+type State struct {
 	Shards []ShardState
 	// Merged counts the points in the merged database, Overall those in
 	// a shard database or the merged one.
-	Merged, Overall Tally
+	Merged, Overall sweep.Tally
 	// MergedExists tells whether the merged database exists.
 	MergedExists bool
 }
 
 // Complete reports whether the merged database holds every point done.
-func (s *SlurmState) Complete() bool { return s.MergedExists && s.Merged.Complete() }
+func (s *State) Complete() bool { return s.MergedExists && s.Merged.Complete() }
 
-// State counts, for each of plans (the shards' plans, see ShardPlans), the
+// State counts, for each of plans (the shards' plans, see sweep.ShardPlans), the
 // points its shard database and the merged database hold. It only reads. A
 // shard database that cannot be read counts as holding nothing (see
 // ShardState.Err); a merged database that cannot be read is an error, a
 // *DirError.
-func (d SlurmDir) State(ctx context.Context, plans []*Plan) (*SlurmState, error) {
+func (d Dir) State(ctx context.Context, plans []*sweep.Plan) (*State, error) {
 	results, err := openIfExists(d.ResultsDB())
 	if err != nil {
 		return nil, &DirError{string(d), err}
 	}
-	st := &SlurmState{MergedExists: results != nil}
+	st := &State{MergedExists: results != nil}
 	if results != nil {
 		defer results.Close()
 	}
@@ -259,8 +260,8 @@ func (d SlurmDir) State(ctx context.Context, plans []*Plan) (*SlurmState, error)
 
 // shardState counts shard i's points of plan in its database and in results
 // (nil if there is no merged database).
-func (d SlurmDir) shardState(ctx context.Context, i int, plan *Plan, results *store.DB) (ShardState, error) {
-	none := Tally{Points: plan.Len(), Missing: plan.Len()}
+func (d Dir) shardState(ctx context.Context, i int, plan *sweep.Plan, results *store.DB) (ShardState, error) {
+	none := sweep.Tally{Points: plan.Len(), Missing: plan.Len()}
 	s := ShardState{Shard: i, DB: d.ShardDB(i), Own: none, All: none, Merged: none}
 	shard, err := openIfExists(s.DB)
 	s.Exists, s.Err = shard != nil || err != nil, err

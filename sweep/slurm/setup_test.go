@@ -1,4 +1,4 @@
-package sweep_test
+package slurm_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/slurm"
 )
 
 // fakeScheduler is a Scheduler that records its calls. Submit hands out job
@@ -60,8 +61,8 @@ func (f *fakeScheduler) MaxArraySize(context.Context) (int, error) { return 3, n
 // directory, its arrays split by MaxArraySize 3 into shards 1-2 and 3.
 type slurmFixture struct {
 	g     *grids.Grid
-	dir   sweep.SlurmDir
-	job   *sweep.SlurmJob
+	dir   slurm.Dir
+	job   *slurm.Job
 	plans []*sweep.Plan
 	sched *fakeScheduler
 }
@@ -74,14 +75,14 @@ func newSlurmFixture(t *testing.T) *slurmFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &slurmFixture{g: g, dir: sweep.SlurmDir(dir), plans: plans, sched: &fakeScheduler{},
-		job: &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: dir, Name: g.Name, Tasks: 3, MaxArraySize: 3}}
+	return &slurmFixture{g: g, dir: slurm.Dir(dir), plans: plans, sched: &fakeScheduler{},
+		job: &slurm.Job{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: dir, Name: g.Name, Tasks: 3, MaxArraySize: 3}}
 }
 
 // setup checks and writes the directory, as ccsweep slurm does each time.
-func (f *slurmFixture) setup(t *testing.T) *sweep.SlurmSetup {
+func (f *slurmFixture) setup(t *testing.T) *slurm.Setup {
 	t.Helper()
-	s, err := sweep.NewSlurmSetup(f.job, f.g, filepath.Join(t.TempDir(), "grid.toml"), []byte(smallGrid))
+	s, err := slurm.NewSetup(f.job, f.g, filepath.Join(t.TempDir(), "grid.toml"), []byte(smallGrid))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +116,7 @@ func (f *slurmFixture) merge(t *testing.T) {
 
 func (f *slurmFixture) size(i int) int { return f.plans[i-1].Len() }
 
-func (f *slurmFixture) manifest(t *testing.T) *sweep.SlurmManifest {
+func (f *slurmFixture) manifest(t *testing.T) *slurm.Manifest {
 	t.Helper()
 	m, err := f.dir.ReadManifest()
 	if err != nil || m == nil {
@@ -124,7 +125,7 @@ func (f *slurmFixture) manifest(t *testing.T) *sweep.SlurmManifest {
 	return m
 }
 
-func outstanding(t *testing.T, s *sweep.SlurmSetup, sched sweep.Scheduler) sweep.Outstanding {
+func outstanding(t *testing.T, s *slurm.Setup, sched slurm.Scheduler) slurm.Outstanding {
 	t.Helper()
 	o, err := s.Outstanding(context.Background(), sched)
 	if err != nil {
@@ -133,7 +134,7 @@ func outstanding(t *testing.T, s *sweep.SlurmSetup, sched sweep.Scheduler) sweep
 	return o
 }
 
-func submit(t *testing.T, s *sweep.SlurmSetup, sched sweep.Scheduler, o sweep.Outstanding) *sweep.Submitted {
+func submit(t *testing.T, s *slurm.Setup, sched slurm.Scheduler, o slurm.Outstanding) *slurm.Submitted {
 	t.Helper()
 	sub, err := s.Submit(context.Background(), sched, o)
 	if err != nil {
@@ -261,7 +262,7 @@ func TestSlurmQueueGuard(t *testing.T) {
 			if !slices.EqualFunc(sched.asked, [][]string{{"101", "102", "103"}}, slices.Equal[[]string]) {
 				t.Fatalf("asked about %v, want the last submission's jobs", sched.asked)
 			}
-			var qe *sweep.QueuedError
+			var qe *slurm.QueuedError
 			switch {
 			case !tt.wantErr && err != nil:
 				t.Fatalf("refused: %v", err)
@@ -328,7 +329,7 @@ func TestSlurmStateCountsShardsAndMerge(t *testing.T) {
 	n1, n2, n3 := f.size(1), f.size(2), f.size(3)
 	done := func(n int) sweep.Tally { return sweep.Tally{Points: n, Done: n} }
 	none := func(n int) sweep.Tally { return sweep.Tally{Points: n, Missing: n} }
-	want := []sweep.ShardState{
+	want := []slurm.ShardState{
 		{Shard: 1, DB: f.dir.ShardDB(1), Exists: true, Own: done(n1), All: done(n1), Merged: done(n1)},
 		{Shard: 2, DB: f.dir.ShardDB(2), Exists: true, Own: done(n2), All: done(n2), Merged: none(n2)},
 		{Shard: 3, DB: f.dir.ShardDB(3), Exists: true, Own: none(n3), All: none(n3), Merged: none(n3)},
@@ -350,7 +351,7 @@ func TestSlurmStateCountsShardsAndMerge(t *testing.T) {
 	// Resubmission refuses a database it cannot read: its task could not
 	// write to it either.
 	_, err = f.setup(t).Outstanding(ctx, f.sched)
-	var de *sweep.DirError
+	var de *slurm.DirError
 	if !errors.As(err, &de) || !errors.Is(err, store.ErrNotDatabase) || !strings.Contains(err.Error(), "move it away") {
 		t.Fatalf("Outstanding with an unreadable shard database: %v", err)
 	}
@@ -379,28 +380,28 @@ func TestNewSlurmSetupChecksTheDirectory(t *testing.T) {
 		{"new", g, filepath.Join(t.TempDir(), "new"), 3, nil, false},
 		{"empty", g, t.TempDir(), 3, nil, false},
 		{"set up alike", g, string(used.dir), 3, nil, false},
-		{"a file", g, file, 3, func(err error) bool { return errors.Is(err, sweep.ErrNotDir) }, false},
-		{"foreign", g, foreign, 3, func(err error) bool { return errors.Is(err, sweep.ErrForeignDir) }, false},
-		{"bad manifest", g, badManifest, 3, func(err error) bool { return errors.Is(err, sweep.ErrBadManifest) }, false},
+		{"a file", g, file, 3, func(err error) bool { return errors.Is(err, slurm.ErrNotDir) }, false},
+		{"foreign", g, foreign, 3, func(err error) bool { return errors.Is(err, slurm.ErrForeignDir) }, false},
+		{"bad manifest", g, badManifest, 3, func(err error) bool { return errors.Is(err, slurm.ErrBadManifest) }, false},
 		{"other tasks", g, string(used.dir), 2, func(err error) bool {
-			var se *sweep.SetupError
+			var se *slurm.SetupError
 			return errors.As(err, &se) && se.OnlyTasksDiffer() && se.Setup.Tasks == 3 && se.Tasks == 2
 		}, true},
 		{"other grid", other, string(used.dir), 3, func(err error) bool {
-			var se *sweep.SetupError
+			var se *slurm.SetupError
 			return errors.As(err, &se) && !se.OnlyTasksDiffer() && strings.Contains(err.Error(), "another grid")
 		}, false},
 		{"more tasks than points", g, t.TempDir(), 9, func(err error) bool {
 			var ce *sweep.ShardCountError
 			return errors.As(err, &ce) && ce.Points == 8 && ce.Shards == 9
 		}, false},
-		{"bad option", g, t.TempDir(), 0, func(err error) bool { return errors.Is(err, sweep.ErrSlurmOption) }, false},
+		{"bad option", g, t.TempDir(), 0, func(err error) bool { return errors.Is(err, slurm.ErrOption) }, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			job := &sweep.SlurmJob{Ccsweep: "/bin/ccsweep", Dir: tt.dir, Name: tt.g.Name, Tasks: tt.tasks, MaxArraySize: 1001}
+			job := &slurm.Job{Ccsweep: "/bin/ccsweep", Dir: tt.dir, Name: tt.g.Name, Tasks: tt.tasks, MaxArraySize: 1001}
 			before, _ := os.ReadDir(tt.dir)
-			s, err := sweep.NewSlurmSetup(job, tt.g, "grid.toml", []byte(smallGrid))
+			s, err := slurm.NewSetup(job, tt.g, "grid.toml", []byte(smallGrid))
 			if tt.check == nil {
 				if err != nil || s == nil {
 					t.Fatalf("refused: %v", err)
@@ -409,7 +410,7 @@ func TestNewSlurmSetupChecksTheDirectory(t *testing.T) {
 				t.Fatalf("got %v (%T)", err, err)
 			}
 			if after, _ := os.ReadDir(tt.dir); len(after) != len(before) {
-				t.Fatalf("NewSlurmSetup wrote to %s", tt.dir)
+				t.Fatalf("NewSetup wrote to %s", tt.dir)
 			}
 			if err != nil && strings.HasPrefix(err.Error(), "-") {
 				t.Fatalf("error names a flag: %v", err)

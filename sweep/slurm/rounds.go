@@ -1,13 +1,15 @@
-package sweep
+package slurm
 
 import (
 	"context"
 	"slices"
+
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
 // A grid with rounds (refinement, seed targets, a calibration) runs on
 // Slurm round after round, each round a job array: task I of round r runs
-// shard I of the round's points (RoundState.Plan), the round being the one
+// shard I of the round's points (sweep.RoundState.Plan), the round being the one
 // the merged database says is under way (ccsweep run --rounds-from), and the
 // merge job, once it has merged, submits the next round (ccsweep slurm
 // --next-round) until the rounds are finished. The scripts are the same in
@@ -16,10 +18,10 @@ import (
 // RoundPlans returns the plans of shards 1..n of the round rounds is in
 // according to the merged database of the directory (round 0 when there is
 // none), and that round's state. Shards of a round smaller than n are empty.
-func (d SlurmDir) RoundPlans(ctx context.Context, rounds *Rounds, n int) ([]*Plan, RoundState, error) {
+func (d Dir) RoundPlans(ctx context.Context, rounds *sweep.Rounds, n int) ([]*sweep.Plan, sweep.RoundState, error) {
 	results, err := openIfExists(d.ResultsDB())
 	if err != nil {
-		return nil, RoundState{}, &DirError{string(d), err}
+		return nil, sweep.RoundState{}, &DirError{string(d), err}
 	}
 	if results != nil {
 		defer results.Close()
@@ -28,9 +30,9 @@ func (d SlurmDir) RoundPlans(ctx context.Context, rounds *Rounds, n int) ([]*Pla
 	if err != nil {
 		return nil, st, err
 	}
-	plans := make([]*Plan, n)
+	plans := make([]*sweep.Plan, n)
 	for i := range plans {
-		if plans[i], err = st.Plan(rounds.Grid, Shard{Index: i + 1, Count: n}); err != nil {
+		if plans[i], err = st.Plan(rounds.Grid, sweep.Shard{Index: i + 1, Count: n}); err != nil {
 			return nil, st, err
 		}
 	}
@@ -39,9 +41,9 @@ func (d SlurmDir) RoundPlans(ctx context.Context, rounds *Rounds, n int) ([]*Pla
 
 // shardPlans returns the plans Outstanding counts: the grid's shards, or
 // for a grid with rounds those of the current round.
-func (s *SlurmSetup) shardPlans(ctx context.Context) ([]*Plan, error) {
+func (s *Setup) shardPlans(ctx context.Context) ([]*sweep.Plan, error) {
 	if s.Rounds == nil {
-		return ShardPlans(s.Grid, s.Job.Tasks)
+		return sweep.ShardPlans(s.Grid, s.Job.Tasks)
 	}
 	plans, st, err := s.Dir().RoundPlans(ctx, s.Rounds, s.Job.Tasks)
 	s.round = st
@@ -49,9 +51,9 @@ func (s *SlurmSetup) shardPlans(ctx context.Context) ([]*Plan, error) {
 }
 
 // Round returns the state of the rounds as Outstanding last found it.
-func (s *SlurmSetup) Round() RoundState { return s.round }
+func (s *Setup) Round() sweep.RoundState { return s.round }
 
 // others returns ids without the calling job's own (Self).
-func (s *SlurmSetup) others(ids []string) []string {
+func (s *Setup) others(ids []string) []string {
 	return slices.DeleteFunc(ids, func(id string) bool { return s.Self != "" && id == s.Self })
 }

@@ -1,4 +1,4 @@
-package sweep
+package slurm
 
 import (
 	"errors"
@@ -16,14 +16,14 @@ import (
 
 // The files of a Slurm output directory, relative to it.
 const (
-	SlurmGridFile    = "grid.toml"    // the copy of the grid file the jobs read
-	SlurmArrayScript = "job.sbatch"   // the job array: task I runs shard I
-	SlurmMergeScript = "merge.sbatch" // the merge job, queued after the array
-	SlurmSubmit      = "submit.sh"    // queues the array and the merge job
-	SlurmShardDir    = "shards"       // one database per shard: shard-I.db
-	SlurmLogDir      = "logs"         // the jobs' output
-	SlurmResults     = "results.db"   // the merged database
-	SlurmReport      = "report.html"  // the report of the merged database
+	GridFile    = "grid.toml"    // the copy of the grid file the jobs read
+	ArrayFile   = "job.sbatch"   // the job array: task I runs shard I
+	MergeFile   = "merge.sbatch" // the merge job, queued after the array
+	SubmitFile  = "submit.sh"    // queues the array and the merge job
+	ShardDir    = "shards"       // one database per shard: shard-I.db
+	LogDir      = "logs"         // the jobs' output
+	ResultsFile = "results.db"   // the merged database
+	ReportFile  = "report.html"  // the report of the merged database
 )
 
 // DefaultMaxArraySize is Slurm's default MaxArraySize, assumed when the
@@ -32,26 +32,26 @@ const DefaultMaxArraySize = 1001
 
 // Errors of the Slurm layer.
 var (
-	// ErrSlurmOption reports an option of a SlurmJob that sbatch would
+	// ErrOption reports an option of a Job that sbatch would
 	// reject or that the scripts cannot carry. Validate's errors are
 	// *OptionError values that wrap it.
-	ErrSlurmOption = errors.New("bad Slurm option")
+	ErrOption = errors.New("bad Slurm option")
 	// ErrNotDir reports an output directory that is not a directory.
 	ErrNotDir = errors.New("not a directory")
 	// ErrForeignDir reports an output directory with files but no manifest.
 	ErrForeignDir = errors.New("not empty and was not set up by ccsweep slurm; choose a new or empty directory")
-	// ErrBadManifest reports a SlurmManifestFile that does not parse as one.
-	ErrBadManifest = errors.New(SlurmManifestFile + ": not a manifest written by ccsweep slurm")
+	// ErrBadManifest reports a ManifestFile that does not parse as one.
+	ErrBadManifest = errors.New(ManifestFile + ": not a manifest written by ccsweep slurm")
 	// ErrNoSbatch reports that sbatch is not on PATH: this is not a Slurm
 	// login node.
 	ErrNoSbatch = errors.New("sbatch is not on PATH: submit from a Slurm login node")
 )
 
-// OptionError reports one bad option of a SlurmJob. It names the option by
-// its field of SlurmJob, so that a caller can name it as its user gave it (a
+// OptionError reports one bad option of a Job. It names the option by
+// its field of Job, so that a caller can name it as its user gave it (a
 // command-line flag); Error names it in words.
 type OptionError struct {
-	// Field is the SlurmJob field at fault: "Tasks", "Time", "Extra", ...
+	// Field is the Job field at fault: "Tasks", "Time", "Extra", ...
 	Field string
 	// Value is the bad value as written in messages: quoted for strings.
 	Value string
@@ -59,7 +59,7 @@ type OptionError struct {
 	Reason string
 }
 
-// optionNames are the SlurmJob fields in words, for OptionError.Error.
+// optionNames are the Job fields in words, for OptionError.Error.
 var optionNames = map[string]string{
 	"Ccsweep": "ccsweep binary", "Dir": "output directory", "Name": "grid name", "Tasks": "task count",
 	"Time": "time limit", "Mem": "memory", "Partition": "partition", "Account": "account",
@@ -75,21 +75,21 @@ func (e *OptionError) Error() string {
 	return name + " " + e.Value + ": " + e.Reason
 }
 
-// Unwrap returns ErrSlurmOption.
-func (e *OptionError) Unwrap() error { return ErrSlurmOption }
+// Unwrap returns ErrOption.
+func (e *OptionError) Unwrap() error { return ErrOption }
 
-// SlurmJob describes the Slurm jobs that run a grid on a cluster: a job array
-// whose task I runs shard I of Tasks (see Shard) into its own database
+// Job describes the Slurm jobs that run a grid on a cluster: a job array
+// whose task I runs shard I of Tasks (see sweep.Shard) into its own database
 // Dir/shards/shard-I.db, and a job that runs once the array has ended
 // (dependency afterany), merges every shard database into Dir/results.db and
 // writes Dir/report.html. The scripts name every file by absolute path, so
 // the jobs do not depend on the directory they are submitted from.
-type SlurmJob struct {
+type Job struct {
 	// Ccsweep is the absolute path of the ccsweep binary the jobs run; the
 	// compute nodes must see it at that path.
 	Ccsweep string
 	// Dir is the absolute output directory, shared between the login and
-	// compute nodes. It holds the copy of the grid file (SlurmGridFile)
+	// compute nodes. It holds the copy of the grid file (GridFile)
 	// that the tasks run.
 	Dir string
 	// Name is the grid's name; the jobs are called ccsweep-Name and
@@ -132,7 +132,7 @@ var (
 
 // Validate reports, as an *OptionError, the first option sbatch would
 // reject or the scripts could not carry.
-func (j *SlurmJob) Validate() error {
+func (j *Job) Validate() error {
 	bad := func(field, value, reason string) error {
 		return &OptionError{Field: field, Value: value, Reason: reason}
 	}
@@ -241,7 +241,7 @@ type ArrayChunk struct {
 // positive throttle limits each array to that many running tasks.
 func SplitArray(shards []int, maxArraySize, throttle int) ([]ArrayChunk, error) {
 	if maxArraySize < 2 {
-		return nil, fmt.Errorf("%w: MaxArraySize %d leaves no array task IDs", ErrSlurmOption, maxArraySize)
+		return nil, fmt.Errorf("%w: MaxArraySize %d leaves no array task IDs", ErrOption, maxArraySize)
 	}
 	width := maxArraySize - 1
 	var chunks []ArrayChunk
@@ -293,19 +293,19 @@ func RangeList(ids []int) string {
 
 // ArraySubmitArgs returns the arguments of the sbatch command that submits
 // chunk c of the job array; sbatch --parsable then prints the job ID.
-func (j *SlurmJob) ArraySubmitArgs(c ArrayChunk) []string {
-	return []string{"--parsable", "--array=" + c.Spec, filepath.Join(j.Dir, SlurmArrayScript), strconv.Itoa(c.Offset)}
+func (j *Job) ArraySubmitArgs(c ArrayChunk) []string {
+	return []string{"--parsable", "--array=" + c.Spec, filepath.Join(j.Dir, ArrayFile), strconv.Itoa(c.Offset)}
 }
 
 // MergeSubmitArgs returns the arguments of the sbatch command that submits
 // the merge job to run after the jobs afterIDs have ended, whatever their
 // outcome; with none it runs at once.
-func (j *SlurmJob) MergeSubmitArgs(afterIDs []string) []string {
+func (j *Job) MergeSubmitArgs(afterIDs []string) []string {
 	args := []string{"--parsable"}
 	if len(afterIDs) > 0 {
 		args = append(args, "--dependency=afterany:"+strings.Join(afterIDs, ":"))
 	}
-	return append(args, filepath.Join(j.Dir, SlurmMergeScript))
+	return append(args, filepath.Join(j.Dir, MergeFile))
 }
 
 // ParseMaxArraySize reads MaxArraySize from the output of
@@ -322,12 +322,12 @@ func ParseMaxArraySize(config string) (int, error) {
 	return n, nil
 }
 
-// ArrayScript renders the job array's batch script, SlurmArrayScript. Its
+// ArrayScript renders the job array's batch script, ArrayFile. Its
 // task ID plus the offset given as its first argument (0 by default) is the
 // shard it runs. When every shard's number is a valid task ID the script
 // carries the whole array (#SBATCH --array), so that plain
 // `sbatch job.sbatch` runs it.
-func (j *SlurmJob) ArrayScript() (string, error) {
+func (j *Job) ArrayScript() (string, error) {
 	if err := j.Validate(); err != nil {
 		return "", err
 	}
@@ -343,21 +343,21 @@ func (j *SlurmJob) ArrayScript() (string, error) {
 	return render(arrayTemplate, data)
 }
 
-// MergeScript renders the merge job's batch script, SlurmMergeScript. It
+// MergeScript renders the merge job's batch script, MergeFile. It
 // merges whatever shard databases exist, prints the status, and writes the
 // report, inlining the chart scripts of Assets if set; it fails only if the
 // merge fails.
-func (j *SlurmJob) MergeScript() (string, error) {
+func (j *Job) MergeScript() (string, error) {
 	if err := j.Validate(); err != nil {
 		return "", err
 	}
 	return render(mergeTemplate, j.templateData())
 }
 
-// SubmitScript renders SlurmSubmit, a shell script that submits chunks (see
+// SubmitScript renders SubmitFile, a shell script that submits chunks (see
 // SplitArray) and then the merge job after them, printing the job IDs: what
 // `ccsweep slurm --submit` does, for those who submit by hand.
-func (j *SlurmJob) SubmitScript(chunks []ArrayChunk) (string, error) {
+func (j *Job) SubmitScript(chunks []ArrayChunk) (string, error) {
 	if err := j.Validate(); err != nil {
 		return "", err
 	}
@@ -365,20 +365,20 @@ func (j *SlurmJob) SubmitScript(chunks []ArrayChunk) (string, error) {
 	for _, c := range chunks {
 		data.Submits = append(data.Submits, shellWords(j.ArraySubmitArgs(c)))
 	}
-	data.Merge = shellQuote(filepath.Join(j.Dir, SlurmMergeScript))
+	data.Merge = shellQuote(filepath.Join(j.Dir, MergeFile))
 	return render(submitTemplate, data)
 }
 
 type templateData struct {
-	*SlurmJob
+	*Job
 	GridFile, Array, Merge string
 	Directives             []string
 	MergeDirectives        []string
 	Submits                []string
 }
 
-func (j *SlurmJob) templateData() templateData {
-	d := templateData{SlurmJob: j, GridFile: SlurmGridFile}
+func (j *Job) templateData() templateData {
+	d := templateData{Job: j, GridFile: GridFile}
 	var common []string
 	if j.Partition != "" {
 		common = append(common, "--partition="+j.Partition)
@@ -429,7 +429,7 @@ func shellWords(args []string) string {
 
 var templateFuncs = template.FuncMap{"q": shellQuote}
 
-var arrayTemplate = template.Must(template.New(SlurmArrayScript).Funcs(templateFuncs).Parse(`#!/bin/bash
+var arrayTemplate = template.Must(template.New(ArrayFile).Funcs(templateFuncs).Parse(`#!/bin/bash
 # ccsweep job array for grid {{.Name}}, {{.Tasks}} shards. Array task I runs shard
 # I+OFFSET into shards/shard-<I+OFFSET>.db, OFFSET being this script's
 # argument (0 if none), in {{.Dir}}.
@@ -462,7 +462,7 @@ exec "$ccsweep" run "$dir/{{.GridFile}}" --shard "$shard/$tasks" --db "$dir/shar
 	-j "${SLURM_CPUS_PER_TASK:-1}" --quiet{{range .RunFlags}} {{q .}}{{end}}
 `))
 
-var mergeTemplate = template.Must(template.New(SlurmMergeScript).Funcs(templateFuncs).Parse(`#!/bin/bash
+var mergeTemplate = template.Must(template.New(MergeFile).Funcs(templateFuncs).Parse(`#!/bin/bash
 # ccsweep merge job for grid {{.Name}}: merges every shard database into
 # {{.Dir}}/results.db and writes {{.Dir}}/report.html. Written by
 # ccsweep slurm, which queues it to run once the job array has ended (afterany).
@@ -492,7 +492,7 @@ fi
 exit 0
 `))
 
-var submitTemplate = template.Must(template.New(SlurmSubmit).Funcs(templateFuncs).Parse(`#!/bin/bash
+var submitTemplate = template.Must(template.New(SubmitFile).Funcs(templateFuncs).Parse(`#!/bin/bash
 # Submits the ccsweep job array for grid {{.Name}}, {{.Tasks}} shards in {{len .Submits}} array(s)
 # (MaxArraySize {{.MaxArraySize}}), and then the merge job, which runs once every
 # array task has ended. Written by ccsweep slurm; ccsweep slurm ... --submit
@@ -506,44 +506,3 @@ merge=$(sbatch --parsable --dependency=afterany:"$(IFS=:; echo "${ids[*]}")" {{.
 echo "array job(s) ${ids[*]}; merge job $merge"
 echo "follow with: squeue -j $(IFS=,; echo "${ids[*]}"),$merge; {{q .Ccsweep}} status {{q .Dir}}"
 `))
-
-// ShardCountError reports a number of shards a grid cannot be split into:
-// fewer than one, or more than the grid has points.
-type ShardCountError struct {
-	Grid   string // the grid's name
-	Points int    // the grid's points
-	Shards int    // the shard count asked for
-}
-
-func (e *ShardCountError) Error() string {
-	if e.Shards < 1 {
-		return fmt.Sprintf("shard count %d: want at least 1", e.Shards)
-	}
-	return fmt.Sprintf("%d shards: grid %s has only %d points", e.Shards, e.Grid, e.Points)
-}
-
-// ShardPlans returns the plans of shards 1..n of g: plans[i] holds exactly
-// the points of NewPlan(g, Shard{i+1, n}), in grid order, but the grid is
-// indexed and dealt once, in O(P log P) for P points, holding about 20
-// bytes per point while it deals and 4 bytes per point after. n must lie in
-// 1..g.Count(), or the error is a *ShardCountError: a shard without points
-// would be an array task with nothing to do.
-func ShardPlans(g *grids.Grid, n int) ([]*Plan, error) {
-	if n < 1 || n > g.Count() {
-		return nil, &ShardCountError{Grid: g.Name, Points: g.Count(), Shards: n}
-	}
-	x := g.Index()
-	id := GridID(g)
-	plans := make([]*Plan, n)
-	for i := range plans {
-		plans[i] = &Plan{Grid: g, GridID: id, index: x, pos: []uint32{}}
-	}
-	again := repeats(x)
-	for i, s := range dealShards(x, n, again) {
-		if _, ok := again[uint32(i)]; !ok {
-			p := plans[s]
-			p.pos = append(p.pos, uint32(i))
-		}
-	}
-	return plans, nil
-}

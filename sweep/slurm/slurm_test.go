@@ -1,7 +1,6 @@
-package sweep_test
+package slurm_test
 
 import (
-	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,83 +10,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/ccsweep/ccsweep/model"
-	"github.com/ccsweep/ccsweep/store"
-	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/slurm"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// unevenGrid has points of three costs (phase lengths), so that dealing
-// them to shards by cost differs from dealing them round-robin.
-const unevenGrid = `
-name     = "uneven"
-scenario = "testbed-s1"
-cc       = "on"
-sample   = "1ms"
-
-[[grid]]
-phase        = "2ms"
-sweep.marking_rate = [0, 1, 2, 4, 8, 16, 32]
-
-[[grid]]
-phase        = "5ms"
-sweep.marking_rate = [0, 1, 2]
-sweep.ccti_timer   = ["100us", "200us"]
-
-[[grid]]
-phase        = "11ms"
-seeds        = 3
-`
-
-func TestShardPlansMatchShardSelect(t *testing.T) {
-	for _, text := range []string{smallGrid, unevenGrid} {
-		g := parse(t, text)
-		for _, n := range []int{1, 2, 3, 4, 7, g.Count()} {
-			t.Run(fmt.Sprintf("%s/%d", g.Name, n), func(t *testing.T) {
-				plans, err := sweep.ShardPlans(g, n)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if len(plans) != n {
-					t.Fatalf("%d plans for %d shards", len(plans), n)
-				}
-				total := 0
-				for i, got := range plans {
-					want, err := sweep.NewPlan(g, sweep.Shard{Index: i + 1, Count: n})
-					if err != nil {
-						t.Fatal(err)
-					}
-					gotIDs, wantIDs := planIDs(got), planIDs(want)
-					if got.GridID != want.GridID || !slices.Equal(gotIDs, wantIDs) {
-						t.Fatalf("shard %d/%d: ShardPlans gives %d points %v, NewPlan %d points %v",
-							i+1, n, len(gotIDs), gotIDs, len(wantIDs), wantIDs)
-					}
-					for k, pt := range got.All() {
-						if pt.ID(model.Version) != gotIDs[k] {
-							t.Fatalf("shard %d/%d: point %d does not match its ID", i+1, n, k)
-						}
-					}
-					total += got.Len()
-				}
-				if total != g.Count() {
-					t.Fatalf("%d shards hold %d points, want %d", n, total, g.Count())
-				}
-			})
-		}
-	}
-	g := parse(t, smallGrid)
-	for _, n := range []int{0, -1, g.Count() + 1} {
-		t.Run(fmt.Sprintf("bad/%d", n), func(t *testing.T) {
-			var ce *sweep.ShardCountError
-			if _, err := sweep.ShardPlans(g, n); !errors.As(err, &ce) || ce.Shards != n || ce.Points != g.Count() || ce.Grid != g.Name {
-				t.Fatalf("ShardPlans with %d shards of %d points: %v, want a *ShardCountError", n, g.Count(), err)
-			}
-		})
-	}
-}
 
 func TestSplitArray(t *testing.T) {
 	type chunk struct {
@@ -121,7 +48,7 @@ func TestSplitArray(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := sweep.SplitArray(tt.shards, tt.max, tt.throttle)
+			got, err := slurm.SplitArray(tt.shards, tt.max, tt.throttle)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -142,7 +69,7 @@ func TestSplitArray(t *testing.T) {
 		max    int
 	}{{[]int{1}, 1}, {[]int{1}, 0}, {[]int{0, 1}, 10}, {[]int{3, 2}, 10}, {[]int{2, 2}, 10}} {
 		t.Run(fmt.Sprintf("bad/%v/%d", bad.shards, bad.max), func(t *testing.T) {
-			if _, err := sweep.SplitArray(bad.shards, bad.max, 0); err == nil {
+			if _, err := slurm.SplitArray(bad.shards, bad.max, 0); err == nil {
 				t.Errorf("SplitArray(%v, %d): no error", bad.shards, bad.max)
 			}
 		})
@@ -151,24 +78,24 @@ func TestSplitArray(t *testing.T) {
 
 func TestParseMaxArraySize(t *testing.T) {
 	config := "Configuration data as of 2024-01-01T00:00:00\nMailProg                = /bin/true\nMaxArraySize            = 10001\nMaxJobCount             = 10000\n"
-	if n, err := sweep.ParseMaxArraySize(config); err != nil || n != 10001 {
+	if n, err := slurm.ParseMaxArraySize(config); err != nil || n != 10001 {
 		t.Fatalf("got %d, %v; want 10001", n, err)
 	}
-	if _, err := sweep.ParseMaxArraySize("MaxJobCount = 10000\n"); err == nil {
+	if _, err := slurm.ParseMaxArraySize("MaxJobCount = 10000\n"); err == nil {
 		t.Fatal("no MaxArraySize: no error")
 	}
 }
 
 // exampleJob is a job with every option set, at fixed paths.
-func exampleJob() *sweep.SlurmJob {
-	return &sweep.SlurmJob{Ccsweep: "/home/me/bin/ccsweep", Dir: "/scratch/me/fig11", Name: "fig11-14", Tasks: 12,
+func exampleJob() *slurm.Job {
+	return &slurm.Job{Ccsweep: "/home/me/bin/ccsweep", Dir: "/scratch/me/fig11", Name: "fig11-14", Tasks: 12,
 		Partition: "compute", Time: "2:00:00", Mem: "4G", Account: "ib-research", CPUsPerTask: 4, Throttle: 6,
 		Extra: []string{"--qos=long", "--constraint=skylake"}, RunFlags: []string{"--no-report"}, MaxArraySize: 10001}
 }
 
 func TestSlurmScriptsGolden(t *testing.T) {
-	minimal := func() *sweep.SlurmJob {
-		return &sweep.SlurmJob{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: "/scratch/me/quick", Name: "quick", Tasks: 3, MaxArraySize: 1001}
+	minimal := func() *slurm.Job {
+		return &slurm.Job{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: "/scratch/me/quick", Name: "quick", Tasks: 3, MaxArraySize: 1001}
 	}
 	split := exampleJob()
 	split.MaxArraySize = 5
@@ -176,19 +103,19 @@ func TestSlurmScriptsGolden(t *testing.T) {
 	assets.Assets = "/opt/ccsweep/assets"
 	tests := []struct {
 		name string
-		job  *sweep.SlurmJob
+		job  *slurm.Job
 	}{{"every-option", exampleJob()}, {"minimal", minimal()}, {"split", split}, {"assets", assets}}
 	g := parse(t, unevenGrid) // 16 points: enough for every job's shards
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			// The directories do not exist here, and NewSlurmSetup writes nothing.
-			setup, err := sweep.NewSlurmSetup(tt.job, g, "grid.toml", []byte(unevenGrid))
+			// The directories do not exist here, and NewSetup writes nothing.
+			setup, err := slurm.NewSetup(tt.job, g, "grid.toml", []byte(unevenGrid))
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, name := range []string{sweep.SlurmArrayScript, sweep.SlurmMergeScript, sweep.SlurmSubmit} {
+			for _, name := range []string{slurm.ArrayFile, slurm.MergeFile, slurm.SubmitFile} {
 				got := setup.Script(name)
-				golden := filepath.Join("testdata", "slurm", tt.name, name)
+				golden := filepath.Join("testdata", tt.name, name)
 				if *update {
 					os.MkdirAll(filepath.Dir(golden), 0o755)
 					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
@@ -213,31 +140,31 @@ func TestSlurmScriptsGolden(t *testing.T) {
 func TestSlurmJobValidate(t *testing.T) {
 	tests := []struct {
 		name  string
-		edit  func(j *sweep.SlurmJob)
+		edit  func(j *slurm.Job)
 		field string // of the OptionError
 		want  string // in its message
 	}{
-		{"relative dir", func(j *sweep.SlurmJob) { j.Dir = "out" }, "Dir", `output directory "out": not an absolute path`},
-		{"relative binary", func(j *sweep.SlurmJob) { j.Ccsweep = "ccsweep" }, "Ccsweep", "not an absolute path"},
-		{"space in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/my runs" }, "Dir", "holds a space"},
-		{"percent in dir", func(j *sweep.SlurmJob) { j.Dir = "/scratch/100%" }, "Dir", "holds a space, quote, backslash or %"},
-		{"bad name", func(j *sweep.SlurmJob) { j.Name = "a b" }, "Name", `grid name "a b": not a valid job name`},
-		{"no tasks", func(j *sweep.SlurmJob) { j.Tasks = 0 }, "Tasks", "task count 0: want at least 1"},
-		{"time with unit", func(j *sweep.SlurmJob) { j.Time = "2h" }, "Time", `time limit "2h": want minutes`},
-		{"time with letters", func(j *sweep.SlurmJob) { j.Time = "1-2:3:x" }, "Time", `time limit "1-2:3:x"`},
-		{"memory unit", func(j *sweep.SlurmJob) { j.Mem = "4GB" }, "Mem", `memory "4GB"`},
-		{"partition with space", func(j *sweep.SlurmJob) { j.Partition = "a b" }, "Partition", `partition "a b"`},
-		{"account with quote", func(j *sweep.SlurmJob) { j.Account = `x"` }, "Account", `account "x\""`},
-		{"negative cpus", func(j *sweep.SlurmJob) { j.CPUsPerTask = -1 }, "CPUsPerTask", "CPUs per task -1"},
-		{"negative throttle", func(j *sweep.SlurmJob) { j.Throttle = -1 }, "Throttle", "throttle -1"},
-		{"no arrays", func(j *sweep.SlurmJob) { j.MaxArraySize = 1 }, "MaxArraySize", "takes no job arrays"},
-		{"relative assets", func(j *sweep.SlurmJob) { j.Assets = "assets" }, "Assets", `assets directory "assets": not an absolute path`},
-		{"extra not an option", func(j *sweep.SlurmJob) { j.Extra = []string{"qos=long"} }, "Extra", `sbatch option "qos=long"`},
-		{"extra array", func(j *sweep.SlurmJob) { j.Extra = []string{"--array=1-3"} }, "Extra", "set the array themselves"},
-		{"extra short array", func(j *sweep.SlurmJob) { j.Extra = []string{"-a1-3"} }, "Extra", "set the array themselves"},
-		{"extra dependency", func(j *sweep.SlurmJob) { j.Extra = []string{"--dependency", "afterok:1"} }, "Extra", "depends on the array"},
-		{"extra line break", func(j *sweep.SlurmJob) { j.Extra = []string{"--qos=long\n#SBATCH --x"} }, "Extra", "line break"},
-		{"run flag line break", func(j *sweep.SlurmJob) { j.RunFlags = []string{"--x\ny"} }, "RunFlags", "control character"},
+		{"relative dir", func(j *slurm.Job) { j.Dir = "out" }, "Dir", `output directory "out": not an absolute path`},
+		{"relative binary", func(j *slurm.Job) { j.Ccsweep = "ccsweep" }, "Ccsweep", "not an absolute path"},
+		{"space in dir", func(j *slurm.Job) { j.Dir = "/scratch/my runs" }, "Dir", "holds a space"},
+		{"percent in dir", func(j *slurm.Job) { j.Dir = "/scratch/100%" }, "Dir", "holds a space, quote, backslash or %"},
+		{"bad name", func(j *slurm.Job) { j.Name = "a b" }, "Name", `grid name "a b": not a valid job name`},
+		{"no tasks", func(j *slurm.Job) { j.Tasks = 0 }, "Tasks", "task count 0: want at least 1"},
+		{"time with unit", func(j *slurm.Job) { j.Time = "2h" }, "Time", `time limit "2h": want minutes`},
+		{"time with letters", func(j *slurm.Job) { j.Time = "1-2:3:x" }, "Time", `time limit "1-2:3:x"`},
+		{"memory unit", func(j *slurm.Job) { j.Mem = "4GB" }, "Mem", `memory "4GB"`},
+		{"partition with space", func(j *slurm.Job) { j.Partition = "a b" }, "Partition", `partition "a b"`},
+		{"account with quote", func(j *slurm.Job) { j.Account = `x"` }, "Account", `account "x\""`},
+		{"negative cpus", func(j *slurm.Job) { j.CPUsPerTask = -1 }, "CPUsPerTask", "CPUs per task -1"},
+		{"negative throttle", func(j *slurm.Job) { j.Throttle = -1 }, "Throttle", "throttle -1"},
+		{"no arrays", func(j *slurm.Job) { j.MaxArraySize = 1 }, "MaxArraySize", "takes no job arrays"},
+		{"relative assets", func(j *slurm.Job) { j.Assets = "assets" }, "Assets", `assets directory "assets": not an absolute path`},
+		{"extra not an option", func(j *slurm.Job) { j.Extra = []string{"qos=long"} }, "Extra", `sbatch option "qos=long"`},
+		{"extra array", func(j *slurm.Job) { j.Extra = []string{"--array=1-3"} }, "Extra", "set the array themselves"},
+		{"extra short array", func(j *slurm.Job) { j.Extra = []string{"-a1-3"} }, "Extra", "set the array themselves"},
+		{"extra dependency", func(j *slurm.Job) { j.Extra = []string{"--dependency", "afterok:1"} }, "Extra", "depends on the array"},
+		{"extra line break", func(j *slurm.Job) { j.Extra = []string{"--qos=long\n#SBATCH --x"} }, "Extra", "line break"},
+		{"run flag line break", func(j *slurm.Job) { j.RunFlags = []string{"--x\ny"} }, "RunFlags", "control character"},
 	}
 	if err := exampleJob().Validate(); err != nil {
 		t.Fatalf("example job: %v", err)
@@ -247,8 +174,8 @@ func TestSlurmJobValidate(t *testing.T) {
 			j := exampleJob()
 			tt.edit(j)
 			err := j.Validate()
-			var oe *sweep.OptionError
-			if !errors.As(err, &oe) || !errors.Is(err, sweep.ErrSlurmOption) || oe.Field != tt.field || !strings.Contains(err.Error(), tt.want) {
+			var oe *slurm.OptionError
+			if !errors.As(err, &oe) || !errors.Is(err, slurm.ErrOption) || oe.Field != tt.field || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("got %v, want an *OptionError of %s mentioning %q", err, tt.field, tt.want)
 			}
 			if strings.Contains(err.Error(), "\n") {
@@ -300,9 +227,9 @@ func bashScript(t *testing.T, script string, env []string, args ...string) (stri
 	return string(out), cmd.ProcessState.ExitCode()
 }
 
-func writeScripts(t *testing.T, j *sweep.SlurmJob) {
+func writeScripts(t *testing.T, j *slurm.Job) {
 	t.Helper()
-	for name, fn := range map[string]func() (string, error){sweep.SlurmArrayScript: j.ArrayScript, sweep.SlurmMergeScript: j.MergeScript} {
+	for name, fn := range map[string]func() (string, error){slurm.ArrayFile: j.ArrayScript, slurm.MergeFile: j.MergeScript} {
 		text, err := fn()
 		if err != nil {
 			t.Fatal(err)
@@ -315,10 +242,10 @@ func writeScripts(t *testing.T, j *sweep.SlurmJob) {
 
 func TestArrayScriptRunsItsShard(t *testing.T) {
 	dir := t.TempDir()
-	j := &sweep.SlurmJob{Ccsweep: fakeTool(t, dir, "ccsweep", ""), Dir: dir, Name: "g", Tasks: 12,
+	j := &slurm.Job{Ccsweep: fakeTool(t, dir, "ccsweep", ""), Dir: dir, Name: "g", Tasks: 12,
 		RunFlags: []string{"--no-report"}, MaxArraySize: 10}
 	writeScripts(t, j)
-	script := filepath.Join(dir, sweep.SlurmArrayScript)
+	script := filepath.Join(dir, slurm.ArrayFile)
 	env := func(task string, more ...string) []string {
 		return append([]string{"SLURM_ARRAY_TASK_ID=" + task, "SLURM_ARRAY_JOB_ID=77", "SLURM_CPUS_PER_TASK="}, more...)
 	}
@@ -372,7 +299,7 @@ func TestMergeScript(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
-			j := &sweep.SlurmJob{Ccsweep: fakeTool(t, dir, "ccsweep", tt.fake), Dir: dir, Name: "g", Tasks: 2, MaxArraySize: 10}
+			j := &slurm.Job{Ccsweep: fakeTool(t, dir, "ccsweep", tt.fake), Dir: dir, Name: "g", Tasks: 2, MaxArraySize: 10}
 			if tt.name == "offline report" {
 				j.Assets = "/opt/my assets"
 			}
@@ -382,7 +309,7 @@ func TestMergeScript(t *testing.T) {
 				os.WriteFile(filepath.Join(dir, "shards", s), nil, 0o644)
 				os.WriteFile(filepath.Join(dir, "shards", s+"-wal"), nil, 0o644) // never an input
 			}
-			out, status := bashScript(t, filepath.Join(dir, sweep.SlurmMergeScript), nil)
+			out, status := bashScript(t, filepath.Join(dir, slurm.MergeFile), nil)
 			if status != tt.status {
 				t.Fatalf("exit %d, want %d\n%s", status, tt.status, out)
 			}
@@ -405,8 +332,8 @@ func TestSubmitScriptChainsTheMergeJob(t *testing.T) {
 	// The fake sbatch prints job IDs 101, 102, ... as sbatch --parsable does
 	// on a federated cluster ("ID;cluster").
 	fakeTool(t, bin, "sbatch", `n=$(wc -l < `+filepath.Join(bin, "calls")+`); echo "$((100 + n));cluster"`)
-	j := &sweep.SlurmJob{Ccsweep: "/usr/bin/ccsweep", Dir: dir, Name: "g", Tasks: 7, MaxArraySize: 4, Throttle: 2}
-	chunks, err := sweep.SplitArray([]int{1, 2, 3, 4, 5, 6, 7}, j.MaxArraySize, j.Throttle)
+	j := &slurm.Job{Ccsweep: "/usr/bin/ccsweep", Dir: dir, Name: "g", Tasks: 7, MaxArraySize: 4, Throttle: 2}
+	chunks, err := slurm.SplitArray([]int{1, 2, 3, 4, 5, 6, 7}, j.MaxArraySize, j.Throttle)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -414,7 +341,7 @@ func TestSubmitScriptChainsTheMergeJob(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(dir, sweep.SlurmSubmit)
+	script := filepath.Join(dir, slurm.SubmitFile)
 	os.WriteFile(script, []byte(text), 0o755)
 	out, status := bashScript(t, script, []string{"PATH=" + bin + ":" + os.Getenv("PATH")})
 	if status != 0 {
@@ -439,58 +366,5 @@ func TestSubmitScriptChainsTheMergeJob(t *testing.T) {
 	}
 	if got := strings.Join(j.MergeSubmitArgs([]string{"101", "102", "103"}), " "); got != strings.TrimPrefix(want[3], "sbatch ") {
 		t.Fatalf("MergeSubmitArgs: %s", got)
-	}
-}
-
-func TestTallyAcrossDatabases(t *testing.T) {
-	ctx := context.Background()
-	g := parse(t, smallGrid)
-	whole, err := sweep.NewPlan(g, sweep.Shard{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db1, db2 := openDB(t, "1.db"), openDB(t, "2.db")
-	runGrid(t, g, db1, sweep.Options{Workers: 2, Shard: sweep.Shard{Index: 1, Count: 2}})
-	shard1, _ := sweep.NewPlan(g, sweep.Shard{Index: 1, Count: 2})
-	shard2, _ := sweep.NewPlan(g, sweep.Shard{Index: 2, Count: 2})
-	n1, n2 := shard1.Len(), shard2.Len()
-
-	// One point of shard 2 failed in db2.
-	pt := shard2.Point(0)
-	failed := store.Result{Point: store.Point{ID: shard2.ID(0), GridID: shard2.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
-		Status: store.StatusFailed, Err: "boom", ModelVersion: model.Version, Started: time.Now(), Finished: time.Now()}
-	for _, p := range pt.Params {
-		failed.Point.Params = append(failed.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-	}
-	if err := db2.SaveGrid(ctx, store.GridRecord{ID: shard2.GridID, Name: g.Name, Scenario: g.Scenario,
-		ModelVersion: model.Version, Canonical: g.Canonical()}); err != nil {
-		t.Fatal(err)
-	}
-	if err := db2.SaveResults(ctx, []store.Result{failed}); err != nil {
-		t.Fatal(err)
-	}
-	check := func(name string, p *sweep.Plan, want sweep.Tally, dbs ...*store.DB) {
-		t.Helper()
-		got, err := p.Tally(ctx, dbs...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != want {
-			t.Fatalf("%s: %+v, want %+v", name, got, want)
-		}
-		if got.Complete() != (want.Done == want.Points) {
-			t.Fatalf("%s: Complete() = %v", name, got.Complete())
-		}
-	}
-	total := n1 + n2
-	check("shard 1 alone", shard1, sweep.Tally{Points: n1, Done: n1}, db1)
-	check("whole grid in db1", whole, sweep.Tally{Points: total, Done: n1, Missing: n2}, db1)
-	check("whole grid in both", whole, sweep.Tally{Points: total, Done: n1, Failed: 1, Missing: n2 - 1}, db1, db2)
-	check("no database", whole, sweep.Tally{Points: total, Missing: total})
-
-	runGrid(t, g, db2, sweep.Options{Workers: 2, Shard: sweep.Shard{Index: 2, Count: 2}}) // retries the failed point
-	check("after shard 2 ran", whole, sweep.Tally{Points: total, Done: total}, db1, db2)
-	if sum := (sweep.Tally{Points: 1, Done: 1}).Add(sweep.Tally{Points: 2, Failed: 1, Missing: 1}); sum != (sweep.Tally{Points: 3, Done: 1, Failed: 1, Missing: 1}) {
-		t.Fatalf("Add: %+v", sum)
 	}
 }

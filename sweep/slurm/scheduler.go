@@ -1,4 +1,4 @@
-package sweep
+package slurm
 
 import (
 	"bytes"
@@ -12,12 +12,12 @@ import (
 	"time"
 )
 
-// Scheduler is the batch system a SlurmSetup submits to: Slurm's commands
-// (SlurmCLI), or a fake in tests. Its methods may be called from one
+// Scheduler is the batch system a Setup submits to: Slurm's commands
+// (CLI), or a fake in tests. Its methods may be called from one
 // goroutine at a time.
 type Scheduler interface {
 	// Submit submits a batch job with sbatch's arguments args (see
-	// SlurmJob.ArraySubmitArgs and MergeSubmitArgs), from the directory
+	// Job.ArraySubmitArgs and MergeSubmitArgs), from the directory
 	// dir, and returns its job ID.
 	Submit(ctx context.Context, dir string, args []string) (id string, err error)
 	// Cancel cancels the jobs ids, as far as it can.
@@ -29,17 +29,17 @@ type Scheduler interface {
 	MaxArraySize(ctx context.Context) (int, error)
 }
 
-// SlurmCLI is the Scheduler that runs Slurm's commands: sbatch, scancel,
+// CLI is the Scheduler that runs Slurm's commands: sbatch, scancel,
 // squeue and scontrol, found on PATH. Each call gives up after a timeout
-// (SlurmTimeout; two minutes for sbatch). The zero value is ready to use.
-type SlurmCLI struct{}
+// (Timeout; two minutes for sbatch). The zero value is ready to use.
+type CLI struct{}
 
-// SlurmTimeout bounds each call of scancel, squeue and scontrol.
-const SlurmTimeout = 30 * time.Second
+// Timeout bounds each call of scancel, squeue and scontrol.
+const Timeout = 30 * time.Second
 
 // CheckSbatch returns ErrNoSbatch if sbatch is not on PATH, so that a caller
 // can refuse before it writes anything.
-func (SlurmCLI) CheckSbatch() error {
+func (CLI) CheckSbatch() error {
 	if _, err := exec.LookPath("sbatch"); err != nil {
 		return ErrNoSbatch
 	}
@@ -48,7 +48,7 @@ func (SlurmCLI) CheckSbatch() error {
 
 // Submit runs sbatch --parsable-style args in dir and returns the job ID
 // sbatch prints (without a ";cluster" suffix).
-func (SlurmCLI) Submit(ctx context.Context, dir string, args []string) (string, error) {
+func (CLI) Submit(ctx context.Context, dir string, args []string) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sbatch", args...)
@@ -74,11 +74,11 @@ func (SlurmCLI) Submit(ctx context.Context, dir string, args []string) (string, 
 
 // Cancel runs scancel on ids, with a context of its own: it cleans up after
 // a failure, which may be the cancellation of ctx.
-func (SlurmCLI) Cancel(_ context.Context, ids []string) error {
+func (CLI) Cancel(_ context.Context, ids []string) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), SlurmTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), Timeout)
 	defer cancel()
 	if out, err := exec.CommandContext(ctx, "scancel", ids...).CombinedOutput(); err != nil {
 		return fmt.Errorf("scancel %s: %w: %s", strings.Join(ids, " "), err, bytes.TrimSpace(out))
@@ -89,11 +89,11 @@ func (SlurmCLI) Cancel(_ context.Context, ids []string) error {
 // Active asks squeue which of ids are queued or running. squeue fails once
 // the jobs have left the controller's memory, so a failing squeue counts as
 // none active.
-func (SlurmCLI) Active(ctx context.Context, ids []string) ([]string, error) {
+func (CLI) Active(ctx context.Context, ids []string) ([]string, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, SlurmTimeout)
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "squeue", "--noheader", "--format=%F", "--jobs="+strings.Join(ids, ",")).Output()
 	if err != nil {
@@ -111,8 +111,8 @@ func (SlurmCLI) Active(ctx context.Context, ids []string) ([]string, error) {
 
 // MaxArraySize reads MaxArraySize from scontrol show config. When it cannot,
 // it returns DefaultMaxArraySize with the error saying why.
-func (SlurmCLI) MaxArraySize(ctx context.Context) (int, error) {
-	ctx, cancel := context.WithTimeout(ctx, SlurmTimeout)
+func (CLI) MaxArraySize(ctx context.Context) (int, error) {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, "scontrol", "show", "config").Output()
 	if err != nil {

@@ -1,4 +1,4 @@
-package sweep
+package slurm
 
 import (
 	"context"
@@ -9,50 +9,51 @@ import (
 	"time"
 
 	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
-// SlurmSetup is a grid set up to run as Slurm jobs in an output directory
-// (see SlurmDir and SlurmJob): checked and rendered by NewSlurmSetup, written
+// Setup is a grid set up to run as Slurm jobs in an output directory
+// (see Dir and Job): checked and rendered by NewSetup, written
 // by Write, and submitted, again and again until every point is done, by
 // Outstanding and Submit. It is not safe for concurrent use, and two
 // processes must not submit from one directory at once.
-type SlurmSetup struct {
-	Job  *SlurmJob
+type Setup struct {
+	Job  *Job
 	Grid *grids.Grid
 	// GridFile is the grid file Grid was read from, and GridText its text,
 	// which Write copies into the directory.
 	GridFile string
 	GridText []byte
-	// Rounds, if not nil, are the grid's rounds: Outstanding counts the
+	// sweep.Rounds, if not nil, are the grid's rounds: Outstanding counts the
 	// points of the round under way (see RoundPlans).
-	Rounds *Rounds
+	Rounds *sweep.Rounds
 	// Self is the job ID of the job that submits, if a job does (the merge
 	// job submitting the next round): it is not counted as still queued.
 	Self string
 
-	manifest *SlurmManifest
-	round    RoundState
+	manifest *Manifest
+	round    sweep.RoundState
 	scripts  map[string]string // by file name
 	arrays   []ArrayChunk      // the arrays of submit.sh: every shard
 }
 
-// NewSlurmSetup checks job (see SlurmJob.Validate), the shard count against
-// the grid (a *ShardCountError) and the output directory job.Dir, which must
+// NewSetup checks job (see Job.Validate), the shard count against
+// the grid (a *sweep.ShardCountError) and the output directory job.Dir, which must
 // be new, empty, or set up before for the same grid, model version and shard
 // count (a *DirError or *SetupError), and renders the scripts. It writes
 // nothing.
-func NewSlurmSetup(job *SlurmJob, g *grids.Grid, gridFile string, gridText []byte) (*SlurmSetup, error) {
+func NewSetup(job *Job, g *grids.Grid, gridFile string, gridText []byte) (*Setup, error) {
 	if err := job.Validate(); err != nil {
 		return nil, err
 	}
 	if job.Tasks > g.Count() {
-		return nil, &ShardCountError{Grid: g.Name, Points: g.Count(), Shards: job.Tasks}
+		return nil, &sweep.ShardCountError{Grid: g.Name, Points: g.Count(), Shards: job.Tasks}
 	}
-	m, err := SlurmDir(job.Dir).check(g, gridFile, job.Tasks)
+	m, err := Dir(job.Dir).check(g, gridFile, job.Tasks)
 	if err != nil {
 		return nil, err
 	}
-	s := &SlurmSetup{Job: job, Grid: g, GridFile: gridFile, GridText: gridText, manifest: m}
+	s := &Setup{Job: job, Grid: g, GridFile: gridFile, GridText: gridText, manifest: m}
 	all := make([]int, job.Tasks)
 	for i := range all {
 		all[i] = i + 1
@@ -61,9 +62,9 @@ func NewSlurmSetup(job *SlurmJob, g *grids.Grid, gridFile string, gridText []byt
 		return nil, err
 	}
 	render := map[string]func() (string, error){
-		SlurmArrayScript: job.ArrayScript,
-		SlurmMergeScript: job.MergeScript,
-		SlurmSubmit:      func() (string, error) { return job.SubmitScript(s.arrays) },
+		ArrayFile:  job.ArrayScript,
+		MergeFile:  job.MergeScript,
+		SubmitFile: func() (string, error) { return job.SubmitScript(s.arrays) },
 	}
 	s.scripts = map[string]string{}
 	for name, fn := range render {
@@ -75,27 +76,27 @@ func NewSlurmSetup(job *SlurmJob, g *grids.Grid, gridFile string, gridText []byt
 }
 
 // Dir returns the output directory.
-func (s *SlurmSetup) Dir() SlurmDir { return SlurmDir(s.Job.Dir) }
+func (s *Setup) Dir() Dir { return Dir(s.Job.Dir) }
 
 // Arrays returns the job arrays that submit.sh submits, every shard in
 // them: more than one when the shards outnumber the cluster's MaxArraySize.
-func (s *SlurmSetup) Arrays() []ArrayChunk { return s.arrays }
+func (s *Setup) Arrays() []ArrayChunk { return s.arrays }
 
-// Script returns the text of the script name (SlurmArrayScript,
-// SlurmMergeScript or SlurmSubmit) as Write writes it.
-func (s *SlurmSetup) Script(name string) string { return s.scripts[name] }
+// Script returns the text of the script name (ArrayFile,
+// MergeFile or SubmitFile) as Write writes it.
+func (s *Setup) Script(name string) string { return s.scripts[name] }
 
 // Manifest returns the directory's manifest as Write writes it: the one
 // read from the directory, with the submissions made since.
-func (s *SlurmSetup) Manifest() *SlurmManifest { return s.manifest }
+func (s *Setup) Manifest() *Manifest { return s.manifest }
 
 // Write creates the output directory with its shards and logs folders and
 // writes the grid copy (unless GridFile is that copy), the scripts and the
 // manifest, each whole or not at all. It fails with a *DirError, or if the
 // copy does not read back as the same grid.
-func (s *SlurmSetup) Write() error {
+func (s *Setup) Write() error {
 	d := s.Dir()
-	for _, dir := range []string{string(d), d.File(SlurmShardDir), d.File(SlurmLogDir)} {
+	for _, dir := range []string{string(d), d.File(ShardDir), d.File(LogDir)} {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return &DirError{string(d), err}
 		}
@@ -135,10 +136,10 @@ func (s *SlurmSetup) Write() error {
 	}
 	// The jobs must see the same grid: same text, same identity.
 	copied, err := grids.Load(dst)
-	if err != nil || GridID(copied) != GridID(s.Grid) {
+	if err != nil || sweep.GridID(copied) != sweep.GridID(s.Grid) {
 		return fmt.Errorf("the copy %s of %s does not read back as the same grid: %v", dst, s.GridFile, err)
 	}
-	for _, name := range []string{SlurmArrayScript, SlurmMergeScript, SlurmSubmit} {
+	for _, name := range []string{ArrayFile, MergeFile, SubmitFile} {
 		if err := d.writeFile(d.File(name), []byte(s.scripts[name]), 0o755); err != nil {
 			return err
 		}
@@ -176,11 +177,11 @@ func (e *QueuedError) Error() string {
 }
 
 // Outstanding returns what a submission must run, from what the shard
-// databases and the merged one hold (see SlurmDir.State). A database that
+// databases and the merged one hold (see Dir.State). A database that
 // cannot be read is an error, a *DirError. If there is anything to run and
 // the jobs of the last submission are still queued or running (asked of
 // sched), it fails with a *QueuedError.
-func (s *SlurmSetup) Outstanding(ctx context.Context, sched Scheduler) (Outstanding, error) {
+func (s *Setup) Outstanding(ctx context.Context, sched Scheduler) (Outstanding, error) {
 	var o Outstanding
 	plans, err := s.shardPlans(ctx)
 	if err != nil {
@@ -218,7 +219,7 @@ func (s *SlurmSetup) Outstanding(ctx context.Context, sched Scheduler) (Outstand
 
 // Submitted is a submission made by Submit.
 type Submitted struct {
-	SlurmSubmission
+	Submission
 	// Arrays are the job arrays submitted, one per job ID of ArrayJobs.
 	Arrays []ArrayChunk
 }
@@ -228,12 +229,12 @@ type Submitted struct {
 // ended (or at once when there are none). It records the submission in the
 // manifest and writes it (so Write must have run). If a submission fails it
 // cancels the jobs it submitted and records nothing.
-func (s *SlurmSetup) Submit(ctx context.Context, sched Scheduler, o Outstanding) (*Submitted, error) {
+func (s *Setup) Submit(ctx context.Context, sched Scheduler, o Outstanding) (*Submitted, error) {
 	arrays, err := SplitArray(o.Shards, s.Job.MaxArraySize, s.Job.Throttle)
 	if err != nil {
 		return nil, err
 	}
-	sub := &Submitted{SlurmSubmission: SlurmSubmission{Time: time.Now().UTC().Round(time.Second), Shards: o.Shards},
+	sub := &Submitted{Submission: Submission{Time: time.Now().UTC().Round(time.Second), Shards: o.Shards},
 		Arrays: arrays}
 	for _, c := range arrays {
 		id, err := sched.Submit(ctx, s.Job.Dir, s.Job.ArraySubmitArgs(c))
@@ -245,7 +246,7 @@ func (s *SlurmSetup) Submit(ctx context.Context, sched Scheduler, o Outstanding)
 	if sub.MergeJob, err = sched.Submit(ctx, s.Job.Dir, s.Job.MergeSubmitArgs(sub.ArrayJobs)); err != nil {
 		return nil, s.cancel(sched, sub.ArrayJobs, err)
 	}
-	s.manifest.Submissions = append(s.manifest.Submissions, sub.SlurmSubmission)
+	s.manifest.Submissions = append(s.manifest.Submissions, sub.Submission)
 	if err := s.Dir().writeManifest(s.manifest); err != nil {
 		return sub, err
 	}
@@ -254,7 +255,7 @@ func (s *SlurmSetup) Submit(ctx context.Context, sched Scheduler, o Outstanding)
 
 // cancel cancels the jobs ids submitted before the submission failed with
 // err, and returns err, noting a failure to cancel.
-func (s *SlurmSetup) cancel(sched Scheduler, ids []string, err error) error {
+func (s *Setup) cancel(sched Scheduler, ids []string, err error) error {
 	if len(ids) == 0 {
 		return err
 	}
