@@ -80,20 +80,39 @@ func LoadScenario(path string) (*model.Scenario, error) {
 // path, then the files it names, as paths relative to the current
 // directory.
 func LoadScenarioFiles(path string) (*model.Scenario, []string, error) {
-	files := []string{path}
+	f, err := readScenarioFile(path)
+	return f.sc, f.paths, err
+}
+
+// scenarioFile is a scenario file read from disk by readScenarioFile.
+type scenarioFile struct {
+	sc    *model.Scenario   // the scenario, registered; nil if rejected
+	data  []byte            // the file's text; nil if it could not be read
+	files map[string][]byte // the files it named, by the names it gave
+	paths []string          // the path, then the files it named, as opened
+}
+
+// readScenarioFile is the one reader of scenario files on disk, for
+// --scenario and for a grid's scenario key: it reads the file at path and
+// the files it names, relative to its directory, and parses it
+// (ParseScenario). A file that cannot be read is an error wrapping the
+// read's, with "read scenario" before it; a rejected file is an *Error.
+func readScenarioFile(path string) (scenarioFile, error) {
+	f := scenarioFile{paths: []string{path}}
 	data, err := ReadFile(path, MaxFileSize)
 	if err != nil {
-		return nil, files, fmt.Errorf("read scenario: %w", err)
+		return f, fmt.Errorf("read scenario: %w", err)
 	}
+	f.data = data
 	read := func(name string) ([]byte, error) {
 		if !filepath.IsAbs(name) {
 			name = filepath.Join(filepath.Dir(path), name)
 		}
-		files = append(files, name)
+		f.paths = append(f.paths, name)
 		return ReadFile(name, MaxFabricSize)
 	}
-	sc, _, err := ParseScenario(path, data, read)
-	return sc, files, err
+	f.sc, f.files, err = ParseScenario(path, data, read)
+	return f, err
 }
 
 // ParseScenario parses scenario file data (path names it in problems),
@@ -369,8 +388,10 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			// placed at the app's field
 		} else if le := (*model.LFTsError)(nil); errors.As(err, &le) && lftsLine > 0 {
 			ps.add(lftsLine, "routing.lfts", "%s: %s", le.Name, le.Reason)
+		} else if reason, ok := model.ScenarioReason(err); ok {
+			ps.add(line, "topology", "%s", reason)
 		} else {
-			ps.add(line, "topology", "%s", strings.TrimPrefix(err.Error(), model.ErrBadScenario.Error()+": "))
+			ps.add(line, "topology", "%v", err)
 		}
 		return nil, nil, ps.err()
 	}
@@ -385,19 +406,9 @@ func (ps *problems) loadScenario(line int, key, name string) *model.Scenario {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(ps.file), name)
 	}
-	data, err := ReadFile(path, MaxFileSize)
-	if err != nil {
-		ps.add(line, key, "read scenario: %v", err)
-		return nil
-	}
-	read := func(f string) ([]byte, error) {
-		if !filepath.IsAbs(f) {
-			f = filepath.Join(filepath.Dir(path), f)
-		}
-		return ReadFile(f, MaxFabricSize)
-	}
-	sc, files, err := ParseScenario(path, data, read)
-	if e, ok := err.(*Error); ok {
+	f, err := readScenarioFile(path)
+	var e *Error
+	if errors.As(err, &e) {
 		ps.list = append(ps.list, e.Problems...)
 		return nil
 	} else if err != nil {
@@ -407,12 +418,12 @@ func (ps *problems) loadScenario(line int, key, name string) *model.Scenario {
 	if ps.scenarios == nil {
 		ps.scenarios = map[string]CanonicalScenario{}
 	}
-	cs := CanonicalScenario{Path: name, Text: string(data), Files: map[string]string{}}
-	for f, b := range files {
-		cs.Files[f] = string(b)
+	cs := CanonicalScenario{Path: name, Text: string(f.data), Files: map[string]string{}}
+	for n, b := range f.files {
+		cs.Files[n] = string(b)
 	}
-	ps.scenarios[sc.Name] = cs
-	return sc
+	ps.scenarios[f.sc.Name] = cs
+	return f.sc
 }
 
 // CanonicalScenario is a scenario file as a canonical grid embeds it: its
