@@ -146,8 +146,8 @@
 //
 // # Imports
 //
-// Of ccsweep, grids imports only engine (durations) and model (the
-// parameters, scenarios and metrics a grid names). It must never import
-// sweep, store, report or report/rank: a grid is plain values that those
-// consume.
+// Of ccsweep, grids imports only engine (durations), model (the
+// parameters, scenarios and metrics a grid names) and grids/param (a point's
+// parameter, which store keeps as it is). It must never import sweep, store,
+// report or report/rank: a grid is plain values that those consume.
 package grids

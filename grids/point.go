@@ -13,6 +13,7 @@ import (
 
 	"github.com/expr-lang/expr/vm"
 
+	"github.com/ccsweep/ccsweep/grids/param"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -32,11 +33,9 @@ type Point struct {
 	Axes []string
 }
 
-// Param is a parameter's name and canonical value.
-type Param struct {
-	Name  string
-	Value string
-}
+// Param is a parameter's name and canonical value: param.Param, the type
+// store keeps too.
+type Param = param.Param
 
 // Value returns the value of parameter name in p, if p sets it.
 func (p Point) Value(name string) (string, bool) {

@@ -276,9 +276,7 @@ func members(rec store.GridRecord, pg *grids.Grid) iter.Seq[store.Member] {
 		for p := range pg.All() {
 			m := store.Member{ID: p.ID(rec.ModelVersion), LegacyID: p.LegacyID(rec.ModelVersion),
 				Params: make([]store.Param, len(p.Params))}
-			for i, q := range p.Params {
-				m.Params[i] = store.Param{Name: q.Name, Value: q.Value}
-			}
+			copy(m.Params, p.Params)
 			if !yield(m) {
 				return
 			}
@@ -582,9 +580,7 @@ func (g *Grid) plan(pg *grids.Grid, err error) {
 				c := byKey[joinKey(key)]
 				if c == nil && len(g.Cells) < maxExpand {
 					c = &Cell{Key: key, Status: CellMissing}
-					for _, q := range p.Params {
-						c.Params = append(c.Params, store.Param{Name: q.Name, Value: q.Value})
-					}
+					c.Params = append(c.Params, p.Params...)
 					byKey[joinKey(key)] = c
 					g.Cells = append(g.Cells, c)
 				}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	pointparam "github.com/ccsweep/ccsweep/grids/param"
 )
 
 // Point statuses. A point with no stored result is missing.
@@ -48,9 +50,8 @@ type Point struct {
 }
 
 // Param is one parameter of a point. Value is the canonical text form.
-type Param struct {
-	Name, Value string
-}
+// It is param.Param, the type of a grid point's parameters too.
+type Param = pointparam.Param
 
 // Result is the outcome of simulating a point.
 type Result struct {

@@ -23,7 +23,7 @@ func TestResultRoundTrip(t *testing.T) {
 	in := store.Result{
 		Point: store.Point{
 			ID: "ab12", GridID: testGrid.ID, Scenario: "testbed-s1", Seed: 7,
-			Params: []store.Param{{"marking_rate", "4"}, {"ccti_timer", "150us"}},
+			Params: []store.Param{{Name: "marking_rate", Value: "4"}, {Name: "ccti_timer", Value: "150us"}},
 		},
 		Status:       store.StatusDone,
 		Started:      started,
@@ -55,7 +55,7 @@ func TestResultRoundTrip(t *testing.T) {
 		t.Fatalf("got %d results, want 1", len(rs))
 	}
 	got := rs[0]
-	wantParams := []store.Param{{"ccti_timer", "150us"}, {"marking_rate", "4"}} // sorted by name
+	wantParams := []store.Param{{Name: "ccti_timer", Value: "150us"}, {Name: "marking_rate", Value: "4"}} // sorted by name
 	if !reflect.DeepEqual(got.Point.Params, wantParams) {
 		t.Errorf("params = %v, want %v", got.Point.Params, wantParams)
 	}

@@ -88,9 +88,9 @@ func TestWriterRejectsInvalidResults(t *testing.T) {
 		{"unknown status", func(r *store.Result) { r.Status = "running" }},
 		{"seed too large", func(r *store.Result) { r.Point.Seed = 1 << 63 }},
 		{"repeated param", func(r *store.Result) {
-			r.Point.Params = []store.Param{{"a", "1"}, {"a", "2"}}
+			r.Point.Params = []store.Param{{Name: "a", Value: "1"}, {Name: "a", Value: "2"}}
 		}},
-		{"empty param name", func(r *store.Result) { r.Point.Params = []store.Param{{"", "1"}} }},
+		{"empty param name", func(r *store.Result) { r.Point.Params = []store.Param{{Name: "", Value: "1"}} }},
 		{"unknown metric", func(r *store.Result) { r.Metrics = map[string]float64{"Victim Gbps": 1} }},
 		{"repeated flow", func(r *store.Result) {
 			r.Series = []store.Series{{Flow: "F1", SampleSeconds: 1e-3}, {Flow: "F1", SampleSeconds: 1e-3}}

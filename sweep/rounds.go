@@ -363,12 +363,10 @@ func withParam(ps []grids.Param, name, value string) []grids.Param {
 	return slices.Insert(out, i, grids.Param{Name: name, Value: value})
 }
 
-// storeParams converts a point's parameters for the store.
+// storeParams copies a point's parameters for the store.
 func storeParams(ps []grids.Param) []store.Param {
 	out := make([]store.Param, len(ps))
-	for i, p := range ps {
-		out[i] = store.Param{Name: p.Name, Value: p.Value}
-	}
+	copy(out, ps)
 	return out
 }
 

@@ -383,9 +383,7 @@ func simulate(ctx context.Context, gridID string, pt grids.Point, id string, run
 			Params: make([]store.Param, len(pt.Params))},
 		ModelVersion: model.Version, RunID: runID, Started: time.Now(),
 	}
-	for k, p := range pt.Params {
-		r.Point.Params[k] = store.Param{Name: p.Name, Value: p.Value}
-	}
+	copy(r.Point.Params, pt.Params)
 	res, err := runPoint(ctx, pt, maxEvents)
 	r.Finished = time.Now()
 	r.WallSeconds = r.Finished.Sub(r.Started).Seconds()
@@ -464,9 +462,7 @@ func EffectiveParams(scenario, modelVersion string, params []store.Param) map[st
 		return nil
 	}
 	pt := grids.Point{Scenario: scenario, Params: make([]grids.Param, len(params))}
-	for i, p := range params {
-		pt.Params[i] = grids.Param{Name: p.Name, Value: p.Value}
-	}
+	copy(pt.Params, params)
 	cfg, err := pt.Config()
 	if err != nil {
 		return nil

@@ -270,7 +270,7 @@ func (a *Answer) evaluate(p *Point) error {
 	}
 	p.Feasible = true
 	for _, w := range q.Where {
-		ok, err := w.Eval(storeToGrid(p.Params), means)
+		ok, err := w.Eval(p.Params, means)
 		if err != nil {
 			return err
 		}
@@ -444,14 +444,6 @@ func (a *Answer) order() {
 			a.Region = append(a.Region, p)
 		}
 	}
-}
-
-func storeToGrid(ps []store.Param) []grids.Param {
-	out := make([]grids.Param, len(ps))
-	for i, p := range ps {
-		out[i] = grids.Param{Name: p.Name, Value: p.Value}
-	}
-	return out
 }
 
 // Find returns the point whose parameters include every one of want (by
