@@ -2,7 +2,6 @@ package slurm
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -134,10 +133,6 @@ func (j *Job) InRounds(refine []string) {
 		"--max-array-size", strconv.Itoa(j.MaxArraySize), "--throttle", strconv.Itoa(j.Throttle),
 		"--ccsweep", j.Ccsweep, "--next-round"}, refine...)
 }
-
-// ErrNoExecutable reports that the running program's path could not be
-// found, so the jobs' ccsweep binary must be given.
-var ErrNoExecutable = errors.New("cannot find the ccsweep binary")
 
 // ExecutableError reports a ccsweep binary the jobs could not run.
 type ExecutableError struct {

@@ -45,6 +45,9 @@ var (
 	// ErrNoSbatch reports that sbatch is not on PATH: this is not a Slurm
 	// login node.
 	ErrNoSbatch = errors.New("sbatch is not on PATH: submit from a Slurm login node")
+	// ErrNoExecutable reports that the running program's path could not
+	// be found (Executable), so the jobs' ccsweep binary must be given.
+	ErrNoExecutable = errors.New("cannot find the ccsweep binary")
 )
 
 // OptionError reports one bad option of a Job. It names the option by
