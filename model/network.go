@@ -176,7 +176,6 @@ type Network struct {
 	routes *Routes
 	stats  runStats
 
-	ioMbps     int64
 	msgGap     engine.Time // least time between message starts at one HCA; 0: no cap
 	violations int         // credit counters seen out of range
 	rng        *rand.Rand
@@ -222,7 +221,6 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	n := &Network{
 		cfg: cfg, scenario: sc, seed: seed, nVL: cfg.VLs,
 		end:    engine.Time(sc.Phases) * cfg.Phase,
-		ioMbps: mbps(cfg.HostIOGbps),
 		msgGap: msgGap(cfg.HCAMsgRate),
 		rng:    rand.New(rand.NewPCG(seed, 0x1b)),
 	}
@@ -397,6 +395,9 @@ func (n *Network) build(t *Topology) error {
 		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", ErrBadScenario, len(n.ports))
 	}
 	n.lanes = make([]lane, len(n.ports)*n.nVL)
+	for h := range n.hcas {
+		n.hcas[h].ioMbps = mbps(n.hostIOGbps(h))
+	}
 	for i := range n.ports {
 		p := &n.ports[i]
 		p.bufCap = int32(n.cfg.SwitchBufferCredits)

@@ -261,10 +261,17 @@ func (sc *Scenario) lookupScenParam(name string) *scenParam {
 	return &sc.params[i]
 }
 
-// Config returns DefaultConfig with the scenario's defaults applied.
+// Config returns DefaultConfig with the scenario's defaults applied; an
+// imported fabric's host_io_gbps defaults to 0 (each host at its link's
+// rate).
 func (sc *Scenario) Config() Config {
 	c := DefaultConfig()
 	if sc.spec != nil {
+		if sc.spec.Topology == "ibnetdiscover" {
+			// An imported fabric's hosts move what their links carry
+			// (hostio.go), not the testbed's 13 Gbit/s.
+			c.HostIOGbps = 0
+		}
 		for name, v := range sc.spec.Defaults {
 			_ = c.Set(name, v) // checked by specScenario
 		}
