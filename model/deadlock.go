@@ -62,7 +62,7 @@ func (n *Network) reachedBytes(b []int64) []int64 {
 // destination for deadlockWindow; it only reads the network, and only
 // where the scenario allows a deadlock-prone routing.
 func (n *Network) deadlocked(w *progressWatch) error {
-	if !n.scenario.routingOptions().AllowDeadlock {
+	if !n.allowDeadlock {
 		return nil
 	}
 	now := n.sim.Now()

@@ -188,8 +188,11 @@ type Network struct {
 	santos  *santosState
 	nic     *nicState
 	srcHook bool
-	drb     drbState   // distributed routing balancing (drb.go); drb.on when running
-	apps    *appsState // closed-loop applications (app.go); nil: none
+	drb     drbState // distributed routing balancing (drb.go); drb.on when running
+	// allowDeadlock: the scenario runs a routing that may deadlock, and
+	// the run is watched (deadlock.go).
+	allowDeadlock bool
+	apps          *appsState // closed-loop applications (app.go); nil: none
 }
 
 // Counters are whole-run event counts.
@@ -215,7 +218,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	}
 	// The topology is linear in its size; the forwarding state is not:
 	// refuse before paying for it what would not fit.
-	if err := checkMemory(topo, sc.lmc(&cfg), sc.routing()); err != nil {
+	if err := checkMemory(topo, sc.lmc(&cfg), sc.routing(&cfg)); err != nil {
 		return nil, err
 	}
 	n := &Network{
