@@ -54,9 +54,9 @@ type ScenarioSpec struct {
 	// equal-cost ports of its group by output queue occupancy
 	// (routing_adaptive.go); false: the forwarding tables alone.
 	Adaptive bool
-	Flows         []FlowSpec
-	Traffic       []TrafficSpec
-	Apps          []AppSpec
+	Flows    []FlowSpec
+	Traffic  []TrafficSpec
+	Apps     []AppSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
