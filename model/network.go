@@ -192,6 +192,7 @@ type Network struct {
 	// allowDeadlock: the scenario runs a routing that may deadlock, and
 	// the run is watched (deadlock.go).
 	allowDeadlock bool
+	ar            arState    // adaptive routing's groups (routing_adaptive.go); ar.on when adaptive
 	apps          *appsState // closed-loop applications (app.go); nil: none
 }
 

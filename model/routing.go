@@ -405,6 +405,13 @@ func (n *Network) route(t *Topology) error {
 	if err != nil {
 		return err
 	}
+	if n.scenario.adaptive(&n.cfg) {
+		ar, err := adaptiveGroups(newFabric(t), r, n.scenario.routing(&n.cfg), opts.AllowDeadlock)
+		if err != nil {
+			return err
+		}
+		n.ar = *ar
+	}
 	// The run keeps the LIDs and service levels; its switches keep the
 	// tables a byte an entry, and the routing's int32 tables (four
 	// times their size, switches × LIDs) go as each is copied.
