@@ -220,3 +220,23 @@ func TestAdaptiveCycleFallsBackToTables(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptiveParam: adaptive, as a scenario parameter (a grid axis),
+// turns the groups on and off for one run of a scenario that says
+// otherwise.
+func TestAdaptiveParam(t *testing.T) {
+	for _, set := range []bool{true, false} {
+		n0, _ := hotUplink(t, !set, SchemeOff)
+		cfg := n0.cfg
+		if err := n0.scenario.Set(&cfg, "adaptive", set); err != nil {
+			t.Fatal(err)
+		}
+		n, err := NewNetwork(n0.scenario, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.ar.on != set {
+			t.Errorf("adaptive = %v: groups on %v", set, n.ar.on)
+		}
+	}
+}
