@@ -240,3 +240,36 @@ func TestAdaptiveParam(t *testing.T) {
 		}
 	}
 }
+
+// TestAdaptiveChoiceRule checks the choice among S1_1's up ports towards
+// H5 (ports 5-8) as documented: all idle, the table's port (5); port 5's
+// link busy, the next idle one (6); 6 with a packet waiting too, 7; every
+// port with one packet waiting and 5's link idle, 5 again (a tie goes to
+// the table's port).
+func TestAdaptiveChoiceRule(t *testing.T) {
+	n, _ := hotUplink(t, true, SchemeOff)
+	first := n.sws[0].firstPort
+	table := n.sws[0].out(4) // H5's LID
+	if table != first+4 {
+		t.Fatalf("table port %d, want port 5", table-first+1)
+	}
+	pick := func() int32 { return n.adaptiveOut(0, 4, table) - first + 1 }
+	if p := pick(); p != 5 {
+		t.Errorf("all idle: port %d, want 5", p)
+	}
+	n.ports[first+4].linkFree = engine.Microsecond
+	if p := pick(); p != 6 {
+		t.Errorf("port 5 busy: port %d, want 6", p)
+	}
+	n.ports[first+5].queued = 1
+	if p := pick(); p != 7 {
+		t.Errorf("port 5 busy, 6 with a packet: port %d, want 7", p)
+	}
+	n.ports[first+4].linkFree = 0
+	for o := first + 4; o < first+8; o++ {
+		n.ports[o].queued = 1
+	}
+	if p := pick(); p != 5 {
+		t.Errorf("one packet everywhere: port %d, want 5", p)
+	}
+}
