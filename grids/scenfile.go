@@ -38,6 +38,7 @@ import (
 //	compute_nodes = ["node01"]   # ftree: the hosts it ranks switches
 //	cn_guid_file = "cn.txt"      # from, or OpenSM's compute node file
 //	allow_deadlock = true        # run a routing with a channel cycle
+//	adaptive = true              # adaptive routing among equal-cost ports
 //	[[flow]]                     # greedy flows, as the testbed's
 //	name = "F1"; src = "H1"; dst = "H4"; role = "victim"; start_phase = 0
 //	rate = 4                     # Gbit/s the flow requests under cc nicrate
@@ -54,7 +55,7 @@ import (
 var scenarioKeys = map[string][]string{
 	"":         {"name", "description", "phases", "params", "topology", "routing", "flow", "traffic"},
 	"topology": {"kind", "k", "levels", "leaves", "spines", "hosts_per_leaf", "preset", "dims", "hosts_per_router", "file"},
-	"routing":  {"algorithm", "lmc", "lfts", "roots", "root_guid_file", "compute_nodes", "cn_guid_file", "allow_deadlock"},
+	"routing":  {"algorithm", "lmc", "lfts", "roots", "root_guid_file", "compute_nodes", "cn_guid_file", "allow_deadlock", "adaptive"},
 	"flow":     {"name", "src", "dst", "role", "start_phase", "sl", "rate"},
 	"traffic": {"name", "pattern", "arrival", "load", "message_size", "size_dist", "burst", "hot", "hot_nodes",
 		"hotspot_fraction", "hotspot_mode", "senders", "sources", "role", "start_phase", "sl"},
@@ -263,11 +264,17 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			}
 			return guids
 		}
-		if n := rt.m["allow_deadlock"]; n != nil {
-			if b, ok := n.val.(bool); ok {
-				spec.AllowDeadlock = b
-			} else {
-				ps.add(n.line, "routing.allow_deadlock", "want true or false")
+		for _, b := range []struct {
+			key string
+			dst *bool
+		}{{"allow_deadlock", &spec.AllowDeadlock}, {"adaptive", &spec.Adaptive}} {
+			key, dst := b.key, b.dst
+			if n := rt.m[key]; n != nil {
+				if b, ok := n.val.(bool); ok {
+					*dst = b
+				} else {
+					ps.add(n.line, "routing."+key, "want true or false")
+				}
 			}
 		}
 		spec.Roots = append(r.strs(rt, "routing", "roots"), guidFile("root_guid_file")...)

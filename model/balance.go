@@ -79,14 +79,14 @@ func InspectScenario(sc *Scenario, cfg Config, routing string) (*FabricInfo, err
 	if err != nil {
 		return nil, err
 	}
-	if name, text := sc.lftsFile(); text != nil && routing == "" {
+	if name, text := sc.lftsFile(&cfg); text != nil && routing == "" {
 		info, _, err := InspectLFTs(t, name, bytes.NewReader(text), cfg.VLs)
 		return info, err
 	}
 	if routing == "" {
-		routing = sc.routing()
+		routing = sc.routing(&cfg)
 	}
-	return InspectFabricWith(t, routing, sc.lmc(&cfg), cfg.VLs, sc.routingOptions())
+	return InspectFabricWith(t, routing, sc.lmc(&cfg), cfg.VLs, sc.routingOptions(&cfg))
 }
 
 // InspectFabric routes t with the named algorithm and 2^lmc LIDs per host

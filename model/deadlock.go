@@ -26,7 +26,10 @@ var ErrDeadlock = errors.New("deadlock")
 // moves again. (Other flows may still move: a deadlock stops the flows
 // whose packets wait in the cycle.)
 func (n *Network) deadlockWindow() engine.Time {
-	gbps := min(n.cfg.HostIOGbps, n.cfg.HostLinkGbps, n.cfg.SwitchLinkGbps)
+	gbps := min(n.cfg.HostLinkGbps, n.cfg.SwitchLinkGbps)
+	for h := range n.hcas {
+		gbps = min(gbps, n.hostIOGbps(h))
+	}
 	turn := engine.Time(2*float64(len(n.flows))*float64(n.cfg.MTU+64)*8/gbps) * engine.Nanosecond
 	return max(engine.Millisecond, turn)
 }
@@ -59,7 +62,7 @@ func (n *Network) reachedBytes(b []int64) []int64 {
 // destination for deadlockWindow; it only reads the network, and only
 // where the scenario allows a deadlock-prone routing.
 func (n *Network) deadlocked(w *progressWatch) error {
-	if !n.scenario.routingOptions().AllowDeadlock {
+	if !n.allowDeadlock {
 		return nil
 	}
 	now := n.sim.Now()

@@ -12,6 +12,7 @@ type hcaState struct {
 	flows   []int32 // flows sourced here, in scenario order
 	rr      int
 	ioFree  engine.Time // the send DMA can start the next packet then
+	ioMbps  int64       // payload rate of its DMA, each direction (hostio.go)
 	msgFree engine.Time // the next message may start then (hca_msg_rate)
 	wakeAt  engine.Time
 	ctrl    fifo        // control packets (CNPs) to send ahead of data
@@ -34,7 +35,7 @@ type delivery struct {
 func (n *Network) receive(h, k int32) {
 	hc := &n.hcas[h]
 	pk := &n.pkts[k]
-	end := max(n.sim.Now(), hc.dmaFree) + txTime(pk.payload, n.ioMbps)
+	end := max(n.sim.Now(), hc.dmaFree) + txTime(pk.payload, hc.ioMbps)
 	end = max(end, pk.tailAt)
 	hc.dmaFree = end
 	n.freeBufferAt(hc.port, pk.vl, pk.credits, end)
@@ -162,11 +163,11 @@ func (n *Network) tryHCA(h int32) {
 		if hc.rr == nf {
 			hc.rr = 0
 		}
-		hc.ioFree = now + txTime(payload, n.ioMbps)
+		hc.ioFree = now + txTime(payload, hc.ioMbps)
 		// The injection-rate delay (pacedGap, with the paced read) adds to
 		// the packet's own time on the link or through the send DMA,
 		// whichever is longer.
-		own := max(txTime(wire, pt.rateMbps), txTime(payload, n.ioMbps))
+		own := max(txTime(wire, pt.rateMbps), txTime(payload, hc.ioMbps))
 		f.readyAt = now + own + n.pacedGap(f, own)
 		if n.srcHook {
 			n.schemeSent(fi, now, payload)

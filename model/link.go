@@ -74,6 +74,9 @@ func (n *Network) transmit(p, k, from int32) {
 		return
 	}
 	out := n.sws[pt.peerOwner].out(pk.dlid)
+	if n.ar.on {
+		out = n.adaptiveOut(pt.peerOwner, pk.dlid, out)
+	}
 	pk.outPort = out
 	ready := header + n.cfg.SwitchLatency
 	if t := pk.tailAt - n.ports[out].txTime(pk.wire); t > ready {

@@ -33,7 +33,7 @@ func TestNetworkBytesBoundsTheLiveHeap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		est := NetworkBytes(topo, sc.lmc(&cfg), sc.routing())
+		est := NetworkBytes(topo, sc.lmc(&cfg), sc.routing(&cfg))
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

@@ -176,7 +176,6 @@ type Network struct {
 	routes *Routes
 	stats  runStats
 
-	ioMbps     int64
 	msgGap     engine.Time // least time between message starts at one HCA; 0: no cap
 	violations int         // credit counters seen out of range
 	rng        *rand.Rand
@@ -189,8 +188,12 @@ type Network struct {
 	santos  *santosState
 	nic     *nicState
 	srcHook bool
-	drb     drbState   // distributed routing balancing (drb.go); drb.on when running
-	apps    *appsState // closed-loop applications (app.go); nil: none
+	drb     drbState // distributed routing balancing (drb.go); drb.on when running
+	// allowDeadlock: the scenario runs a routing that may deadlock, and
+	// the run is watched (deadlock.go).
+	allowDeadlock bool
+	ar            arState    // adaptive routing's groups (routing_adaptive.go); ar.on when adaptive
+	apps          *appsState // closed-loop applications (app.go); nil: none
 }
 
 // Counters are whole-run event counts.
@@ -216,13 +219,12 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	}
 	// The topology is linear in its size; the forwarding state is not:
 	// refuse before paying for it what would not fit.
-	if err := checkMemory(topo, sc.lmc(&cfg), sc.routing()); err != nil {
+	if err := checkMemory(topo, sc.lmc(&cfg), sc.routing(&cfg)); err != nil {
 		return nil, err
 	}
 	n := &Network{
 		cfg: cfg, scenario: sc, seed: seed, nVL: cfg.VLs,
 		end:    engine.Time(sc.Phases) * cfg.Phase,
-		ioMbps: mbps(cfg.HostIOGbps),
 		msgGap: msgGap(cfg.HCAMsgRate),
 		rng:    rand.New(rand.NewPCG(seed, 0x1b)),
 	}
@@ -397,6 +399,9 @@ func (n *Network) build(t *Topology) error {
 		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", ErrBadScenario, len(n.ports))
 	}
 	n.lanes = make([]lane, len(n.ports)*n.nVL)
+	for h := range n.hcas {
+		n.hcas[h].ioMbps = mbps(n.hostIOGbps(h))
+	}
 	for i := range n.ports {
 		p := &n.ports[i]
 		p.bufCap = int32(n.cfg.SwitchBufferCredits)

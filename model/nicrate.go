@@ -153,7 +153,7 @@ func (n *Network) nicResources() (paths [][]int, capacity []float64) {
 	payload := float64(n.cfg.MTU) / float64(n.cfg.MTU+n.cfg.HeaderBytes)
 	capacity = make([]float64, 2*nh+len(n.ports))
 	for h := range n.hcas {
-		c := min(n.cfg.HostIOGbps, float64(n.ports[n.hcas[h].port].rateMbps)/1000*payload)
+		c := min(n.hostIOGbps(h), float64(n.ports[n.hcas[h].port].rateMbps)/1000*payload)
 		capacity[h], capacity[nh+h] = c, c
 	}
 	for p := range n.ports {

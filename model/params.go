@@ -15,7 +15,7 @@ import (
 // Version identifies the model's behaviour. It changes whenever the same
 // scenario, parameters and seed could give different results, and it is part
 // of every sweep point's identity.
-const Version = "ib-5"
+const Version = "ib-6"
 
 // Config holds every parameter of a run. DefaultConfig gives the reference
 // testbed's physics (SPEC §3); Set changes one parameter by name.
@@ -32,6 +32,14 @@ type Config struct {
 	// HostIOGbps is an HCA's effective I/O (PCIe) bandwidth for payload, which
 	// caps what it injects and, separately, what it absorbs.
 	HostIOGbps float64
+	// PCIeGen and PCIeLanes are the hosts' PCIe generation (1-5) and
+	// width; both 0: not given. Given, they set every host's payload rate
+	// (PCIePayloadGbps at PCIeMaxPayload) instead of HostIOGbps; with
+	// neither and HostIOGbps 0, a host moves what its link carries
+	// (hostio.go).
+	PCIeGen, PCIeLanes int
+	// PCIeMaxPayload is the PCIe max payload size in bytes (128-4096).
+	PCIeMaxPayload int
 	// HCAMsgRate caps the messages an HCA starts, in millions per second
 	// over all its flows: an adapter's message rate, which bounds small
 	// messages where bandwidth does not. 0 means no cap (the testbed's 64 KiB
@@ -207,6 +215,7 @@ func DefaultConfig() Config {
 		HostLinkGbps:        16,
 		SwitchLinkGbps:      32,
 		HostIOGbps:          13,
+		PCIeMaxPayload:      256,
 		PropDelay:           20 * engine.Nanosecond,
 		SwitchLatency:       100 * engine.Nanosecond,
 		FCDelay:             50 * engine.Nanosecond,
@@ -300,8 +309,14 @@ var coreParams = []*Param{
 		func(c *Config) *float64 { return &c.HostLinkGbps }),
 	floatParam("switch_link_gbps", "Gbit/s", "data rate of switch-to-switch links", 0.1, 1000,
 		func(c *Config) *float64 { return &c.SwitchLinkGbps }),
-	floatParam("host_io_gbps", "Gbit/s", "HCA I/O bandwidth for payload, each direction", 0.1, 1000,
+	floatParam("host_io_gbps", "Gbit/s", "HCA I/O bandwidth for payload, each direction; 0: the host's link rate (an imported fabric's default); pcie_gen and pcie_lanes replace it", 0, 1000,
 		func(c *Config) *float64 { return &c.HostIOGbps }),
+	intParam("pcie_gen", "", "hosts' PCIe generation, 1-5 (with pcie_lanes: their payload rate from PCIe instead of host_io_gbps); 0: not given", 0, 5,
+		func(c *Config) *int { return &c.PCIeGen }),
+	intParam("pcie_lanes", "lanes", "hosts' PCIe width: 1, 2, 4, 8, 12, 16 or 32 lanes (with pcie_gen); 0: not given", 0, 32,
+		func(c *Config) *int { return &c.PCIeLanes }),
+	intParam("pcie_max_payload", "bytes", "PCIe max payload size of the hosts' TLPs: 128-4096 (with pcie_gen and pcie_lanes)", 128, 4096,
+		func(c *Config) *int { return &c.PCIeMaxPayload }),
 	floatParam("hca_msg_rate", "M/s", "messages an HCA can start per microsecond (its message rate in millions per second); 0: no cap", 0, 10000,
 		func(c *Config) *float64 { return &c.HCAMsgRate }),
 	durParam("prop_delay", "link propagation delay", 0, engine.Millisecond,
@@ -711,6 +726,9 @@ func (c *Config) Validate() error {
 	}
 	if _, err := parseVLArb(c.VLArb, c.VLs); err != nil {
 		return &ParamError{Name: "vl_arb", Value: c.VLArb, Reason: err.Error()}
+	}
+	if err := c.validatePCIe(); err != nil {
+		return err
 	}
 	if err := c.validateScheme(); err != nil {
 		return err

@@ -29,7 +29,8 @@ func TestSetParsesAndChecksEveryKind(t *testing.T) {
 		{"marking_rate", int64(64), true, "64"},
 		{"host_io_gbps", "12.5", true, "12.5"},
 		{"host_io_gbps", int64(13), true, "13"},
-		{"host_io_gbps", "0", false, ""},
+		{"host_io_gbps", "0", true, "0"}, // 0: the host's link rate (hostio.go)
+		{"host_io_gbps", "-1", false, ""},
 		{"host_io_gbps", "fast", false, ""},
 		{"cc", "on", true, "on"},
 		{"cc", true, true, "on"},

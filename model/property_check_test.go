@@ -339,7 +339,7 @@ func (c *propChecker) check() error {
 		c.txBytes[i] = p.txBytes
 	}
 	for h := range n.hcas {
-		io := n.ioMbps
+		io := n.hcas[h].ioMbps
 		if d := injected[h] - c.injected[h]; d*8_000_000 > io*dt+int64(n.cfg.MTU)*8_000_000 {
 			fail("HCA %d injected %d bytes in %v, over its %d Mbit/s I/O", h, d, engine.Time(dt), io)
 		}
@@ -376,7 +376,10 @@ func (c *propChecker) check() error {
 func (c *propChecker) drainable() bool {
 	n := c.n
 	var credits int64
-	slowest := n.ioMbps
+	slowest := int64(math.MaxInt64)
+	for h := range n.hcas {
+		slowest = min(slowest, n.hcas[h].ioMbps)
+	}
 	for i := range n.ports {
 		p := &n.ports[i]
 		if p.peer < 0 {

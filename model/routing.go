@@ -395,13 +395,22 @@ func (f *fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 func (n *Network) route(t *Topology) error {
 	var r *Routes
 	var err error
-	if name, text := n.scenario.lftsFile(); text != nil {
-		r, err = routesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL, n.scenario.routingOptions().AllowDeadlock)
+	opts := n.scenario.routingOptions(&n.cfg)
+	n.allowDeadlock = opts.AllowDeadlock
+	if name, text := n.scenario.lftsFile(&n.cfg); text != nil {
+		r, err = routesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL, opts.AllowDeadlock)
 	} else {
-		r, err = ComputeRoutesWith(t, n.scenario.routing(), n.scenario.lmc(&n.cfg), n.nVL, n.scenario.routingOptions())
+		r, err = ComputeRoutesWith(t, n.scenario.routing(&n.cfg), n.scenario.lmc(&n.cfg), n.nVL, opts)
 	}
 	if err != nil {
 		return err
+	}
+	if n.scenario.adaptive(&n.cfg) {
+		ar, err := adaptiveGroups(newFabric(t), r, n.scenario.routing(&n.cfg), opts.AllowDeadlock)
+		if err != nil {
+			return err
+		}
+		n.ar = *ar
 	}
 	// The run keeps the LIDs and service levels; its switches keep the
 	// tables a byte an entry, and the routing's int32 tables (four

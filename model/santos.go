@@ -80,7 +80,7 @@ func (s *SantosConfig) rMax(c *Config) float64 {
 	if s.RMaxGbps > 0 {
 		return s.RMaxGbps
 	}
-	return min(c.HostIOGbps, c.HostLinkGbps*float64(c.MTU)/float64(c.MTU+c.HeaderBytes))
+	return min(c.hostPayloadGbps(c.HostLinkGbps), c.HostLinkGbps*float64(c.MTU)/float64(c.MTU+c.HeaderBytes))
 }
 
 // santosMarking is a switch marking variant of reference 001.

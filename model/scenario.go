@@ -57,12 +57,17 @@ type Scenario struct {
 	params []scenParam   // a file scenario's own parameters, sorted by name
 }
 
-// routing returns the scenario's routing algorithm.
-func (sc *Scenario) routing() string {
-	if sc.Routing == "" {
+// routing returns the scenario's routing algorithm under c (a file
+// scenario's routing is one of its parameters).
+func (sc *Scenario) routing(c *Config) string {
+	r := sc.Routing
+	if sc.spec != nil {
+		r = sc.resolve(c).Routing
+	}
+	if r == "" {
 		return "minhop"
 	}
-	return sc.Routing
+	return r
 }
 
 var scenarios = map[string]*Scenario{}

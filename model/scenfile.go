@@ -50,9 +50,13 @@ type ScenarioSpec struct {
 	// AllowDeadlock runs a routing whose channel dependencies form a
 	// cycle (RoutingOptions.AllowDeadlock).
 	AllowDeadlock bool
-	Flows         []FlowSpec
-	Traffic       []TrafficSpec
-	Apps          []AppSpec
+	// Adaptive lets every switch choose each packet's output among the
+	// equal-cost ports of its group by output queue occupancy
+	// (routing_adaptive.go); false: the forwarding tables alone.
+	Adaptive bool
+	Flows    []FlowSpec
+	Traffic  []TrafficSpec
+	Apps     []AppSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
@@ -169,21 +173,30 @@ func (sp *ScenarioSpec) build(c *Config) (*Topology, error) {
 }
 
 // routingOptions returns the roots and compute nodes the scenario gives
-// its routing.
-func (sc *Scenario) routingOptions() RoutingOptions {
+// its routing under c (roots is one of a file scenario's parameters).
+func (sc *Scenario) routingOptions(c *Config) RoutingOptions {
 	if sc.spec == nil {
 		return RoutingOptions{}
 	}
-	return RoutingOptions{Roots: sc.spec.Roots, ComputeNodes: sc.spec.ComputeNodes, AllowDeadlock: sc.spec.AllowDeadlock}
+	sp := sc.resolve(c)
+	return RoutingOptions{Roots: sp.Roots, ComputeNodes: sp.ComputeNodes, AllowDeadlock: sp.AllowDeadlock}
 }
 
-// lftsFile returns the forwarding tables the scenario is routed by, and
-// their file's name; nil where a routing engine routes it.
-func (sc *Scenario) lftsFile() (string, []byte) {
+// lftsFile returns the forwarding tables the scenario is routed by under
+// c, and their file's name; nil where a routing engine routes it (a
+// routing parameter naming an engine replaces the file's tables).
+func (sc *Scenario) lftsFile(c *Config) (string, []byte) {
 	if sc.spec == nil {
 		return "", nil
 	}
-	return sc.spec.LFTsName, sc.spec.LFTs
+	sp := sc.resolve(c)
+	return sp.LFTsName, sp.LFTs
+}
+
+// adaptive reports whether the scenario's switches route adaptively
+// under c (routing_adaptive.go).
+func (sc *Scenario) adaptive(c *Config) bool {
+	return sc.spec != nil && sc.resolve(c).Adaptive
 }
 
 // resolve returns the spec with c's values of the scenario's parameters.
@@ -261,10 +274,17 @@ func (sc *Scenario) lookupScenParam(name string) *scenParam {
 	return &sc.params[i]
 }
 
-// Config returns DefaultConfig with the scenario's defaults applied.
+// Config returns DefaultConfig with the scenario's defaults applied; an
+// imported fabric's host_io_gbps defaults to 0 (each host at its link's
+// rate).
 func (sc *Scenario) Config() Config {
 	c := DefaultConfig()
 	if sc.spec != nil {
+		if sc.spec.Topology == "ibnetdiscover" {
+			// An imported fabric's hosts move what their links carry
+			// (hostio.go), not the testbed's 13 Gbit/s.
+			c.HostIOGbps = 0
+		}
 		for name, v := range sc.spec.Defaults {
 			_ = c.Set(name, v) // checked by specScenario
 		}
@@ -390,6 +410,7 @@ func (sp *ScenarioSpec) params() []scenParam {
 		intP("hosts_per_router", "mesh/torus: hosts on each router", 1, 64, t.HostsPerRouter, func(s *ScenarioSpec, v int) { s.Topo.HostsPerRouter = v })
 	}
 	intP("lmc", "LIDs per host port: 2^lmc, each routed on its own path", 0, 7, sp.LMC, func(s *ScenarioSpec, v int) { s.LMC = v })
+	out = append(out, sp.routingParams()...)
 	// Traffic fields: qualified for every traffic, bare for those set.
 	type field struct {
 		name string
@@ -468,5 +489,49 @@ func (sp *ScenarioSpec) params() []scenParam {
 	}
 	out = append(out, sp.appParams()...)
 	slices.SortFunc(out, func(a, b scenParam) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
+// routingParams are the spec's routing as parameters a grid may sweep:
+// routing (an engine of RoutingAlgorithms, or "lfts" where the scenario
+// gives tables; an engine replaces them), roots (names or GUIDs, comma
+// separated; "" finds them by ranking) and adaptive.
+func (sp *ScenarioSpec) routingParams() []scenParam {
+	choices := slices.Clone(RoutingAlgorithms)
+	if sp.LFTs != nil {
+		choices = append(choices, "lfts")
+	}
+	routing := &Param{Name: "routing", Kind: KindEnum, Choices: choices,
+		Doc: "routing engine: " + strings.Join(choices, ", ")}
+	extraParam(routing, sp.Routing)
+	roots := &Param{Name: "roots", Kind: KindString,
+		Doc:   "updn and ftree: root switches, names or 0xGUIDs separated by commas; empty: found by ranking",
+		check: func(v string) (string, error) { return strings.Join(splitRoots(v), ","), nil }}
+	extraParam(roots, strings.Join(sp.Roots, ","))
+	adaptive := &Param{Name: "adaptive", Kind: KindBool,
+		Doc: "adaptive routing: each switch sends a packet out of the least occupied equal-cost port of its group"}
+	extraParam(adaptive, sp.Adaptive)
+	lfts, lftsName := sp.LFTs, sp.LFTsName
+	return []scenParam{
+		{routing, func(s *ScenarioSpec, v any) {
+			s.Routing = v.(string)
+			s.LFTs, s.LFTsName = nil, ""
+			if s.Routing == "lfts" {
+				s.LFTs, s.LFTsName = lfts, lftsName
+			}
+		}},
+		{roots, func(s *ScenarioSpec, v any) { s.Roots = splitRoots(v.(string)) }},
+		{adaptive, func(s *ScenarioSpec, v any) { s.Adaptive = v.(bool) }},
+	}
+}
+
+// splitRoots splits a roots value at its commas, dropping blanks.
+func splitRoots(v string) []string {
+	var out []string
+	for _, r := range strings.Split(v, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			out = append(out, r)
+		}
+	}
 	return out
 }

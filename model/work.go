@@ -54,7 +54,7 @@ func (sc *Scenario) EstimateWork(c Config) (Work, error) {
 	}
 	w := Work{Samples: int64(sources) * int64(math.Floor(end/c.Sample.Seconds()))}
 	packetsPerByte := math.Ceil(float64(c.MessageSize)/float64(c.MTU)) / float64(c.MessageSize)
-	rate := min(c.HostIOGbps, c.HostLinkGbps) * 1e9 / 8 // bytes/s
+	rate := min(c.hostPayloadGbps(c.HostLinkGbps), c.HostLinkGbps) * 1e9 / 8 // bytes/s
 	for i, f := range sc.Flows {
 		active := end - float64(f.StartPhase)*c.Phase.Seconds()
 		if active <= 0 {

@@ -1,0 +1,275 @@
+package model
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// hotUplink is a 4-ary 2-tree (4 leaves of 4 hosts, 4 spines, every link
+// 16 Gbit/s, hosts' I/O 13) where ftree's d-mod-k sends H1->H5, H2->H9 and
+// H3->H13 (destinations 4, 8, 12: all 0 mod 4) up S1_1's port 5 alone.
+func hotUplink(t *testing.T, adaptive bool, cc string) (*Network, Config) {
+	t.Helper()
+	sc, err := specScenario(fmt.Sprint("hot-uplink-", adaptive), ScenarioSpec{Name: "hot-uplink", Phases: 1, Topology: "fattree",
+		Topo: TopoParams{K: 4, Levels: 2}, Routing: "ftree", Adaptive: adaptive,
+		Flows: []FlowSpec{{Name: "F1", Src: "H1", Dst: "H5"}, {Name: "F2", Src: "H2", Dst: "H9"}, {Name: "F3", Src: "H3", Dst: "H13"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.Phase, cfg.Sample = engine.Millisecond, 100*engine.Microsecond
+	cfg.HostLinkGbps, cfg.SwitchLinkGbps, cfg.HostIOGbps = 16, 16, 13
+	cfg.CC.Scheme = cc
+	n, err := NewNetwork(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, cfg
+}
+
+// TestAdaptiveSpreadsAHotUplink: with the tables alone the three flows
+// share S1_1's port 5 (16 Gbit/s · 2048/2074 = 15.8 of payload, 5.27
+// each); adaptive routing spreads their packets over S1_1's four up ports
+// (its AR group towards every other leaf), so each flow moves its host's
+// 13 Gbit/s and no up link carries more than its 16: at most 16/39 of the
+// bytes, counted per link.
+func TestAdaptiveSpreadsAHotUplink(t *testing.T) {
+	for _, adaptive := range []bool{false, true} {
+		n, _ := hotUplink(t, adaptive, SchemeOff)
+		n.RunUntil(n.End())
+		res := n.Result()
+		up := make([]int64, 4)
+		var total int64
+		for i := range up {
+			up[i] = n.ports[n.sws[0].firstPort+4+int32(i)].txBytes
+			total += up[i]
+		}
+		var gbps []float64
+		for _, f := range res.Flows {
+			g := f.Gbps[2:]
+			sum := 0.0
+			for _, x := range g {
+				sum += x
+			}
+			gbps = append(gbps, sum/float64(len(g)))
+		}
+		maxShare := 0.0
+		used := 0
+		for _, b := range up {
+			maxShare = max(maxShare, float64(b)/float64(total))
+			if b > 0 {
+				used++
+			}
+		}
+		if !adaptive {
+			if up[0] != total {
+				t.Errorf("tables: up ports carry %v bytes, want all on port 5", up)
+			}
+			for i, g := range gbps {
+				if want := 16 * 2048.0 / 2074 / 3; g < 0.97*want || g > 1.03*want {
+					t.Errorf("tables: flow %d moves %.2f Gbit/s, want %.2f", i+1, g, want)
+				}
+			}
+			continue
+		}
+		if used < 3 || maxShare > 16.0/39*1.05 {
+			t.Errorf("adaptive: up ports carry %v bytes: %d used, busiest %.2f of them (want at most %.2f)", up, used, maxShare, 16.0/39)
+		}
+		for i, g := range gbps {
+			if g < 0.97*13 || g > 13.01 {
+				t.Errorf("adaptive: flow %d moves %.2f Gbit/s, want 13", i+1, g)
+			}
+		}
+	}
+}
+
+// TestAdaptiveIsDeterministic: the same scenario, configuration and seed
+// give the same run with adaptive routing (its choices read only the
+// network's state), and a run other than the tables'.
+func TestAdaptiveIsDeterministic(t *testing.T) {
+	run := func(adaptive bool) string {
+		n, _ := hotUplink(t, adaptive, SchemeIB)
+		n.RunUntil(n.End())
+		res := n.Result()
+		return fmt.Sprint(res.Flows, res.Counters, n.Events())
+	}
+	a, b := run(true), run(true)
+	if a != b {
+		t.Error("two adaptive runs of one seed differ")
+	}
+	if a == run(false) {
+		t.Error("the adaptive run is the tables' run")
+	}
+}
+
+// TestAdaptiveConserves runs a 4-ary 3-tree under uniform saturating
+// traffic with CC on and adaptive routing (choices at two levels), and
+// checks bytes and credits at odd instants.
+func TestAdaptiveConserves(t *testing.T) {
+	sc, err := specScenario("ar-conserve", ScenarioSpec{Name: "ar-conserve", Phases: 1, Topology: "fattree",
+		Topo: TopoParams{K: 4, Levels: 3}, Routing: "ftree", Adaptive: true,
+		Traffic: []TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.Phase, cfg.Sample = engine.Millisecond, 100*engine.Microsecond
+	cfg.CC.Scheme = SchemeIB
+	n, err := NewNetwork(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runConserving(t, n, 77*engine.Microsecond+13)
+	if n.counters.Packets == 0 {
+		t.Fatal("nothing was sent")
+	}
+}
+
+// TestAdaptiveGroupsOfATree: on a 4-ary 3-tree under ftree, every leaf's
+// group towards another leaf is its two up ports (ports 5, 6... of a
+// 2k-port switch: k = 4 hosts, then k up), a level-2 switch has a group
+// (its up ports 5-8) only towards the leaves outside its own subtree, and
+// the top level none (one way down). Counted: 16 leaves × 15 other leaves,
+// and 16 level-2 switches × 12 leaves outside their subtree of 4.
+func TestAdaptiveGroupsOfATree(t *testing.T) {
+	topo, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 3, HostGbps: 16, SwitchGbps: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ARGroupsString(topo, "ftree", 0, RoutingOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	leaf, mid := 0, 0
+	for _, l := range lines {
+		switch {
+		case strings.HasPrefix(l, "S1_") && strings.HasSuffix(l, ": 5,6,7,8"):
+			leaf++
+		case strings.HasPrefix(l, "S2_") && strings.HasSuffix(l, ": 5,6,7,8"):
+			mid++
+		default:
+			t.Errorf("unexpected group %q", l)
+		}
+	}
+	if leaf != 16*15 || mid != 16*12 {
+		t.Errorf("%d leaf groups, %d level-2 groups; want 240, 192", leaf, mid)
+	}
+}
+
+// TestAdaptiveRefusedWithDOR: dor's paths keep their SLs; adaptive is
+// refused with it, naming why.
+func TestAdaptiveRefusedWithDOR(t *testing.T) {
+	sc, err := specScenario("ar-dor", ScenarioSpec{Name: "ar-dor", Phases: 1, Topology: "torus",
+		Topo: TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}, Routing: "dor", Adaptive: true,
+		Traffic: []TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.VLs = 4
+	if _, err := NewNetwork(sc, cfg, 1); err == nil || !strings.Contains(err.Error(), "adaptive routing") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// TestAdaptiveCycleFallsBackToTables: on a ring of 4 routers routed updn,
+// the equal-cost ports towards the opposite router go both ways round, so
+// giving every packet both (a group of all equal-cost ports) closes the
+// ring into a channel cycle, which the check finds; the groups a run uses
+// are then only the ports the tables use, a subset, without a cycle, and
+// the run is built.
+func TestAdaptiveCycleFallsBackToTables(t *testing.T) {
+	topo, err := GenerateTopology("torus", TopoParams{Dims: []int{4}, HostsPerRouter: 2, HostGbps: 16, SwitchGbps: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := ComputeRoutes(topo, "updn", 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFabric(topo)
+	full := buildGroups(f, r, false)
+	var ce *cycleError
+	if err := f.checkAdaptive(r, full); !errors.As(err, &ce) {
+		t.Fatalf("every equal-cost port on a ring: %v, want a channel cycle", err)
+	}
+	ar, err := adaptiveGroups(f, r, "updn", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.checkAdaptive(r, ar); err != nil {
+		t.Fatalf("the groups used: %v", err)
+	}
+	for i, gi := range ar.group {
+		if gi < 0 {
+			continue
+		}
+		if full.group[i] < 0 {
+			t.Fatalf("group %d not among the equal-cost ports", i)
+		}
+		for _, p := range ar.ports[gi] {
+			if !slices.Contains(full.ports[full.group[i]], p) {
+				t.Fatalf("group %d: port %d not equal-cost", i, p+1)
+			}
+		}
+	}
+}
+
+// TestAdaptiveParam: adaptive, as a scenario parameter (a grid axis),
+// turns the groups on and off for one run of a scenario that says
+// otherwise.
+func TestAdaptiveParam(t *testing.T) {
+	for _, set := range []bool{true, false} {
+		n0, _ := hotUplink(t, !set, SchemeOff)
+		cfg := n0.cfg
+		if err := n0.scenario.Set(&cfg, "adaptive", set); err != nil {
+			t.Fatal(err)
+		}
+		n, err := NewNetwork(n0.scenario, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.ar.on != set {
+			t.Errorf("adaptive = %v: groups on %v", set, n.ar.on)
+		}
+	}
+}
+
+// TestAdaptiveChoiceRule checks the choice among S1_1's up ports towards
+// H5 (ports 5-8) as documented: all idle, the table's port (5); port 5's
+// link busy, the next idle one (6); 6 with a packet waiting too, 7; every
+// port with one packet waiting and 5's link idle, 5 again (a tie goes to
+// the table's port).
+func TestAdaptiveChoiceRule(t *testing.T) {
+	n, _ := hotUplink(t, true, SchemeOff)
+	first := n.sws[0].firstPort
+	table := n.sws[0].out(4) // H5's LID
+	if table != first+4 {
+		t.Fatalf("table port %d, want port 5", table-first+1)
+	}
+	pick := func() int32 { return n.adaptiveOut(0, 4, table) - first + 1 }
+	if p := pick(); p != 5 {
+		t.Errorf("all idle: port %d, want 5", p)
+	}
+	n.ports[first+4].linkFree = engine.Microsecond
+	if p := pick(); p != 6 {
+		t.Errorf("port 5 busy: port %d, want 6", p)
+	}
+	n.ports[first+5].queued = 1
+	if p := pick(); p != 7 {
+		t.Errorf("port 5 busy, 6 with a packet: port %d, want 7", p)
+	}
+	n.ports[first+4].linkFree = 0
+	for o := first + 4; o < first+8; o++ {
+		n.ports[o].queued = 1
+	}
+	if p := pick(); p != 5 {
+		t.Errorf("one packet everywhere: port %d, want 5", p)
+	}
+}
