@@ -123,21 +123,3 @@ func addOldSpelling(cmd *cli.Command, old, now string) {
 		return nil
 	}
 }
-
-// scenarioFlag is --scenario of a command that also takes the scenario as
-// its one argument: one spelling wherever a scenario is named.
-func scenarioFlag() cli.Flag {
-	return &cli.StringFlag{Name: "scenario", Usage: "the scenario, a built-in name or a scenario file (or give it as the argument)"}
-}
-
-// scenarioArg returns the scenario a command names, as its one argument
-// or with --scenario; ok is false unless exactly one of them names it.
-func scenarioArg(c *cli.Context) (name string, ok bool) {
-	switch {
-	case c.IsSet("scenario") && c.NArg() == 0:
-		return c.String("scenario"), true
-	case !c.IsSet("scenario") && c.NArg() == 1:
-		return c.Args().First(), true
-	}
-	return "", false
-}
