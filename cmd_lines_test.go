@@ -9,7 +9,8 @@ import (
 )
 
 // maxCommandLines is the most lines a command file may have: a command
-// parses its flags, calls a package and prints (docs/internals.md).
+// parses its flags, calls a package and prints (docs/guarantees.md,
+// "One spelling for one meaning").
 const maxCommandLines = 150
 
 // commandLinesExempt names the command files still over the limit, each

@@ -17,9 +17,9 @@ func simCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "sim",
 		Usage:     "run one simulation and print its throughput series",
-		UsageText: "ccsweep sim --scenario NAME|FILE.toml [--cc off|ib|santos|nicrate|drb] [--preset NAME] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--cpuprofile FILE] [--quiet]",
+		UsageText: "ccsweep sim NAME|FILE.toml [--cc off|ib|santos|nicrate|drb] [--preset NAME] [--set key=value ...] [--phase DUR] [--sample DUR] [--seed N] [--format csv|json] [--out FILE] [--max-events N] [--cpuprofile FILE] [--quiet]\n   ccsweep sim --scenario NAME|FILE.toml [...]",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "scenario", Usage: "built-in scenario (required; see: ccsweep scenarios)"},
+			scenarioFlag(),
 			&cli.StringFlag{Name: "cc", Usage: "congestion-control scheme: off, ib (IB CC with the testbed's parameters; on is the same), santos, nicrate or drb (default: the scenario's; off for the testbed, ib for clos648-*)"},
 			&cli.StringFlag{Name: "preset", Usage: "named IB CC settings: " + strings.Join(model.PresetNames(), ", ") + " (default " + model.DefaultPreset + "; see docs/presets.md); --set overrides its fields"},
 			&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, e.g. --set ccti_timer=300us (repeatable; listed below)"},
@@ -43,8 +43,13 @@ func simCommand() *cli.Command {
 // *files.
 func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, error) {
 	cfg := model.DefaultConfig()
-	name := c.String("scenario")
-	if name == "" {
+	name, ok := scenarioArg(c)
+	switch {
+	case !ok && c.NArg() > 1:
+		return nil, cfg, usagef("sim takes one scenario, got %d arguments", c.NArg())
+	case !ok && c.NArg() == 1:
+		return nil, cfg, usagef("sim takes one scenario, as its argument or with --scenario, not both")
+	case !ok || name == "":
 		return nil, cfg, usagef("--scenario is required (known: %s)", strings.Join(model.ScenarioNames(), ", "))
 	}
 	sc, fs, err := loadScenario(name, "--scenario: ")
@@ -88,9 +93,6 @@ func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, 
 }
 
 func simAction(c *cli.Context) error {
-	if c.NArg() > 0 {
-		return usagef("sim takes no arguments, got %q", c.Args().First())
-	}
 	format := c.String("format")
 	if format != "csv" && format != "json" {
 		return usagef("--format: want csv or json, not %q", format)

@@ -19,15 +19,15 @@ func statusCommand() *cli.Command {
 	return &cli.Command{
 		Name:  "status",
 		Usage: "count the done, failed and missing points of a sharded run or of one database",
-		UsageText: "ccsweep status DIR [--grid FILE] [--tasks N]\n" +
-			"   ccsweep status DB [--grid FILE [--shard I/N]]\n\n" +
+		UsageText: "ccsweep status DIR [--grid-file FILE] [--tasks N]\n" +
+			"   ccsweep status DB [--grid-file FILE [--shard I/N]]\n\n" +
 			"DIR is an output directory of ccsweep slurm (or one laid out alike: grid.toml, shards/shard-I.db,\n" +
 			"results.db): one line per shard, the merged database and overall. For a database, the points of the\n" +
-			"grid file (or of its shard) it holds; without --grid, what it holds of each grid. Only reads.",
+			"grid file (or of its shard) it holds; without --grid-file, what it holds of each grid. Only reads.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "grid", Usage: "the grid file to count against (default for DIR: DIR/grid.toml)"},
+			&cli.StringFlag{Name: "grid-file", Usage: "the grid file to count against (default for DIR: DIR/grid.toml)"},
 			&cli.IntFlag{Name: "tasks", Usage: "the number of shards of DIR", DefaultText: "as ccsweep slurm set it up"},
-			&cli.StringFlag{Name: "shard", Usage: "with DB and --grid: count only shard I/N of the grid"},
+			&cli.StringFlag{Name: "shard", Usage: "with DB and --grid-file: count only shard I/N of the grid"},
 		},
 		OnUsageError: commandUsageError,
 		Action:       statusAction,
@@ -61,13 +61,13 @@ func statusAction(c *cli.Context) error {
 func statusDB(c *cli.Context, path string) error {
 	ctx := c.Context
 	var g *grids.Grid
-	if c.String("grid") != "" {
+	if c.String("grid-file") != "" {
 		var err error
-		if g, err = loadGrid(c.String("grid")); err != nil {
+		if g, err = loadGrid(c.String("grid-file")); err != nil {
 			return err
 		}
 	} else if c.IsSet("shard") {
-		return usagef("--shard needs the grid: give --grid FILE")
+		return usagef("--shard needs the grid: give --grid-file FILE")
 	}
 	shard, err := sweep.ParseShardFlag(c.String("shard"))
 	if err != nil {
@@ -105,7 +105,7 @@ func statusDB(c *cli.Context, path string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "grid %s (id %s, model %s) in %s: %d points done, %d failed (give --grid FILE to count the missing)\n",
+		fmt.Fprintf(out, "grid %s (id %s, model %s) in %s: %d points done, %d failed (give --grid-file FILE to count the missing)\n",
 			gr.Name, gr.ID[:min(12, len(gr.ID))], gr.ModelVersion, path, done, failed)
 	}
 	return nil

@@ -26,11 +26,11 @@ func statusDir(c *cli.Context, dir string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	gridPath := c.String("grid")
+	gridPath := c.String("grid-file")
 	if gridPath == "" {
 		gridPath = d.GridFile()
 		if _, err := os.Stat(gridPath); err != nil {
-			return usagef("%s has no %s: give the grid with --grid FILE", dir, sweep.SlurmGridFile)
+			return usagef("%s has no %s: give the grid with --grid-file FILE", dir, sweep.SlurmGridFile)
 		}
 	}
 	g, err := loadGrid(gridPath)

@@ -160,9 +160,21 @@ func scenarioInputs(files []string) []ioPath {
 	return ins
 }
 
+// dbArgCommands are the commands that take a database as their (first)
+// argument; each also takes it as --db FILE, the flag run and calibrate
+// name their database with.
+var dbArgCommands = map[string]bool{"report": true, "serve": true, "export": true, "best": true, "status": true, "merge": true}
+
+// dbArgFlag is --db of a dbArgCommands command. normalizeArgs makes its
+// value the command's first argument, so the command never sees it set.
+func dbArgFlag() cli.Flag {
+	return &cli.StringFlag{Name: "db", Usage: "the database (or give it as the first argument)"}
+}
+
 // normalizeArgs makes `ccsweep GRID.toml ...` mean `ccsweep run GRID.toml
-// ...`, and moves a command's arguments after its flags so that flags may
-// follow them (`ccsweep run grid.toml -j 4`).
+// ...`, moves a command's arguments after its flags so that flags may
+// follow them (`ccsweep run grid.toml -j 4`), and makes --db FILE of a
+// dbArgCommands command its first argument.
 func normalizeArgs(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
@@ -181,7 +193,7 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			takesValue[name] = !isBool
 		}
 	}
-	var flags, positional []string
+	var flags, positional, dbs []string
 	rest := args[2:]
 	for i := 0; i < len(rest); i++ {
 		a := rest[i]
@@ -193,13 +205,22 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			positional = append(positional, a)
 			continue
 		}
+		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if name == "db" && dbArgCommands[cmd.Name] && (hasValue || i+1 < len(rest)) {
+			if !hasValue {
+				i++
+				value = rest[i]
+			}
+			dbs = append(dbs, value)
+			continue
+		}
 		flags = append(flags, a)
-		name := strings.TrimLeft(a, "-")
-		if !strings.Contains(name, "=") && takesValue[name] && i+1 < len(rest) {
+		if !hasValue && takesValue[name] && i+1 < len(rest) {
 			i++
 			flags = append(flags, rest[i])
 		}
 	}
+	positional = append(dbs, positional...)
 	out := append([]string{args[0], args[1]}, flags...)
 	if len(positional) > 0 {
 		out = append(append(out, "--"), positional...)
