@@ -101,7 +101,7 @@ func finishCommands(cmds []*cli.Command) {
 			}
 		}
 		if dbArgCommands[cmd.Name] {
-			cmd.Flags = append(cmd.Flags, dbArgFlag())
+			cmd.Flags = append(cmd.Flags, dbArgFlag(cmd.Name))
 		}
 		for _, r := range renamedFlags {
 			if r.command == cmd.Name {

@@ -167,8 +167,12 @@ var dbArgCommands = map[string]bool{"report": true, "serve": true, "export": tru
 
 // dbArgFlag is --db of a dbArgCommands command. normalizeArgs makes its
 // value the command's first argument, so the command never sees it set.
-func dbArgFlag() cli.Flag {
-	return &cli.StringFlag{Name: "db", Usage: "the database (or give it as the first argument)"}
+func dbArgFlag(command string) cli.Flag {
+	what := "the database"
+	if command == "merge" {
+		what = "the output database"
+	}
+	return &cli.StringFlag{Name: "db", Usage: what + " (or give it as the first argument)"}
 }
 
 // normalizeArgs makes `ccsweep GRID.toml ...` mean `ccsweep run GRID.toml
