@@ -1,17 +1,13 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -42,56 +38,16 @@ func fabricCommand() *cli.Command {
 	}
 }
 
-// fabricJSON is fabric --json's output.
-type fabricJSON struct {
-	Scenario         string           `json:"scenario"`
-	Hosts            int              `json:"hosts"`
-	Switches         int              `json:"switches"`
-	Links            []fabricLinkJSON `json:"links"`
-	Levels           int              `json:"levels"`
-	Routing          string           `json:"routing"`
-	LMC              int              `json:"lmc"`
-	Roots            []string         `json:"roots"`
-	VLsNeeded        int              `json:"vls_needed"`
-	VLs              int              `json:"vls"`
-	DeadlockFree     bool             `json:"deadlock_free"`
-	Deadlock         string           `json:"deadlock,omitempty"`
-	BalancedLinks    int              `json:"balanced_links"`
-	MaxRoutes        int64            `json:"max_routes_per_link"`
-	MeanRoutes       float64          `json:"mean_routes_per_link"`
-	P99Routes        int64            `json:"p99_routes_per_link"`
-	SwitchLinks      int              `json:"switch_links"`
-	MaxSwitchRoutes  int64            `json:"max_routes_per_switch_link"`
-	MeanSwitchRoutes float64          `json:"mean_routes_per_switch_link"`
-}
-
-type fabricLinkJSON struct {
-	Gbps        float64 `json:"gbps"`
-	HostLinks   int     `json:"host_links"`
-	SwitchLinks int     `json:"switch_links"`
-}
-
 func fabricAction(c *cli.Context) error {
 	name, ok := scenarioArg(c)
 	if !ok {
 		return usagef("fabric takes one scenario: a built-in name (%s) or a scenario file NAME.toml", strings.Join(model.ScenarioNames(), ", "))
 	}
-	var sc *model.Scenario
-	var ins []ioPath
-	if grids.IsScenarioFile(name) {
-		var files []string
-		var err error
-		if sc, files, err = grids.LoadScenarioFiles(name); err != nil {
-			var ge *grids.Error
-			if errors.As(err, &ge) {
-				return err // one line per problem, as sim prints them
-			}
-			return usagef("%v", err)
-		}
-		ins = scenarioInputs(files)
-	} else if sc = model.LookupScenario(name); sc == nil {
-		return usagef("unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
+	sc, files, err := loadScenario(name, "")
+	if err != nil {
+		return err
 	}
+	ins := scenarioInputs(files)
 	routing := c.String("routing")
 	if c.IsSet("routing") && !slices.Contains(model.RoutingAlgorithms, routing) {
 		return usagef("--routing: want one of %s, not %q", strings.Join(model.RoutingAlgorithms, ", "), routing)
@@ -101,7 +57,6 @@ func fabricAction(c *cli.Context) error {
 		return err
 	}
 	var info *model.FabricInfo
-	var err error
 	if path := c.String("read-lfts"); path != "" {
 		if c.IsSet("routing") {
 			return usagef("--routing and --read-lfts: give one; the tables read are the routing")
@@ -124,9 +79,9 @@ func fabricAction(c *cli.Context) error {
 		}
 	}
 	if c.Bool("json") {
-		return writeFabricJSON(c.App.Writer, name, info)
+		return info.WriteJSON(c.App.Writer, name)
 	}
-	writeFabricText(c.App.Writer, name, info)
+	info.WriteText(c.App.Writer, name)
 	return nil
 }
 
@@ -148,58 +103,4 @@ func inspectLFTs(c *cli.Context, sc *model.Scenario, path string) (*model.Fabric
 		fmt.Fprintln(c.App.ErrWriter, "ccsweep: warning:", w)
 	}
 	return info, err
-}
-
-func writeFabricJSON(w io.Writer, name string, info *model.FabricInfo) error {
-	b := info.Balance
-	out := fabricJSON{Scenario: name, Hosts: info.Hosts, Switches: info.Switches, Levels: info.Levels,
-		Routing: info.Routing, LMC: info.LMC, Roots: info.Roots, VLsNeeded: info.VLsNeeded, VLs: info.VLs,
-		DeadlockFree: info.Deadlock == "", Deadlock: info.Deadlock,
-		BalancedLinks: b.Links, MaxRoutes: b.Max, MeanRoutes: b.Mean, P99Routes: b.P99,
-		SwitchLinks: b.SwitchLinks, MaxSwitchRoutes: b.SwitchMax, MeanSwitchRoutes: b.SwitchMean,
-		Links: []fabricLinkJSON{}}
-	if out.Roots == nil {
-		out.Roots = []string{}
-	}
-	for _, l := range info.Links {
-		out.Links = append(out.Links, fabricLinkJSON{Gbps: l.Gbps, HostLinks: l.HostLinks, SwitchLinks: l.SwitchLinks})
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
-}
-
-// maxListedRoots is how many roots the text output names.
-const maxListedRoots = 8
-
-func writeFabricText(w io.Writer, name string, info *model.FabricInfo) {
-	b := info.Balance
-	fmt.Fprintf(w, "fabric      %s\n", name)
-	fmt.Fprintf(w, "hosts       %d\n", info.Hosts)
-	fmt.Fprintf(w, "switches    %d\n", info.Switches)
-	for _, l := range info.Links {
-		fmt.Fprintf(w, "links       %.6g Gbit/s: %d host, %d switch-switch\n", l.Gbps, l.HostLinks, l.SwitchLinks)
-	}
-	if info.Levels > 0 {
-		fmt.Fprintf(w, "levels      %d\n", info.Levels)
-	} else {
-		fmt.Fprintf(w, "levels      none (not a generated tree)\n")
-	}
-	fmt.Fprintf(w, "routing     %s, lmc %d\n", info.Routing, info.LMC)
-	if len(info.Roots) > 0 {
-		roots := info.Roots
-		more := ""
-		if len(roots) > maxListedRoots {
-			roots, more = roots[:maxListedRoots], fmt.Sprintf(" ... and %d more", len(info.Roots)-maxListedRoots)
-		}
-		fmt.Fprintf(w, "roots       %d: %s%s\n", len(info.Roots), strings.Join(roots, " "), more)
-	}
-	fmt.Fprintf(w, "VLs needed  %d (the scenario has %d)\n", info.VLsNeeded, info.VLs)
-	if info.Deadlock == "" {
-		fmt.Fprintf(w, "deadlock    free on %d VLs\n", info.VLs)
-	} else {
-		fmt.Fprintf(w, "deadlock    %s\n", info.Deadlock)
-	}
-	fmt.Fprintf(w, "balance     all-to-all routes per link out of a switch (%d links): max %d, mean %.1f, p99 %d\n", b.Links, b.Max, b.Mean, b.P99)
-	fmt.Fprintf(w, "            switch-switch links only (%d): max %d, mean %.1f\n", b.SwitchLinks, b.SwitchMax, b.SwitchMean)
 }

@@ -67,14 +67,18 @@ func exitStatusText(name string) string {
 }
 
 // renamedFlag is a flag's old spelling, kept working but hidden from help
-// so that scripts written for it do not break.
-type renamedFlag struct{ command, old, now string }
+// so that scripts written for it do not break. A notice, if any, is printed
+// on standard error, one line, whenever the old spelling is used: for an
+// old spelling that means something else in other commands.
+type renamedFlag struct{ command, old, now, notice string }
 
 // renamedFlags are the old spellings: one spelling for one meaning across
-// commands (--out/-o for output files).
+// commands (--out/-o for output files, --grid for a grid the database
+// records, --grid-file for a grid file).
 var renamedFlags = []renamedFlag{
-	{"report", "output", "out"},
-	{"run", "report", "out"},
+	{"report", "output", "out", ""},
+	{"run", "report", "out", ""},
+	{"status", "grid", "grid-file", "ccsweep: status --grid FILE is deprecated: use --grid-file FILE (--grid names a grid of the database, as in best)"},
 }
 
 // finishCommands gives every command its exit statuses in its help,
@@ -96,16 +100,20 @@ func finishCommands(cmds []*cli.Command) {
 				jobs.DefaultText = "the number of CPUs"
 			}
 		}
+		if dbArgCommands[cmd.Name] {
+			cmd.Flags = append(cmd.Flags, dbArgFlag(cmd.Name))
+		}
 		for _, r := range renamedFlags {
 			if r.command == cmd.Name {
-				addOldSpelling(cmd, r.old, r.now)
+				addOldSpelling(cmd, r)
 			}
 		}
 	}
 }
 
 // addOldSpelling makes --old a hidden flag that sets --now.
-func addOldSpelling(cmd *cli.Command, old, now string) {
+func addOldSpelling(cmd *cli.Command, r renamedFlag) {
+	old, now := r.old, r.now
 	cmd.Flags = append(cmd.Flags, &cli.StringFlag{Name: old, Hidden: true, Usage: "the old spelling of --" + now})
 	before := cmd.Before
 	cmd.Before = func(c *cli.Context) error {
@@ -116,28 +124,13 @@ func addOldSpelling(cmd *cli.Command, old, now string) {
 			if err := c.Set(now, c.String(old)); err != nil {
 				return usagef("--%s: %v", old, err)
 			}
+			if r.notice != "" {
+				fmt.Fprintln(c.App.ErrWriter, r.notice)
+			}
 		}
 		if before != nil {
 			return before(c)
 		}
 		return nil
 	}
-}
-
-// scenarioFlag is --scenario of a command that also takes the scenario as
-// its one argument: one spelling wherever a scenario is named.
-func scenarioFlag() cli.Flag {
-	return &cli.StringFlag{Name: "scenario", Usage: "the scenario, a built-in name or a scenario file (or give it as the argument)"}
-}
-
-// scenarioArg returns the scenario a command names, as its one argument
-// or with --scenario; ok is false unless exactly one of them names it.
-func scenarioArg(c *cli.Context) (name string, ok bool) {
-	switch {
-	case c.IsSet("scenario") && c.NArg() == 0:
-		return c.String("scenario"), true
-	case !c.IsSet("scenario") && c.NArg() == 1:
-		return c.Args().First(), true
-	}
-	return "", false
 }

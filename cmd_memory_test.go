@@ -66,7 +66,7 @@ func TestMemoryIsKnownBeforeItIsPaid(t *testing.T) {
 		{"dry run mesh", []string{"run", meshGrid, "--dry-run"}, 2, mesh + ":1: " + refusal, ""},
 		{"dry run huge shard", []string{"run", small, "--dry-run", "--db", db, "--shard", huge}, 0, "", "small: 1 points, 0 already done"},
 		{"run huge shard", []string{"run", small, "--db", db, "--shard", huge, "--quiet", "--no-report"}, 0, "", "small: 1 points (shard " + huge + "): 0 already done, 1 ran"},
-		{"status huge shard", []string{"status", db, "--grid", small, "--shard", huge}, 0, "", "shard " + huge + ", in " + db + ": 1 points: 1 done"},
+		{"status huge shard", []string{"status", db, "--grid-file", small, "--shard", huge}, 0, "", "shard " + huge + ", in " + db + ": 1 points: 1 done"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code, wall := underMemoryLimit(t, c.args...)

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -113,4 +115,33 @@ func dryRunRounds(c *cli.Context, rounds *sweep.Rounds, path string) error {
 	fmt.Fprintln(c.App.Writer, "the grid runs in rounds: later rounds depend on the results of earlier ones, so their points are not counted above")
 	printRounds(c.App.Writer, st, "")
 	return nil
+}
+
+// dryRun prints what run --dry-run says: what a run would do, reading the
+// database if it exists and writing nothing, and where the grid's rounds
+// (nil if it has none) stand.
+func dryRun(c *cli.Context, plan *sweep.Plan, rounds *sweep.Rounds, dbPath string) error {
+	w, jobs := c.App.Writer, c.Int("jobs")
+	todo, cost, err := sweep.EstimateMissing(c.Context, plan, dbPath)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s: %d points, %d already done in %s, %d to run\n", plan.Grid.Name, plan.Len(),
+		plan.Len()-todo, dbPath, todo)
+	for _, a := range plan.Grid.Axes() {
+		fmt.Fprintf(w, "  axis %-16s %d values: %s\n", a.Name, len(a.Values), summarize(a.Values))
+	}
+	fmt.Fprintf(w, "estimated cost: %.0f core-seconds, about %s on %d workers (model %s)\n",
+		cost, (time.Duration(cost / float64(jobs) * float64(time.Second))).Round(time.Second), jobs, model.Version)
+	if rounds == nil {
+		return nil
+	}
+	return dryRunRounds(c, rounds, dbPath)
+}
+
+func summarize(vals []string) string {
+	if len(vals) <= 6 {
+		return fmt.Sprint(vals)
+	}
+	return fmt.Sprintf("[%s %s %s ... %s]", vals[0], vals[1], vals[2], vals[len(vals)-1])
 }

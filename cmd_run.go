@@ -8,16 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
-	"sync"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
-	"golang.org/x/term"
 
-	"github.com/ccsweep/ccsweep/grids"
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/report"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
@@ -48,32 +42,6 @@ func runCommand() *cli.Command {
 	}
 }
 
-// gridInputs lists the files a grid was read from, for checkOutputs.
-func gridInputs(g *grids.Grid) []ioPath {
-	var ins []ioPath
-	for i, f := range g.Files() {
-		what := "an input of the grid,"
-		if i == 0 {
-			what = "the grid file"
-		}
-		ins = append(ins, ioPath{what, f})
-	}
-	return ins
-}
-
-// loadGrid reads a grid file; its problems are usage errors (exit 2).
-func loadGrid(path string) (*grids.Grid, error) {
-	g, err := grids.Load(path)
-	if err != nil {
-		var ge *grids.Error
-		if errors.As(err, &ge) || errors.Is(err, os.ErrNotExist) {
-			return nil, usageError{err}
-		}
-		return nil, usagef("%v", err)
-	}
-	return g, nil
-}
-
 func runAction(c *cli.Context) error {
 	if c.NArg() != 1 {
 		return usagef("run takes one grid file, got %d arguments", c.NArg())
@@ -82,11 +50,7 @@ func runAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	var scs []*model.Scenario
-	for _, s := range g.Subs {
-		scs = append(scs, model.LookupScenario(s.Scenario))
-	}
-	printWarnings(c.App.ErrWriter, scs...)
+	printWarnings(c.App.ErrWriter, gridScenarios(g)...)
 	shard, err := sweep.ParseShardFlag(c.String("shard"))
 	if err != nil {
 		return usageError{err}
@@ -117,10 +81,7 @@ func runAction(c *cli.Context) error {
 	}
 	out := c.App.Writer
 	if c.Bool("dry-run") {
-		if err := dryRun(c.Context, out, plan, dbPath, c.Int("jobs")); err != nil || rounds == nil {
-			return err
-		}
-		return dryRunRounds(c, rounds, dbPath)
+		return dryRun(c, plan, rounds, dbPath)
 	}
 	var assets *report.Assets
 	if !c.Bool("no-report") {
@@ -134,8 +95,8 @@ func runAction(c *cli.Context) error {
 		return err
 	}
 	defer db.Close()
-	if c.Float64("max-events") < 0 {
-		return usagef("--max-events %g: want 0 (no limit) or more", c.Float64("max-events"))
+	if err := checkMaxEvents(c); err != nil {
+		return err
 	}
 	opt := sweep.Options{Workers: c.Int("jobs"), FailFast: c.Bool("fail-fast"), Shard: shard,
 		Version: version, Commit: buildCommit(), Args: os.Args, MaxEvents: c.Float64("max-events")}
@@ -178,109 +139,4 @@ func runAction(c *cli.Context) error {
 		return fmt.Errorf("%w (%d of %d): run the same command again to finish them", sweep.ErrIncomplete, sum.Undone, sum.Points)
 	}
 	return err
-}
-
-// dryRun prints what a run would do, reading the database if it exists and
-// writing nothing.
-func dryRun(ctx context.Context, w io.Writer, plan *sweep.Plan, dbPath string, jobs int) error {
-	// Without a database every point is to run: count them without
-	// listing them.
-	todo, points := plan.Len(), func(yield func(int) bool) {
-		for k := range plan.Len() {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-	exists, err := store.Exists(dbPath)
-	if err != nil {
-		return err
-	}
-	if exists {
-		db, err := store.OpenReadOnly(dbPath)
-		if err != nil {
-			return err
-		}
-		missing, err := plan.Missing(ctx, db)
-		db.Close()
-		if err != nil {
-			return err
-		}
-		todo, points = len(missing), slices.Values(missing)
-	}
-	cost, err := sweep.Estimate(ctx, plan, points)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "%s: %d points, %d already done in %s, %d to run\n", plan.Grid.Name, plan.Len(),
-		plan.Len()-todo, dbPath, todo)
-	for _, a := range plan.Grid.Axes() {
-		fmt.Fprintf(w, "  axis %-16s %d values: %s\n", a.Name, len(a.Values), summarize(a.Values))
-	}
-	fmt.Fprintf(w, "estimated cost: %.0f core-seconds, about %s on %d workers (model %s)\n",
-		cost, (time.Duration(cost / float64(jobs) * float64(time.Second))).Round(time.Second), jobs, model.Version)
-	return nil
-}
-
-func summarize(vals []string) string {
-	if len(vals) <= 6 {
-		return fmt.Sprint(vals)
-	}
-	return fmt.Sprintf("[%s %s %s ... %s]", vals[0], vals[1], vals[2], vals[len(vals)-1])
-}
-
-// progress shows a bar on a terminal and a plain line every ten seconds
-// otherwise.
-type progress struct {
-	mu     sync.Mutex
-	w      io.Writer
-	bar    *progressbar.ProgressBar
-	todo   int
-	done   int
-	failed int
-	start  time.Time
-	last   time.Time
-}
-
-func newProgress(w io.Writer) *progress { return &progress{w: w} }
-
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
-
-func (p *progress) Start(todo int) {
-	p.todo, p.start, p.last = todo, time.Now(), time.Now()
-	if isTerminal(p.w) {
-		p.bar = progressbar.NewOptions(todo, progressbar.OptionSetWriter(p.w), progressbar.OptionSetDescription("points"),
-			progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("points"),
-			progressbar.OptionSetPredictTime(true), progressbar.OptionFullWidth(), progressbar.OptionClearOnFinish())
-	}
-}
-
-func (p *progress) Done(_ grids.Point, failed bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.done++
-	if failed {
-		p.failed++
-	}
-	if p.bar != nil {
-		p.bar.Add(1)
-		return
-	}
-	if now := time.Now(); now.Sub(p.last) >= 10*time.Second || p.done == p.todo {
-		p.last = now
-		el := now.Sub(p.start)
-		rate := float64(p.done) / el.Seconds()
-		eta := time.Duration(float64(p.todo-p.done) / rate * float64(time.Second))
-		fmt.Fprintf(p.w, "%d/%d points (%.0f%%), %d failed, %.2f points/s, elapsed %s, ETA %s\n", p.done, p.todo,
-			100*float64(p.done)/float64(max(p.todo, 1)), p.failed, rate, el.Round(time.Second), eta.Round(time.Second))
-	}
-}
-
-func (p *progress) Finish() {
-	if p.bar != nil {
-		p.bar.Finish()
-	}
 }

@@ -129,7 +129,7 @@ func TestStatusBadInputExitsTwo(t *testing.T) {
 		{"too many shards", []string{"status", dir, "--tasks", "13"}, "only 12 points"},
 		{"shard of a directory", []string{"status", dir, "--tasks", "2", "--shard", "1/2"}, "--shard goes with a database"},
 		{"shard without a grid", []string{"status", db, "--shard", "1/2"}, "give --grid"},
-		{"bad shard", []string{"status", db, "--grid", grid, "--shard", "3/2"}, "shard 3/2"},
+		{"bad shard", []string{"status", db, "--grid-file", grid, "--shard", "3/2"}, "shard 3/2"},
 		{"tasks of a database", []string{"status", db, "--tasks", "2"}, "--tasks goes with a directory"},
 		{"not a database", []string{"status", grid}, "not a ccsweep database"},
 	}

@@ -92,6 +92,20 @@ func (g *CrossGroup) HeldOut() bool {
 	return true
 }
 
+// ParseCrossAxis reads an axis written name=v1,v2,... (the --fit flag of
+// ccsweep validate --cross). It does not check the values: CrossValidate
+// does, as it sets them.
+func ParseCrossAxis(s string) (CrossAxis, error) {
+	name, values, ok := strings.Cut(s, "=")
+	if !ok || name == "" || values == "" {
+		return CrossAxis{}, fmt.Errorf("%q: want name=value,value,...", s)
+	}
+	if LookupParam(name) == nil {
+		return CrossAxis{}, fmt.Errorf("%q: unknown parameter %q", s, name)
+	}
+	return CrossAxis{Name: name, Values: strings.Split(values, ",")}, nil
+}
+
 // DefaultCrossAxes returns one axis per fitted parameter, over its Cross
 // values.
 func DefaultCrossAxes() []CrossAxis {

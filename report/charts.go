@@ -421,7 +421,7 @@ func surfaceOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfa
 		extra["title"] = noteTitle(note)
 		extra["grid3D"].(map[string]any)["top"] = 36
 	}
-	return optionOf(c, extra)
+	return bareOptionOf(c, extra)
 }
 
 func heatmapOption(g *Grid, s *Surface, sl *Slice, metric string) json.RawMessage {
@@ -504,7 +504,7 @@ func heatmapOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfa
 		extra["title"] = noteTitle(note)
 		extra["grid"] = map[string]any{"top": 52}
 	}
-	return outlineRegion(g, optionOf(h, extra))
+	return outlineRegion(g, bareOptionOf(h, extra))
 }
 
 func seriesNames(ms charts.MultiSeries) []string {
@@ -786,6 +786,32 @@ type echartsChart interface {
 // or infinite number, in c or in extra, is written as null (ECharts draws
 // nothing there): it never panics on one.
 func optionOf(c echartsChart, extra map[string]any) json.RawMessage {
+	return marshalOption(optionMap(c, extra))
+}
+
+// bareOptionOf is optionOf with every series' data items {"value": [...]}
+// written as the bare arrays, which ECharts reads alike (a formatter's
+// p.value is the array either way): ten bytes fewer a point, for the
+// surfaces and heat maps that hold a value per point of the grid.
+func bareOptionOf(c echartsChart, extra map[string]any) json.RawMessage {
+	m := optionMap(c, extra)
+	series, _ := m["series"].([]any)
+	for _, s := range series {
+		s, _ := s.(map[string]any)
+		data, _ := s["data"].([]any)
+		for i, d := range data {
+			if item, ok := d.(map[string]any); ok && len(item) == 1 {
+				if v, ok := item["value"].([]any); ok {
+					data[i] = v
+				}
+			}
+		}
+	}
+	return marshalOption(m)
+}
+
+// optionMap is c's option as plain values, with extra merged in.
+func optionMap(c echartsChart, extra map[string]any) map[string]any {
 	c.Validate()
 	b, err := marshalFinite(c.JSON())
 	if err != nil {
@@ -800,8 +826,11 @@ func optionOf(c echartsChart, extra map[string]any) json.RawMessage {
 	delete(m, "toolbox") // always empty
 	delete(m, "title")   // the page titles charts
 	m["animation"] = false
-	merged := merge(m, extra).(map[string]any)
-	out, err := marshalFinite(merged)
+	return merge(m, extra).(map[string]any)
+}
+
+func marshalOption(m map[string]any) json.RawMessage {
+	out, err := marshalFinite(m)
 	if err != nil {
 		panic(fmt.Sprintf("report: marshal chart option: %v", err))
 	}

@@ -123,7 +123,7 @@ const (
 type Cell struct {
 	// Key holds the cell's value of every dimension, in Grid.Dims order;
 	// "" where the point does not set the parameter (the model default).
-	Key    []string `json:"key"`
+	Key    []string `json:"key,omitempty"`
 	Status string   `json:"status"`
 	// Seeds counts the planned seeds (0 if unknown); Done and Failed count
 	// the stored ones.

@@ -275,16 +275,24 @@ func (p *page) addGrid(gi int, g *Grid) {
 
 // pageCells are the cells as the page's script reads them: without the
 // spreads of cells with one done seed, which it does not show (all zero;
-// a third of a large grid's data).
+// a third of a large grid's data), without their keys, which it does not
+// read, and with means to five significant digits, which is what the
+// charts plot.
 func pageCells(cells []*Cell) []*Cell {
 	out := make([]*Cell, len(cells))
 	for i, c := range cells {
-		if c.Done <= 1 && c.SD != nil {
-			cc := *c
+		cc := *c
+		// The page finds a cell by its index, never by its key.
+		cc.Key = nil
+		if c.Done <= 1 {
 			cc.SD = nil
-			c = &cc
 		}
-		out[i] = c
+		// Five significant digits, one more than the cell's details show.
+		cc.Mean = make(map[string]float64, len(c.Mean))
+		for m, v := range c.Mean {
+			cc.Mean[m] = roundSig(v, 5)
+		}
+		out[i] = &cc
 	}
 	return out
 }

@@ -160,21 +160,30 @@ func outlineRegion(g *Grid, option json.RawMessage) json.RawMessage {
 	s0, _ := series[0].(map[string]any)
 	data, _ := s0["data"].([]any)
 	for i, d := range data {
+		// An item is a bare [x, y, ...] (bareOptionOf) or {"value": [...]}.
 		item, _ := d.(map[string]any)
-		val, _ := item["value"].([]any)
+		val, _ := d.([]any)
+		if item != nil {
+			val, _ = item["value"].([]any)
+		}
 		if len(val) < 8 {
 			continue
 		}
 		f, _ := val[7].(float64)
 		ci := int(f)
+		var style map[string]any
 		switch {
 		case ci == r.Best && ci >= 0:
-			item["itemStyle"] = map[string]any{"borderColor": bestColor, "borderWidth": 3}
+			style = map[string]any{"borderColor": bestColor, "borderWidth": 3}
 		case r.inRegion(ci):
-			item["itemStyle"] = map[string]any{"borderColor": regionColor, "borderWidth": 2}
+			style = map[string]any{"borderColor": regionColor, "borderWidth": 2}
 		default:
 			continue
 		}
+		if item == nil {
+			item = map[string]any{"value": val}
+		}
+		item["itemStyle"] = style
 		data[i] = item
 	}
 	out, err := json.Marshal(m)

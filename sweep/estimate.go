@@ -3,11 +3,13 @@ package sweep
 import (
 	"context"
 	"iter"
+	"slices"
 	"time"
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/store"
 )
 
 // calibrationPhase is the phase length of the short copy of a point that
@@ -50,4 +52,37 @@ func calibrate(ctx context.Context, pt grids.Point) (float64, error) {
 		return 0, err
 	}
 	return time.Since(start).Seconds() / res.End.Seconds(), nil
+}
+
+// EstimateMissing returns how many of the plan's points the database at
+// dbPath lacks (all of them when it does not exist) and what running them
+// would cost (Estimate). It only reads the database.
+func EstimateMissing(ctx context.Context, plan *Plan, dbPath string) (todo int, coreSeconds float64, err error) {
+	// Without a database every point is to run: count them without
+	// listing them.
+	todo, points := plan.Len(), func(yield func(int) bool) {
+		for k := range plan.Len() {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+	exists, err := store.Exists(dbPath)
+	if err != nil {
+		return 0, 0, err
+	}
+	if exists {
+		db, err := store.OpenReadOnly(dbPath)
+		if err != nil {
+			return 0, 0, err
+		}
+		missing, err := plan.Missing(ctx, db)
+		db.Close()
+		if err != nil {
+			return 0, 0, err
+		}
+		todo, points = len(missing), slices.Values(missing)
+	}
+	cost, err := Estimate(ctx, plan, points)
+	return todo, cost, err
 }

@@ -1,0 +1,74 @@
+package main
+
+// validate --cross and --sensitivity.
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/ccsweep/ccsweep/model"
+)
+
+// parseFits reads --fit name=v1,v2,... into cross-validation axes.
+func parseFits(fits []string) ([]model.CrossAxis, error) {
+	var axes []model.CrossAxis
+	for _, f := range fits {
+		a, err := model.ParseCrossAxis(f)
+		if err != nil {
+			return nil, usagef("--fit %v", err)
+		}
+		axes = append(axes, a)
+	}
+	return axes, nil
+}
+
+// validateError makes a run's bad parameter a usage error and says which
+// check (what) failed otherwise.
+func validateError(what string, err error) error {
+	var pe *model.ParamError
+	if errors.As(err, &pe) {
+		return usageError{err}
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func crossAction(c *cli.Context, fopt model.FidelityOptions) error {
+	axes, err := parseFits(c.StringSlice("fit"))
+	if err != nil {
+		return err
+	}
+	opt := model.CrossOptions{FidelityOptions: fopt, Axes: axes, Progress: checkProgress(c, "--cross")}
+	start := time.Now()
+	rep, err := model.CrossValidate(c.Context, opt)
+	if err != nil {
+		return validateError("validate --cross", err)
+	}
+	failed := rep.WriteMarkdown(c.App.Writer, c.StringSlice("set"), time.Since(start))
+	if failed > 0 {
+		return fmt.Errorf("validate --cross: %d of %d groups fail in sample or held out: %w", failed, len(rep.Groups), errValidationFailed)
+	}
+	return nil
+}
+
+func sensitivityAction(c *cli.Context, fopt model.FidelityOptions) error {
+	params := c.StringSlice("param")
+	for _, p := range params {
+		if model.LookupParam(p) == nil {
+			return usagef("--param %q: unknown parameter", p)
+		}
+	}
+	if len(params) == 0 {
+		params = nil
+	}
+	opt := model.SensitivityOptions{FidelityOptions: fopt, Params: params, Progress: checkProgress(c, "--sensitivity")}
+	start := time.Now()
+	rep, err := model.Sensitivity(c.Context, opt)
+	if err != nil {
+		return validateError("validate --sensitivity", err)
+	}
+	rep.WriteMarkdown(c.App.Writer, c.StringSlice("set"), time.Since(start))
+	return nil
+}
