@@ -144,9 +144,10 @@ func FuzzGOAL(f *testing.F) {
 }
 
 // tagReorder: rank 0 sends tag 1, computes 100 µs, then sends tag 2; rank 1
-// receives tag 2 first, computes 50 µs, then receives tag 1. Matched by
-// (source, tag), rank 1's first receive waits for the second message;
-// matched in order of arrival it would take the first one at once.
+// computes 10 µs (the tag-1 message arrives meanwhile), receives tag 2,
+// computes 50 µs, then receives tag 1. Matched by (source, tag), rank 1's
+// first receive waits for the second message; matched in order of arrival
+// it would take the first one at once.
 const tagReorder = `num_ranks 2
 rank 0 {
 s1: send 8b to 1 tag 1
@@ -156,7 +157,9 @@ s2: send 8b to 1 tag 2
 s2 requires c
 }
 rank 1 {
+z: calc 10000
 a: recv 8b from 0 tag 2
+a requires z
 w: calc 50000
 w requires a
 b: recv 8b from 0 tag 1
