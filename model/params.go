@@ -15,7 +15,7 @@ import (
 // Version identifies the model's behaviour. It changes whenever the same
 // scenario, parameters and seed could give different results, and it is part
 // of every sweep point's identity.
-const Version = "ib-5"
+const Version = "ib-6"
 
 // Config holds every parameter of a run. DefaultConfig gives the reference
 // testbed's physics (SPEC §3); Set changes one parameter by name.
