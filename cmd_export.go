@@ -16,16 +16,18 @@ func exportCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "export",
 		Usage:     "print every finished point of a results database: grid, scenario, parameters, seed, metrics",
-		UsageText: "ccsweep export DB [--format csv|json] [--summary | --series] [-o FILE]",
+		UsageText: "ccsweep export DB [--format csv|json] [--summary | --series | --iterations] [-o FILE]",
 		Description: "By default one row per done point: grid, grid_id, scenario, each parameter (the model's default where\n" +
 			"the point does not set it), seed, then each metric. --summary aggregates each point's seeds. --series\n" +
 			"writes the per-flow throughput series in long form instead, one row per sample of each flow: grid,\n" +
 			"grid_id, scenario, the parameters, seed, point, flow, role, time_s (the end of the sample interval)\n" +
-			"and gbps, one point at a time (docs/schema.md).",
+			"and gbps, one point at a time (docs/schema.md). --iterations writes the apps' per-iteration times in\n" +
+			"long form: grid, grid_id, scenario, the parameters, seed, point, app, iteration and us (docs/apps.md).",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "csv", Usage: "csv or json"},
 			&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write to FILE instead of standard output"},
 			&cli.BoolFlag{Name: "series", Usage: "the per-flow throughput series in long form, one row per sample of each flow"},
+			&cli.BoolFlag{Name: "iterations", Usage: "the closed-loop apps' per-iteration times in long form, one row per iteration of each app"},
 			&cli.BoolFlag{Name: "summary", Usage: "one row per point with its seeds aggregated: seeds, then each metric's mean, sd and 95% confidence half-width (NAME_mean, NAME_sd, NAME_ci95)"},
 		},
 		OnUsageError: commandUsageError,
@@ -37,8 +39,8 @@ func exportCommand() *cli.Command {
 			if format != "csv" && format != "json" {
 				return usagef("--format: want csv or json, not %q", format)
 			}
-			if c.Bool("series") && c.Bool("summary") {
-				return usagef("--series and --summary: give one (the series are per point, not per parameter combination)")
+			if c.Bool("series") && c.Bool("summary") || c.Bool("iterations") && (c.Bool("series") || c.Bool("summary")) {
+				return usagef("--series, --summary and --iterations: give one (series and iterations are per point, not per parameter combination)")
 			}
 			dbPath, out := c.Args().First(), c.String("out")
 			if err := checkOutputs([]ioPath{{"-o", out}}, []ioPath{{"the database", dbPath}}); err != nil {
@@ -58,6 +60,10 @@ func exportCommand() *cli.Command {
 					err = db.ExportSeriesCSV(c.Context, w, opt)
 				case c.Bool("series"):
 					err = db.ExportSeriesJSON(c.Context, w, opt)
+				case c.Bool("iterations") && format == "csv":
+					err = db.ExportIterationsCSV(c.Context, w, opt)
+				case c.Bool("iterations"):
+					err = db.ExportIterationsJSON(c.Context, w, opt)
 				case c.Bool("summary") && format == "csv":
 					err = db.ExportSummaryCSV(c.Context, w, opt)
 				case c.Bool("summary"):

@@ -161,6 +161,7 @@ type appOp struct {
 	kind uint8
 	peer int32 // send, recv: the other rank
 	arg  int32 // send, recv: bytes; mark: slot
+	tag  int32 // send, recv: the message's tag (traces; 0 for built-in programs)
 	dur  engine.Time
 }
 
@@ -170,9 +171,13 @@ type rankState struct {
 	inOp    bool    // the current send's or receive's overhead has been charged
 	waiting bool    // blocked in a receive
 	arrived []int32 // messages arrived and not yet received, by source rank
-	marks   [][]engine.Time
-	done    bool
-	doneAt  engine.Time
+	// tags are, for an app with tags (appRun.tagged), the tags of the
+	// messages arrived and not yet received, by source rank, in order of
+	// arrival; arrived is unused then.
+	tags   [][]int32
+	marks  [][]engine.Time
+	done   bool
+	doneAt engine.Time
 }
 
 // appRun is an app in a run.
@@ -185,6 +190,7 @@ type appRun struct {
 	slots     int
 	flowOf    map[[2]int32]int32 // (source HCA, destination HCA) → flow
 	shmMbps   int64
+	tagged    bool // some operation has a tag other than 0: receives match by (source, tag)
 	started   bool
 	start     engine.Time
 	finished  int
@@ -192,7 +198,7 @@ type appRun struct {
 }
 
 // appMsg is a message in flight.
-type appMsg struct{ app, src, dst int32 }
+type appMsg struct{ app, src, dst, tag int32 }
 
 // appsState is the run's applications.
 type appsState struct {
@@ -279,9 +285,16 @@ func (n *Network) addApps(specs []AppSpec, hostNames []string, hostIndex map[str
 			return err
 		}
 		ar.ops, ar.slots = ops, slots
+		for _, prog := range ops {
+			ar.tagged = ar.tagged || slices.ContainsFunc(prog, func(op appOp) bool { return op.tag != 0 })
+		}
 		ar.rk = make([]rankState, ar.n)
 		for r := range ar.rk {
-			ar.rk[r].arrived = make([]int32, ar.n)
+			if ar.tagged {
+				ar.rk[r].tags = make([][]int32, ar.n)
+			} else {
+				ar.rk[r].arrived = make([]int32, ar.n)
+			}
 			ar.rk[r].marks = make([][]engine.Time, slots)
 		}
 		// One queue pair per pair of hosts the program sends between,
@@ -404,18 +417,17 @@ func (n *Network) appStep(a, r int32) {
 			}
 			rs.inOp = false
 			rs.pc++
-			n.appPost(a, r, op.peer, op.arg)
+			n.appPost(a, r, op.peer, op.arg, op.tag)
 		case opRecv:
 			if rs.inOp { // its overhead has passed
 				rs.inOp = false
 				rs.pc++
 				continue
 			}
-			if rs.arrived[op.peer] == 0 {
+			if !ap.take(rs, op) {
 				rs.waiting = true
 				return
 			}
-			rs.arrived[op.peer]--
 			if o := ap.spec.RecvOverhead; o > 0 {
 				rs.inOp = true
 				n.sim.At(now+o, evAppRank, packRank(a, r))
@@ -436,10 +448,31 @@ func (n *Network) appStep(a, r int32) {
 	}
 }
 
-// appPost hands a message of size bytes from rank r of app a to rank peer:
-// through shared memory on one host, else to the queue pair of the two
-// hosts.
-func (n *Network) appPost(a, r, peer, size int32) {
+// take receives, for rank state rs, the message op waits for if it has
+// arrived: the first one from op.peer (with op.tag, if the app has tags,
+// as GOAL and MPI match by source and tag, in order of arrival). It
+// reports whether there was one.
+func (ap *appRun) take(rs *rankState, op *appOp) bool {
+	if !ap.tagged {
+		if rs.arrived[op.peer] == 0 {
+			return false
+		}
+		rs.arrived[op.peer]--
+		return true
+	}
+	q := rs.tags[op.peer]
+	i := slices.Index(q, op.tag)
+	if i < 0 {
+		return false
+	}
+	rs.tags[op.peer] = slices.Delete(q, i, i+1)
+	return true
+}
+
+// appPost hands a message of size bytes and tag from rank r of app a to
+// rank peer: through shared memory on one host, else to the queue pair of
+// the two hosts.
+func (n *Network) appPost(a, r, peer, size, tag int32) {
 	as := n.apps
 	ap := &as.list[a]
 	var id int32
@@ -450,7 +483,7 @@ func (n *Network) appPost(a, r, peer, size int32) {
 		id = int32(len(as.msgs))
 		as.msgs = append(as.msgs, appMsg{})
 	}
-	as.msgs[id] = appMsg{app: a, src: r, dst: peer}
+	as.msgs[id] = appMsg{app: a, src: r, dst: peer, tag: tag}
 	hs, hd := ap.host[r], ap.host[peer]
 	now := n.sim.Now()
 	if hs == hd {
@@ -489,9 +522,13 @@ func (n *Network) appArrive(id int32) {
 	as.free = append(as.free, id)
 	ap := &as.list[m.app]
 	rs := &ap.rk[m.dst]
-	rs.arrived[m.src]++
+	if ap.tagged {
+		rs.tags[m.src] = append(rs.tags[m.src], m.tag)
+	} else {
+		rs.arrived[m.src]++
+	}
 	if rs.waiting {
-		if op := &ap.ops[m.dst][rs.pc]; op.kind == opRecv && op.peer == m.src {
+		if op := &ap.ops[m.dst][rs.pc]; op.kind == opRecv && op.peer == m.src && (!ap.tagged || op.tag == m.tag) {
 			rs.waiting = false
 			n.appStep(m.app, m.dst)
 		}
@@ -536,11 +573,17 @@ func (n *Network) appErr() error {
 			switch op.kind {
 			case opRecv:
 				what = fmt.Sprintf("recv %d B from rank %d", op.arg, op.peer)
+				if ap.tagged {
+					what += fmt.Sprintf(" tag %d", op.tag)
+				}
 				if !rs.waiting {
 					what += " (its overhead)"
 				}
 			case opSend:
 				what = fmt.Sprintf("send %d B to rank %d", op.arg, op.peer)
+				if ap.tagged {
+					what += fmt.Sprintf(" tag %d", op.tag)
+				}
 			case opCompute:
 				what = fmt.Sprintf("compute %v", op.dur)
 			}

@@ -5,7 +5,7 @@ import (
 	"bytes"
 	"container/heap"
 	"fmt"
-
+	"math"
 	"strconv"
 	"strings"
 
@@ -50,8 +50,9 @@ const (
 // The model runs each rank on one CPU: its operations in a topological
 // order of the dependencies, in file order among those ready, so that
 // independent operations run one after another (sends are eager, so only
-// receives wait). Receives match the messages of their source in the order
-// sent; tags are read and not matched. calc's time is in nanoseconds.
+// receives wait). A receive matches, as LogGOPSim's and MPI's matching
+// does, the first message arrived from its source with its tag (0 when
+// none is given; no wildcards). calc's time is in nanoseconds.
 func ParseGOAL(data []byte) (*Trace, error) {
 	type gop struct {
 		op   appOp
@@ -248,17 +249,26 @@ func parseGOALOp(f []string, rank, n int) (appOp, error) {
 		}
 		return int32(v), nil
 	}
-	// Optional trailing "tag T" (and LogGOPSim's "cpu C", "nic N").
-	opts := func(rest []string) error {
+	// Optional trailing "tag T" (and LogGOPSim's "cpu C", "nic N", read
+	// and ignored); it returns the tag, 0 if none is given.
+	opts := func(rest []string) (int32, error) {
+		var tag int32
 		for i := 0; i < len(rest); i += 2 {
 			if i+1 >= len(rest) || (rest[i] != "tag" && rest[i] != "cpu" && rest[i] != "nic") {
-				return fmt.Errorf("%q: want tag T, cpu C or nic N", strings.Join(rest[i:], " "))
+				return 0, fmt.Errorf("%q: want tag T, cpu C or nic N", strings.Join(rest[i:], " "))
 			}
-			if _, err := strconv.Atoi(rest[i+1]); err != nil {
-				return fmt.Errorf("%s %q: want a whole number", rest[i], rest[i+1])
+			v, err := strconv.Atoi(rest[i+1])
+			if err != nil {
+				return 0, fmt.Errorf("%s %q: want a whole number", rest[i], rest[i+1])
+			}
+			if rest[i] == "tag" {
+				if v < 0 || v > math.MaxInt32 {
+					return 0, fmt.Errorf("tag %q: want 0 to %d", rest[i+1], math.MaxInt32)
+				}
+				tag = int32(v)
 			}
 		}
-		return nil
+		return tag, nil
 	}
 	switch f[0] {
 	case "send", "recv":
@@ -274,14 +284,15 @@ func parseGOALOp(f []string, rank, n int) (appOp, error) {
 		if err != nil {
 			return appOp{}, err
 		}
-		if err := opts(f[4:]); err != nil {
+		tag, err := opts(f[4:])
+		if err != nil {
 			return appOp{}, err
 		}
 		kind := opSend
 		if f[0] == "recv" {
 			kind = opRecv
 		}
-		return appOp{kind: kind, peer: p, arg: sz}, nil
+		return appOp{kind: kind, peer: p, arg: sz, tag: tag}, nil
 	case "calc":
 		if len(f) < 2 {
 			return appOp{}, fmt.Errorf("want calc NANOSECONDS")
@@ -290,7 +301,7 @@ func parseGOALOp(f []string, rank, n int) (appOp, error) {
 		if err != nil || v < 0 || v > int64(engine.Second/engine.Nanosecond)*3600 {
 			return appOp{}, fmt.Errorf("calc %q: want nanoseconds from 0 to one hour", f[1])
 		}
-		if err := opts(f[2:]); err != nil {
+		if _, err := opts(f[2:]); err != nil {
 			return appOp{}, err
 		}
 		return appOp{kind: opCompute, dur: engine.Time(v) * engine.Nanosecond}, nil

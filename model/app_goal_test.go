@@ -114,6 +114,7 @@ func FuzzGOAL(f *testing.F) {
 	f.Add([]byte("num_ranks 1\nrank 0 {\n}\n"))
 	f.Add([]byte("num_ranks 2\nrank 0 {\na: calc 1\nb: calc 1\na requires b\nb requires a\n}\n"))
 	f.Add([]byte("num_ranks 3\nrank 2 { \n l1: recv 99999999999b from 0\n}"))
+	f.Add([]byte(tagReorder))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tr, err := ParseGOAL(data)
 		if err != nil {
@@ -134,10 +135,84 @@ func FuzzGOAL(f *testing.F) {
 				if op.kind != opCompute && (op.peer < 0 || int(op.peer) >= tr.Ranks || int(op.peer) == r) {
 					t.Fatalf("rank %d: operation %+v names rank %d", r, op, op.peer)
 				}
-				if op.arg < 0 || op.dur < 0 {
-					t.Fatalf("rank %d: operation %+v has a negative size or time", r, op)
+				if op.arg < 0 || op.dur < 0 || op.tag < 0 {
+					t.Fatalf("rank %d: operation %+v has a negative size, time or tag", r, op)
 				}
 			}
 		}
 	})
+}
+
+// tagReorder: rank 0 sends tag 1, computes 100 µs, then sends tag 2; rank 1
+// computes 10 µs (the tag-1 message arrives meanwhile), receives tag 2,
+// computes 50 µs, then receives tag 1. Matched by (source, tag), rank 1's
+// first receive waits for the second message; matched in order of arrival
+// it would take the first one at once.
+const tagReorder = `num_ranks 2
+rank 0 {
+s1: send 8b to 1 tag 1
+c: calc 100000
+c requires s1
+s2: send 8b to 1 tag 2
+s2 requires c
+}
+rank 1 {
+z: calc 10000
+a: recv 8b from 0 tag 2
+a requires z
+w: calc 50000
+w requires a
+b: recv 8b from 0 tag 1
+b requires w
+}
+`
+
+// TestAppTraceTagsMatch: receives match by (source, tag), as in LogGOPSim:
+// the trace's completion is rank 0's send overhead, its 100 µs, the
+// second message's one-way time, rank 1's 50 µs and its last receive's
+// overhead (about 100 µs less if the first receive took the tag-1
+// message); a receive whose tag is never sent fails the run naming the
+// rank, the operation and the tag.
+func TestAppTraceTagsMatch(t *testing.T) {
+	tr, err := ParseGOAL([]byte(tagReorder))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := appConfig(engine.Millisecond)
+	a := DefaultApp("tags", "trace")
+	a.Trace, a.Hosts = tr, []string{"H1", "H2"}
+	m, _ := runApps(t, starScenario("tags", 2, a), c, 1)
+	us := func(d engine.Time) float64 { return float64(d) / float64(engine.Microsecond) }
+	want := us(a.SendOverhead) + 100 + oneWay(c, a, 8) + 50 + us(a.RecvOverhead)
+	within(t, "tags_completion_us", m["tags_completion_us"], want, 0.01)
+
+	bad, err := ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 1\n}\nrank 1 {\nl1: recv 8b from 0 tag 2\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Trace = bad
+	_, err = Run(starScenario("tags", 2, a), c, 1)
+	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), "rank 1 at operation 1 of 1, recv 8 B from rank 0 tag 2") {
+		t.Fatalf("err = %v, want ErrAppUnfinished naming rank 1's recv with tag 2", err)
+	}
+}
+
+// TestParseGOALTags: a send's and a receive's tag is kept (0 when none is
+// given), cpu and nic are read and ignored, a tag outside 0..2^31-1 is an
+// error at its line.
+func TestParseGOALTags(t *testing.T) {
+	tr, err := ParseGOAL([]byte("num_ranks 2\nrank 0 {\na: send 4b to 1 tag 7 cpu 1\nb: recv 4b from 1 nic 0\n}\nrank 1 {\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []appOp{{kind: opSend, peer: 1, arg: 4, tag: 7}, {kind: opRecv, peer: 1, arg: 4}}
+	if len(tr.ops[0]) != 2 || tr.ops[0][0] != want[0] || tr.ops[0][1] != want[1] {
+		t.Errorf("rank 0 runs %+v, want %+v", tr.ops[0], want)
+	}
+	for _, bad := range []string{"-1", "2147483648"} {
+		_, err := ParseGOAL([]byte("num_ranks 2\nrank 0 {\na: send 4b to 1 tag " + bad + "\n}\n"))
+		if err == nil || !strings.HasPrefix(err.Error(), "3: tag") {
+			t.Errorf("tag %s: %v, want an error at line 3", bad, err)
+		}
+	}
 }

@@ -21,7 +21,7 @@ import (
 // into with ECharts.
 type Chart struct {
 	ID   string `json:"id"`
-	Kind string `json:"kind"` // surface, heatmap, line, series or fairness
+	Kind string `json:"kind"` // surface, heatmap, line, series, iterations or fairness
 	// GL is set for charts drawn with echarts-gl (WebGL).
 	GL     bool `json:"gl,omitempty"`
 	Height int  `json:"height"` // in CSS pixels
@@ -725,6 +725,32 @@ func seriesChart(g *Grid, gi, pi int, p *Pick) *Chart {
 		Options: []json.RawMessage{optionOf(c, map[string]any{"series": extra,
 			"dataZoom": []any{map[string]any{}, map[string]any{"height": 18, "bottom": 8}},
 			"xAxis":    []any{map[string]any{"min": 0, "max": roundSig(p.WindowTo, 9)}}})}}
+}
+
+// iterationsChart draws the per-iteration times of a picked point's apps,
+// iteration number against time, a line per app, or returns nil if the
+// point has none.
+func iterationsChart(gi, pi int, p *Pick) *Chart {
+	if len(p.Iterations) == 0 {
+		return nil
+	}
+	c := charts.NewLine()
+	c.SetGlobalOptions(
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "0"}),
+		charts.WithXAxisOpts(opts.XAxis{Name: "iteration", Type: "value", MinInterval: 1, NameLocation: "middle", NameGap: 28}),
+		charts.WithYAxisOpts(opts.YAxis{Name: "iteration time (µs)", Type: "value", NameLocation: "middle", NameGap: 52}),
+		charts.WithGridOpts(opts.Grid{Left: "80", Right: "30", Top: "40", Bottom: "50"}),
+	)
+	for _, a := range p.Iterations {
+		data := make([]opts.LineData, len(a.Us))
+		for k, v := range a.Us {
+			data[k] = opts.LineData{Value: []any{k + 1, roundSig(v, 7)}}
+		}
+		c.AddSeries(a.App, data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(true)}))
+	}
+	return &Chart{ID: fmt.Sprintf("g%d-pick%d-iterations", gi, pi), Kind: "iterations", Height: 260, Meta: &Meta{Grid: gi},
+		Options: []json.RawMessage{optionOf(c, map[string]any{"yAxis": []any{map[string]any{"min": 0}}})}}
 }
 
 // fairnessChart draws each contributor's share of the contributors'

@@ -64,6 +64,8 @@ type Pick struct {
 	WindowFrom float64 `json:"window_from"`
 	WindowTo   float64 `json:"window_to"`
 	Flows      []Flow  `json:"flows"`
+	// Iterations are the per-iteration times of the point's apps, if any.
+	Iterations []store.AppIterations `json:"iterations,omitempty"`
 }
 
 // Flow is one flow of a picked point.
@@ -352,7 +354,7 @@ func (g *Grid) ccOffCell() int {
 	return best
 }
 
-// readPick reads the series of point id of cell ci and computes each
+// readPick reads the series and the apps' iteration times of point id of cell ci and computes each
 // flow's mean and share over the measurement window.
 func (g *Grid) readPick(ctx context.Context, db *store.DB, ci int, id string) (*Pick, error) {
 	c := g.Cells[ci]
@@ -362,6 +364,9 @@ func (g *Grid) readPick(ctx context.Context, db *store.DB, ci int, id string) (*
 	}
 	p := &Pick{Cell: ci, Point: id, Seed: c.seedOf[id]}
 	p.Flows, p.WindowFrom, p.WindowTo = flowStats(series, window(c))
+	if p.Iterations, err = db.Iterations(ctx, id); err != nil {
+		return nil, err
+	}
 	return p, nil
 }
 

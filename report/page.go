@@ -180,6 +180,7 @@ type pickView struct {
 	*Pick
 	Where   string
 	Chart   *Chart
+	Iter    *Chart // the apps' iteration times, or nil
 	Metrics []string
 }
 
@@ -252,6 +253,9 @@ func (p *page) addGrid(gi int, g *Grid) {
 	}
 	for pi, pk := range g.Picks {
 		pv := &pickView{Pick: pk, Where: g.describe(g.Cells[pk.Cell]), Chart: p.chart(seriesChart(g, gi, pi, pk))}
+		if c := iterationsChart(gi, pi, pk); c != nil {
+			pv.Iter = p.chart(c)
+		}
 		for _, m := range lineMetrics(g, g.Lines) {
 			if v, ok := g.Cells[pk.Cell].Mean[m]; ok {
 				pv.Metrics = append(pv.Metrics, fmt.Sprintf("%s %s %s", metricOf(m).Title, numberText(v), metricOf(m).Unit))

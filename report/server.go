@@ -411,11 +411,14 @@ func viewCharts(g *Grid, gi int, v viewQuery) ([]*Chart, error) {
 	return []*Chart{surf, heat}, nil
 }
 
-// pointResponse is a point's time series chart and its parameters.
+// pointResponse is a point's time series chart, its apps' iteration
+// times and its parameters.
 type pointResponse struct {
 	Title string      `json:"title"`
 	Rows  [][2]string `json:"rows"`
 	Chart *Chart      `json:"chart,omitempty"`
+	// Iterations draws the point's apps' iteration times, if it has any.
+	Iterations *Chart `json:"iterations,omitempty"`
 }
 
 func (s *Server) handlePoint(w http.ResponseWriter, r *http.Request) {
@@ -460,6 +463,10 @@ func (s *Server) handlePoint(w http.ResponseWriter, r *http.Request) {
 		}
 		resp.Chart = seriesChart(g, gi, 0, p)
 		resp.Chart.ID = "x-series"
+		if it := iterationsChart(gi, 0, p); it != nil {
+			it.ID = "x-iterations"
+			resp.Iterations = it
+		}
 	}
 	writeJSON(w, resp)
 }

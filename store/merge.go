@@ -303,8 +303,14 @@ INSERT INTO main.series (point_id, flow, ord, role, sample_seconds, samples, gbp
 INSERT INTO main.app_metrics (point_id, name, value)
 	SELECT point_id, name, value FROM src.app_metrics
 	WHERE point_id IN (SELECT id FROM temp.take);
+`
 
-DROP TABLE temp.take;
+// copyIterations copies the iteration times of the points copyScript took;
+// it runs only for a source of schema 6 or later.
+const copyIterations = `
+INSERT INTO main.app_iterations (point_id, app, iteration, us)
+	SELECT point_id, app, iteration, us FROM src.app_iterations
+	WHERE point_id IN (SELECT id FROM temp.take);
 `
 
 // copyFrom attaches the database at path read-only and copies it in.
@@ -327,7 +333,15 @@ func (d *DB) copyFrom(ctx context.Context, path string) error {
 		return err
 	}
 	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, copyScript); err != nil {
+	var version int
+	if err := tx.QueryRowContext(ctx, `PRAGMA src.user_version`).Scan(&version); err != nil {
+		return err
+	}
+	script := copyScript
+	if version >= iterationsVersion {
+		script += copyIterations
+	}
+	if _, err := tx.ExecContext(ctx, script+"DROP TABLE temp.take;\n"); err != nil {
 		return err
 	}
 	return tx.Commit()

@@ -23,8 +23,8 @@ func TestOpenCreatesSchema(t *testing.T) {
 	if err := db.QueryRow("PRAGMA application_id").Scan(&app); err != nil {
 		t.Fatal(err)
 	}
-	if version != 5 || app != 0x63637377 {
-		t.Errorf("user_version, application_id = %d, %#x; want 5, 0x63637377", version, app)
+	if version != 6 || app != 0x63637377 {
+		t.Errorf("user_version, application_id = %d, %#x; want 6, 0x63637377", version, app)
 	}
 	rows, err := db.Query("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name")
 	if err != nil {
@@ -36,7 +36,7 @@ func TestOpenCreatesSchema(t *testing.T) {
 		rows.Scan(&name)
 		tables = append(tables, name)
 	}
-	want := []string{"app_metrics", "claims", "grids", "point_params", "points", "runs", "series"}
+	want := []string{"app_iterations", "app_metrics", "claims", "grids", "point_params", "points", "runs", "series"}
 	if !slices.Equal(tables, want) {
 		t.Errorf("tables = %v, want %v", tables, want)
 	}

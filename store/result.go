@@ -75,6 +75,18 @@ type Result struct {
 	// Series holds the per-flow throughput time series. Results and the
 	// export leave it nil; read it with DB.Series.
 	Series []Series
+
+	// Iterations holds the per-iteration times of the point's closed-loop
+	// applications that iterate (collectives), one entry per app. Results
+	// and the export leave it nil; read it with DB.Iterations.
+	Iterations []AppIterations
+}
+
+// AppIterations are the iteration times of one closed-loop application of
+// a point.
+type AppIterations struct {
+	App string    // the app's metric label (model.AppResult.Label): IsAppMetricName, unique within a result
+	Us  []float64 // the time of iteration k+1 in microseconds, finite
 }
 
 // Series is the sampled throughput of one flow.
@@ -111,6 +123,16 @@ func (r *Result) validate() error {
 	for name := range r.Metrics {
 		if !slices.Contains(metricNames, name) && !IsAppMetricName(name) {
 			return fmt.Errorf("result %s: unknown metric %q", p.ID, name)
+		}
+	}
+	clear(seen)
+	for _, a := range r.Iterations {
+		if !IsAppMetricName(a.App) || seen[a.App] {
+			return fmt.Errorf("result %s: app name %q of iteration times is malformed or repeated", p.ID, a.App)
+		}
+		seen[a.App] = true
+		if i := slices.IndexFunc(a.Us, func(v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) }); i >= 0 {
+			return fmt.Errorf("result %s: app %s: iteration %d's time is %v", p.ID, a.App, i+1, a.Us[i])
 		}
 	}
 	clear(seen)
@@ -203,6 +225,15 @@ func saveResult(ctx context.Context, tx *sql.Tx, r *Result, blobs [][]byte) erro
 	for _, name := range appMetricNames(r.Metrics) {
 		if v := nullFloat(r.Metrics, name); v != nil {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO app_metrics (point_id, name, value) VALUES (?, ?, ?)`, p.ID, name, v); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range r.Iterations {
+		for k, v := range a.Us {
+			_, err := tx.ExecContext(ctx, `INSERT INTO app_iterations (point_id, app, iteration, us) VALUES (?, ?, ?, ?)`,
+				p.ID, a.App, k+1, v)
+			if err != nil {
 				return err
 			}
 		}
@@ -431,6 +462,43 @@ func appMetricNames(m map[string]float64) []string {
 	}
 	slices.Sort(names)
 	return names
+}
+
+// Iterations returns the per-iteration times stored for the point, by app
+// name, or none if the point has no result or the database predates them
+// (schema 5, which a read-only handle opens as it is).
+func (d *DB) Iterations(ctx context.Context, pointID string) ([]AppIterations, error) {
+	if d.version < iterationsVersion {
+		return nil, nil
+	}
+	rows, err := d.sql.QueryContext(ctx, `
+		SELECT app, iteration, us FROM app_iterations WHERE point_id = ? ORDER BY app, iteration`, pointID)
+	if err != nil {
+		return nil, fmt.Errorf("read iteration times of %s: %w", pointID, err)
+	}
+	defer rows.Close()
+	var out []AppIterations
+	for rows.Next() {
+		var app string
+		var k int64
+		var us sql.NullFloat64
+		if err := rows.Scan(&app, &k, &us); err != nil {
+			return nil, fmt.Errorf("read iteration times of %s: %w", pointID, err)
+		}
+		if len(out) == 0 || out[len(out)-1].App != app {
+			out = append(out, AppIterations{App: app})
+		}
+		a := &out[len(out)-1]
+		if k != int64(len(a.Us))+1 || !finite(us) {
+			return nil, fmt.Errorf("read iteration times of %s, app %s: %w: iteration %d (%v) where %d was expected",
+				pointID, app, ErrNotDatabase, k, us.Float64, len(a.Us)+1)
+		}
+		a.Us = append(a.Us, us.Float64)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read iteration times of %s: %w", pointID, err)
+	}
+	return out, nil
 }
 
 // Series returns the time series stored for the point, in the order they were

@@ -137,7 +137,26 @@ CREATE TABLE app_metrics (
 	PRIMARY KEY (point_id, name)
 ) STRICT, WITHOUT ROWID;
 `,
+	// 6: the per-iteration times of closed-loop applications
+	// (Result.Iterations): one row per point, app and iteration.
+	`
+CREATE TABLE app_iterations (
+	point_id  TEXT NOT NULL REFERENCES points (id) ON DELETE CASCADE,
+	app       TEXT NOT NULL,    -- the app's metric label (model.AppResult.Label)
+	iteration INTEGER NOT NULL, -- counted from 1
+	us        REAL NOT NULL,    -- the iteration's time in microseconds
+	PRIMARY KEY (point_id, app, iteration)
+) STRICT, WITHOUT ROWID;
+`,
 }
+
+// minReadVersion is the oldest schema a read-only handle opens without
+// migrating it: every later schema only added tables, which readers treat
+// as empty in an older file (DB.Iterations of a schema-5 file is empty).
+const minReadVersion = 5
+
+// iterationsVersion is the first schema with the app_iterations table.
+const iterationsVersion = 6
 
 type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row

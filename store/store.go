@@ -58,6 +58,7 @@ type DB struct {
 	sql       *sql.DB
 	path      string
 	readOnly  bool
+	version   int  // the schema version of the file, as opened (after any migration)
 	removeWAL bool // Close removes the -wal and -shm files this read-only handle made
 }
 
@@ -365,12 +366,17 @@ func (d *DB) init(ctx context.Context) error {
 			return fmt.Errorf("%w: no ccsweep schema", ErrNotDatabase)
 		case v > len(migrations):
 			return fmt.Errorf("%w: schema version %d, this ccsweep knows up to %d", ErrSchemaTooNew, v, len(migrations))
-		case v < len(migrations):
-			return fmt.Errorf("schema version %d is older than %d; open it read-write once (ccsweep run or merge) to upgrade it", v, len(migrations))
+		case v < minReadVersion:
+			return fmt.Errorf("schema version %d is older than %d; open it read-write once (ccsweep run or merge) to upgrade it", v, minReadVersion)
 		}
+		d.version = v
 		return nil
 	}
-	return d.migrate(ctx)
+	if err := d.migrate(ctx); err != nil {
+		return err
+	}
+	d.version = len(migrations)
+	return nil
 }
 
 // checkHeader rejects a file that is not an SQLite database, or is the

@@ -186,7 +186,7 @@ func Summarize(rs []Result) []*Summary {
 }
 
 // ResultsOf returns the stored results of the points ids (done or failed,
-// without series), in no particular order; IDs without a result are left
+// with their apps' metrics, without series), in no particular order; IDs without a result are left
 // out. Safe for any number of IDs.
 func (d *DB) ResultsOf(ctx context.Context, ids []string) ([]Result, error) {
 	list, err := json.Marshal(ids)
@@ -253,26 +253,48 @@ func (d *DB) ResultsOf(ctx context.Context, ids []string) ([]Result, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read results: %w", err)
 	}
+	rows.Close()
+	rows, err = tx.QueryContext(ctx, `
+		SELECT point_id, name, value FROM app_metrics
+		WHERE point_id IN (SELECT value FROM json_each(?))`, string(list))
+	if err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, name string
+		var v sql.NullFloat64
+		if err := rows.Scan(&id, &name, &v); err != nil {
+			return nil, fmt.Errorf("read results: %w", err)
+		}
+		if i, ok := index[id]; ok && finite(v) {
+			rs[i].Metrics[name] = v.Float64
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read results: %w", err)
+	}
 	return rs, nil
 }
 
 // summaryColumns are the columns of a summary export after the parameters:
 // the number of done seeds, then mean, sample sd and confidence half-width
-// of every metric.
-func summaryColumns() []string {
+// of every metric of metrics.
+func summaryColumns(metrics []string) []string {
 	cols := []string{"seeds"}
-	for _, m := range metricNames {
+	for _, m := range metrics {
 		cols = append(cols, m+"_mean", m+"_sd", m+"_ci95")
 	}
 	return cols
 }
 
 // summaryRows returns the points of the export (see exportRows) with their
-// seeds aggregated, in export order, and the parameter columns.
-func (d *DB) summaryRows(ctx context.Context, opt ExportOptions) ([]*Summary, []exportRow, []string, error) {
+// seeds aggregated, in export order, the parameter columns and the metrics
+// (exportMetrics: the fixed ones, then the apps').
+func (d *DB) summaryRows(ctx context.Context, opt ExportOptions) ([]*Summary, []exportRow, []string, []string, error) {
 	rows, params, err := d.exportRows(ctx, opt)
 	if err != nil {
-		return nil, nil, nil, err
+		return nil, nil, nil, nil, err
 	}
 	rs := make([]Result, len(rows))
 	for i, r := range rows {
@@ -290,28 +312,29 @@ func (d *DB) summaryRows(ctx context.Context, opt ExportOptions) ([]*Summary, []
 			firsts = append(firsts, r)
 		}
 	}
-	return sums, firsts, params, nil
+	return sums, firsts, params, exportMetrics(rows), nil
 }
 
 // ExportSummaryCSV writes one CSV row per point of the export of ExportCSV
 // with its seeds aggregated: grid, grid_id, scenario and the parameter
 // columns as ExportCSV writes them, then seeds (how many are done), then for
-// every metric (by the names MetricNames returns) its mean (NAME_mean),
+// every metric (by the names MetricNames returns, then the apps' metrics as
+// ExportCSV names them) its mean (NAME_mean),
 // sample standard deviation (NAME_sd, 0 for one seed) and the half-width of
 // its 95 % confidence interval (NAME_ci95, empty for one seed). Rows are in
 // export order.
 func (d *DB) ExportSummaryCSV(ctx context.Context, w io.Writer, opt ExportOptions) error {
-	sums, firsts, params, err := d.summaryRows(ctx, opt)
+	sums, firsts, params, metrics, err := d.summaryRows(ctx, opt)
 	if err != nil {
 		return fmt.Errorf("export summary csv: %w", err)
 	}
 	cw := csv.NewWriter(w)
-	cw.Write(slices.Concat(exportColumns, params, summaryColumns()))
+	cw.Write(slices.Concat(exportColumns, params, summaryColumns(metrics)))
 	for i, s := range sums {
 		r := firsts[i]
 		rec := r.appendCSVHead(nil, s.GridID, s.Scenario, params)
 		rec = append(rec, strconv.Itoa(len(s.Seeds)))
-		for _, name := range metricNames {
+		for _, name := range metrics {
 			st, ok := s.Metrics[name]
 			if !ok {
 				rec = append(rec, "", "", "")
@@ -333,7 +356,7 @@ func (d *DB) ExportSummaryCSV(ctx context.Context, w io.Writer, opt ExportOption
 // writes them, an undefined value (a metric no seed has, the interval of a
 // single seed) as null.
 func (d *DB) ExportSummaryJSON(ctx context.Context, w io.Writer, opt ExportOptions) error {
-	sums, firsts, params, err := d.summaryRows(ctx, opt)
+	sums, firsts, params, metrics, err := d.summaryRows(ctx, opt)
 	if err != nil {
 		return fmt.Errorf("export summary json: %w", err)
 	}
@@ -348,7 +371,7 @@ func (d *DB) ExportSummaryJSON(ctx context.Context, w io.Writer, opt ExportOptio
 		line = r.appendJSONHead(line[:0], s.GridID, s.Scenario, params)
 		line = appendKey(line, "seeds")
 		line = strconv.AppendInt(line, int64(len(s.Seeds)), 10)
-		for _, name := range metricNames {
+		for _, name := range metrics {
 			st, ok := s.Metrics[name]
 			vals := []float64{math.NaN(), math.NaN(), math.NaN()}
 			if ok {

@@ -408,6 +408,9 @@ func simulate(ctx context.Context, gridID string, pt grids.Point, id string, run
 				r.Metrics[m.Name] = m.Value
 			}
 		}
+		if len(a.IterationUs) > 0 {
+			r.Iterations = append(r.Iterations, store.AppIterations{App: a.Label, Us: a.IterationUs})
+		}
 	}
 	for _, f := range res.Flows {
 		r.Series = append(r.Series, store.Series{Flow: f.Name, Role: string(f.Role),

@@ -341,6 +341,8 @@ func TestHelperProcess(t *testing.T) {
 		}
 		os.Stdout.WriteString("claimed " + strconv.Itoa(len(got)) + "\n")
 		select {}
+	case "dieapps":
+		helperDieApps(t, db, n)
 	case "die":
 		os.Stdout.WriteString("running\n")
 		sweep.Run(context.Background(), plan, db, sweep.Options{Workers: 1, Progress: &killAfter{n: n}})

@@ -2,8 +2,10 @@ package rank_test
 
 import (
 	"errors"
+	"strings"
 	"testing"
 
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/report/rank"
 	"github.com/ccsweep/ccsweep/store"
 )
@@ -27,5 +29,35 @@ func TestRankByAppMetric(t *testing.T) {
 		if _, err := rank.ParseObjective(bad, true); !errors.Is(err, rank.ErrBadObjective) {
 			t.Errorf("objective %q accepted: %v", bad, err)
 		}
+	}
+}
+
+// TestWhereOnAppMetric: a --where constraint on an app's metric keeps the
+// points that meet it (a point without the metric meets none), combines
+// with parameters, and a misspelt app metric that no point has is an
+// error naming it, not a silently empty answer.
+func TestWhereOnAppMetric(t *testing.T) {
+	iter := map[string]float64{"50us": 130, "150us": 95, "500us": 110}
+	var rs []store.Result
+	for timer, v := range iter {
+		rs = append(rs, result(1, map[string]string{"ccti_timer": timer}, map[string]float64{"train_iteration_mean_us": v, "victim_gbps": v / 10}))
+	}
+	rs = append(rs, result(1, map[string]string{"ccti_timer": "1ms"}, map[string]float64{"victim_gbps": 100}))
+	sums := store.Summarize(rs)
+	q := rank.Query{Objectives: []rank.Objective{mustObjective(t, "victim_gbps", true)}}
+	for _, tt := range []struct{ where, best string }{
+		{"train_iteration_mean_us < 120", "ccti_timer=500us"}, // 11 beats 9.5; 50us (13) and 1ms (no app) fail
+		{"train_iteration_mean_us < 120 && ccti_timer < 300", "ccti_timer=150us"},
+		{"!(train_iteration_mean_us < 200)", "ccti_timer=1ms"}, // NaN: no comparison holds
+	} {
+		q.Where = []*grids.MetricExpr{mustWhere(t, tt.where)}
+		a := mustRank(t, sums, q)
+		if got := a.Best.Describe(a.Axes); got != tt.best {
+			t.Errorf("where %s: best %s, want %s", tt.where, got, tt.best)
+		}
+	}
+	q.Where = []*grids.MetricExpr{mustWhere(t, "train_iteraton_mean_us < 120")}
+	if _, err := rank.Rank(sums, q); err == nil || !strings.Contains(err.Error(), "no point has a metric train_iteraton_mean_us") {
+		t.Errorf("where on a metric no point has: %v", err)
 	}
 }

@@ -205,6 +205,13 @@ func Rank(sums []*store.Summary, q Query) (*Answer, error) {
 		}
 	}
 	a.Points = pts
+	for _, w := range q.Where {
+		for _, name := range w.AppMetrics() {
+			if !slices.ContainsFunc(pts, func(p *Point) bool { _, ok := p.Metrics[name]; return ok }) {
+				return nil, fmt.Errorf("rank: where %q: no point has a metric %s", w.Src, name)
+			}
+		}
+	}
 	if q.Robust {
 		if len(pts) > MaxRobustPoints {
 			return nil, fmt.Errorf("rank: %d points; robust scoring finds the neighbours of at most %d", len(pts), MaxRobustPoints)

@@ -293,6 +293,12 @@
         undraw(p.chart.id);
         draw(p.chart.id);
       }
+      undraw('x-iterations');
+      $('x-iterations').hidden = !p.iterations;
+      if (p.iterations) {
+        specs[p.iterations.id] = p.iterations;
+        draw(p.iterations.id);
+      }
     } catch (e) {
       console.warn(e);
     }
