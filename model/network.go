@@ -41,35 +41,39 @@ const (
 //
 // A port keeps what a packet's hop needs of the peer (peerOwner, peerCap),
 // so that a hop (sending, and the credit update that comes back) touches no
-// other port. The output side's timing fields come first; a port is two
-// cache lines, and sending reads both (host, toHost and txBytes are in the
-// second).
+// other port. A port is two cache lines (128 bytes; the ports' slice is
+// large enough to start on a line): the first holds what every event that
+// reaches a port reads (a hop's timing and peer, arbitration's queue count,
+// the credit check's buffer size, which side is a host), the second the rate,
+// the byte count, CC's and VL arbitration's state and what building the
+// network needs (TestPortHotFieldsShareALine).
 type port struct {
-	// Output side.
+	// First cache line: the hot fields.
 	linkFree  engine.Time // the output's link is free from then
 	txWakeAt  engine.Time // a switch output's one live evTxDone is due then; 0: none (see txDone)
 	txPs      engine.Time // with txWire: the last packet size sent, and its time on the link
-	rateMbps  int64
 	prop      engine.Time
 	peer      int32 // port at the far end, -1 if unconnected
 	owner     int32 // index of the HCA or switch it belongs to
 	peerOwner int32 // the peer's owner
 	queued    int32 // packets in VoQs heading here, all VLs
 	txWire    int32
+	local     int32 // index among the node's ports
 	peerCap   int32 // the peer's input buffer, per VL, in credits
+	host      bool  // belongs to an HCA
+	toHost    bool  // its peer belongs to an HCA
 
-	txBytes int64    // bytes sent, headers included
-	leave   voqLeave // CC: the VoQ fill the packet on the link gives up when it has left
-	node    NodeID
-	local   int32 // index among the node's ports
-	arbIdx  int32 // current entry of the VL arbitration table
-	arbLeft int32 // bytes the current entry may still start
+	// Second cache line.
+	rateMbps int64
+	txBytes  int64    // bytes sent, headers included
+	leave    voqLeave // CC: the VoQ fill the packet on the link gives up when it has left
+	node     NodeID
+	arbIdx   int32 // current entry of the VL arbitration table
+	arbLeft  int32 // bytes the current entry may still start
 	// markThreshold is the fill in credits at which the port-VL is over
 	// threshold (CC); 0 never.
 	markThreshold int32
 	bufCap        int32 // the input buffer, per VL, in credits
-	host          bool  // belongs to an HCA
-	toHost        bool  // its peer belongs to an HCA
 	victimMask    bool  // CC: marks as a victim too
 }
 
