@@ -37,3 +37,32 @@ func TestPortHotFieldsShareALine(t *testing.T) {
 	}
 }
 
+// TestFlowHotFieldsShareALine: a flow is 256 bytes, and what sending a
+// packet and an adapter's scan of its flows read lies in its first 64
+// bytes (network.go, flowState).
+func TestFlowHotFieldsShareALine(t *testing.T) {
+	var f flowState
+	if s := unsafe.Sizeof(f); s != 256 {
+		t.Errorf("a flow takes %d bytes, want 256 (four cache lines)", s)
+	}
+	for _, c := range []struct {
+		name      string
+		off, size uintptr
+	}{
+		{"readyAt", unsafe.Offsetof(f.readyAt), unsafe.Sizeof(f.readyAt)},
+		{"gen", unsafe.Offsetof(f.gen), unsafe.Sizeof(f.gen)},
+		{"msgLeft", unsafe.Offsetof(f.msgLeft), unsafe.Sizeof(f.msgLeft)},
+		{"msgSize", unsafe.Offsetof(f.msgSize), unsafe.Sizeof(f.msgSize)},
+		{"born", unsafe.Offsetof(f.born), unsafe.Sizeof(f.born)},
+		{"sent", unsafe.Offsetof(f.sent), unsafe.Sizeof(f.sent)},
+		{"dst", unsafe.Offsetof(f.dst), unsafe.Sizeof(f.dst)},
+		{"dlid", unsafe.Offsetof(f.dlid), unsafe.Sizeof(f.dlid)},
+		{"cc", unsafe.Offsetof(f.cc), unsafe.Sizeof(f.cc)},
+		{"vl", unsafe.Offsetof(f.vl), unsafe.Sizeof(f.vl)},
+		{"active", unsafe.Offsetof(f.active), unsafe.Sizeof(f.active)},
+	} {
+		if c.off+c.size > 64 {
+			t.Errorf("flowState.%s at bytes %d-%d, beyond the first cache line", c.name, c.off, c.off+c.size-1)
+		}
+	}
+}

@@ -132,29 +132,36 @@ type packet struct {
 	born    engine.Time // with last: when the message arrived at its source
 }
 
-// flowState is a flow's state in a run. What sending and receiving a packet
-// reads and writes comes first, within the first two cache lines (timing
-// and byte counts in the first; dlid, vl, active and the CC slot in the
-// second); the spec and series last.
+// flowState is a flow's state in a run. What sending a packet reads and
+// writes, and the active bit an adapter's scan of its flows reads, come
+// first, within the first cache line; what receiving reads (delivered,
+// role and the CC slot apart) next, and the spec and series last. A flow
+// is 256 bytes, so that in the flows' slice (large enough to start on a
+// line) each flow's first line is one line (TestFlowHotFieldsShareALine).
 type flowState struct {
-	readyAt   engine.Time // earliest start of the next packet (CC's IRD)
-	gen       *generator  // a generated source's messages; nil: a greedy flow
-	msgLeft   int         // bytes of the current message still to send; 0: none started
-	msgSize   int         // the current message's size
-	born      engine.Time // when the current message arrived at the source
-	sent      int64       // payload bytes injected
-	delivered int64       // payload bytes absorbed by the destination
-	src, dst  int32       // HCAs
-	dlid      int32       // destination LID
-	cc        flowCC
-	vl        VL
-	active    bool
-	role      uint8 // index into roleIndex, for the run's statistics
+	// First cache line: sending.
+	readyAt engine.Time // earliest start of the next packet (CC's IRD)
+	gen     *generator  // a generated source's messages; nil: a greedy flow
+	msgLeft int         // bytes of the current message still to send; 0: none started
+	msgSize int         // the current message's size
+	born    engine.Time // when the current message arrived at the source
+	sent    int64       // payload bytes injected
+	dst     int32       // HCA
+	dlid    int32       // destination LID
+	cc      flowCC
+	vl      VL
+	active  bool
+	role    uint8 // index into roleIndex, for the run's statistics
+	_       [1]byte
+	// Second cache line on.
+	delivered int64 // payload bytes absorbed by the destination
+	src       int32 // HCA
 	start     engine.Time
 	sampled   int64   // delivered at the last sample
 	samples   []int64 // payload bytes delivered per sample interval
 	cctiTrace []int32 // CCTI at the end of each sample interval (CC on)
 	spec      FlowSpec
+	_         [24]byte // to 256 bytes
 }
 
 // Network is one simulation run: a scenario's topology and flows under a
