@@ -41,35 +41,39 @@ const (
 //
 // A port keeps what a packet's hop needs of the peer (peerOwner, peerCap),
 // so that a hop (sending, and the credit update that comes back) touches no
-// other port. The output side's timing fields come first; a port is two
-// cache lines, and sending reads both (host, toHost and txBytes are in the
-// second).
+// other port. A port is two cache lines (128 bytes; the ports' slice is
+// large enough to start on a line): the first holds what every event that
+// reaches a port reads (a hop's timing and peer, arbitration's queue count,
+// the credit check's buffer size, which side is a host), the second the rate,
+// the byte count, CC's and VL arbitration's state and what building the
+// network needs (TestPortHotFieldsShareALine).
 type port struct {
-	// Output side.
+	// First cache line: the hot fields.
 	linkFree  engine.Time // the output's link is free from then
 	txWakeAt  engine.Time // a switch output's one live evTxDone is due then; 0: none (see txDone)
 	txPs      engine.Time // with txWire: the last packet size sent, and its time on the link
-	rateMbps  int64
 	prop      engine.Time
 	peer      int32 // port at the far end, -1 if unconnected
 	owner     int32 // index of the HCA or switch it belongs to
 	peerOwner int32 // the peer's owner
 	queued    int32 // packets in VoQs heading here, all VLs
 	txWire    int32
+	local     int32 // index among the node's ports
 	peerCap   int32 // the peer's input buffer, per VL, in credits
+	host      bool  // belongs to an HCA
+	toHost    bool  // its peer belongs to an HCA
 
-	txBytes int64    // bytes sent, headers included
-	leave   voqLeave // CC: the VoQ fill the packet on the link gives up when it has left
-	node    NodeID
-	local   int32 // index among the node's ports
-	arbIdx  int32 // current entry of the VL arbitration table
-	arbLeft int32 // bytes the current entry may still start
+	// Second cache line.
+	rateMbps int64
+	txBytes  int64    // bytes sent, headers included
+	leave    voqLeave // CC: the VoQ fill the packet on the link gives up when it has left
+	node     NodeID
+	arbIdx   int32 // current entry of the VL arbitration table
+	arbLeft  int32 // bytes the current entry may still start
 	// markThreshold is the fill in credits at which the port-VL is over
 	// threshold (CC); 0 never.
 	markThreshold int32
 	bufCap        int32 // the input buffer, per VL, in credits
-	host          bool  // belongs to an HCA
-	toHost        bool  // its peer belongs to an HCA
 	victimMask    bool  // CC: marks as a victim too
 }
 
@@ -128,29 +132,36 @@ type packet struct {
 	born    engine.Time // with last: when the message arrived at its source
 }
 
-// flowState is a flow's state in a run. What sending and receiving a packet
-// reads and writes comes first, within the first two cache lines (timing
-// and byte counts in the first; dlid, vl, active and the CC slot in the
-// second); the spec and series last.
+// flowState is a flow's state in a run. What sending a packet reads and
+// writes, and the active bit an adapter's scan of its flows reads, come
+// first, within the first cache line; what receiving reads (delivered,
+// role and the CC slot apart) next, and the spec and series last. A flow
+// is 256 bytes, so that in the flows' slice (large enough to start on a
+// line) each flow's first line is one line (TestFlowHotFieldsShareALine).
 type flowState struct {
-	readyAt   engine.Time // earliest start of the next packet (CC's IRD)
-	gen       *generator  // a generated source's messages; nil: a greedy flow
-	msgLeft   int         // bytes of the current message still to send; 0: none started
-	msgSize   int         // the current message's size
-	born      engine.Time // when the current message arrived at the source
-	sent      int64       // payload bytes injected
-	delivered int64       // payload bytes absorbed by the destination
-	src, dst  int32       // HCAs
-	dlid      int32       // destination LID
-	cc        flowCC
-	vl        VL
-	active    bool
-	role      uint8 // index into roleIndex, for the run's statistics
+	// First cache line: sending.
+	readyAt engine.Time // earliest start of the next packet (CC's IRD)
+	gen     *generator  // a generated source's messages; nil: a greedy flow
+	msgLeft int         // bytes of the current message still to send; 0: none started
+	msgSize int         // the current message's size
+	born    engine.Time // when the current message arrived at the source
+	sent    int64       // payload bytes injected
+	dst     int32       // HCA
+	dlid    int32       // destination LID
+	cc      flowCC
+	vl      VL
+	active  bool
+	role    uint8 // index into roleIndex, for the run's statistics
+	_       [1]byte
+	// Second cache line on.
+	delivered int64 // payload bytes absorbed by the destination
+	src       int32 // HCA
 	start     engine.Time
 	sampled   int64   // delivered at the last sample
 	samples   []int64 // payload bytes delivered per sample interval
 	cctiTrace []int32 // CCTI at the end of each sample interval (CC on)
 	spec      FlowSpec
+	_         [24]byte // to 256 bytes
 }
 
 // Network is one simulation run: a scenario's topology and flows under a

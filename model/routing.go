@@ -46,6 +46,10 @@ type Routes struct {
 	// sl[src][lid], when not nil, is the service level a packet from host
 	// src to lid travels on (dor's deadlock-free VL assignment); nil: SL 0.
 	sl [][]uint8
+	// dor, when not nil, computes the service levels (and a run's
+	// switches their forwarding) from coordinates, and LFT and sl are nil
+	// (computeRoutes).
+	dor *dorRouter
 }
 
 // LID returns path p's LID of host h.
@@ -56,10 +60,13 @@ func (r *Routes) LID(h, p int) int { return h<<r.LMC | p }
 // ComputeRoutes covers flows of service level 0 (for minhop, updn and ftree,
 // which give every path SL 0, it covers every VL).
 func (r *Routes) SL(src, lid int) int {
-	if r.sl == nil {
-		return 0
+	switch {
+	case r.sl != nil:
+		return int(r.sl[src][lid])
+	case r.dor != nil:
+		return r.dor.sl(src, lid)
 	}
-	return int(r.sl[src][lid])
+	return 0
 }
 
 // ComputeRoutes routes t with the named algorithm (RoutingAlgorithms) and
@@ -110,9 +117,32 @@ func prepareFabric(t *Topology, algorithm string, lmc, vls int, opts RoutingOpti
 // compute nodes); a name or GUID that is not a switch (a host for
 // ComputeNodes) of t is an error.
 func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*Routes, error) {
+	return computeRoutes(t, algorithm, lmc, vls, opts, false)
+}
+
+// computeRoutes is ComputeRoutesWith; with computed, dor on a complete
+// mesh or torus (dorRouter.complete) returns Routes that compute
+// forwarding and service levels from coordinates (Routes.dor), in
+// O(switches + hosts) of memory and time instead of switches × LIDs of
+// tables and a check that follows every route: the same routes, which the
+// construction proves (the same errors too: what complete accepts, the
+// tables and the check accept).
+func computeRoutes(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions, computed bool) (*Routes, error) {
 	f, err := prepareFabric(t, algorithm, lmc, vls, opts)
 	if err != nil {
 		return nil, err
+	}
+	if computed && algorithm == "dor" {
+		d, err := f.dorSetup(lmc)
+		if err == nil && d.need > vls {
+			err = f.dorVLError(lmc, d.orders, len(d.dateline), d.need)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
+		}
+		if d.complete(f) {
+			return &Routes{LMC: lmc, dor: d}, nil
+		}
 	}
 	r, _, err := f.route(algorithm, lmc, vls)
 	if err == nil {
@@ -400,7 +430,7 @@ func (n *Network) route(t *Topology) error {
 	if name, text := n.scenario.lftsFile(&n.cfg); text != nil {
 		r, err = routesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL, opts.AllowDeadlock)
 	} else {
-		r, err = ComputeRoutesWith(t, n.scenario.routing(&n.cfg), n.scenario.lmc(&n.cfg), n.nVL, opts)
+		r, err = computeRoutes(t, n.scenario.routing(&n.cfg), n.scenario.lmc(&n.cfg), n.nVL, opts, true)
 	}
 	if err != nil {
 		return err
@@ -414,12 +444,17 @@ func (n *Network) route(t *Topology) error {
 	}
 	// The run keeps the LIDs and service levels; its switches keep the
 	// tables a byte an entry, and the routing's int32 tables (four
-	// times their size, switches × LIDs) go as each is copied.
-	n.routes = &Routes{LMC: r.LMC, sl: r.sl}
+	// times their size, switches × LIDs) go as each is copied. Computed
+	// dor keeps no table: each switch computes its forwarding.
+	n.routes = &Routes{LMC: r.LMC, sl: r.sl, dor: r.dor}
 	for s := range n.sws {
 		sw := &n.sws[s]
 		if sw.nPorts > maxSwitchPorts {
 			return fmt.Errorf("%w: a switch of %d ports; at most %d", ErrBadScenario, sw.nPorts, maxSwitchPorts)
+		}
+		if r.dor != nil {
+			sw.dor, sw.index = r.dor, int32(s)
+			continue
 		}
 		sw.lft = make([]uint8, len(r.LFT[s]))
 		for lid, p := range r.LFT[s] {

@@ -51,8 +51,31 @@ import (
 // its own block of SLs, q·2^b + the dateline bits (b bits), and dor with
 // LMC needs R·2^b VLs.
 
-// dimensionOrder is dor routing (see above).
-func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
+// dorRouter is dor's forwarding and service levels computed from the
+// switches' coordinates (see above): what dimensionOrder writes into
+// tables of switches × LIDs and hosts × LIDs, a run on a complete grid
+// (complete) computes at each lookup from O(switches + hosts) of state.
+type dorRouter struct {
+	lmc      int
+	nd       int
+	dims     []int
+	wrap     bool
+	coord    []int32 // switch s's coordinates: coord[s*nd:(s+1)*nd]
+	nbr      []int32 // [(s*nd+i)*2+dir]: switch s's lowest local port to its neighbour one step up (dir 0) or down (dir 1) dimension i, or -1
+	active   []int   // dimensions of more than one router
+	dateline []int   // dimensions of a dateline bit
+	bit      []int   // dimension i's dateline bit, or -1
+	orders   int     // dimension orders (rotations of active)
+	need     int     // VLs: orders << len(dateline)
+	// attach[h], attachPort[h]: host h's switch and that switch's port
+	// to it (fabric.attach, fabric.attachPort).
+	attach, attachPort []int32
+}
+
+// dorSetup checks f's mesh or torus for dor with 2^lmc LIDs per host and
+// returns its router, whose tables (dimensionOrder) or lookups (port, sl)
+// route it. It does not check the VLs (d.need).
+func (f *fabric) dorSetup(lmc int) (*dorRouter, error) {
 	t := f.t
 	if t.Kind != "mesh" && t.Kind != "torus" {
 		return nil, fmt.Errorf("the topology (kind %q) is not a mesh or torus: dor needs kind mesh or torus with a Coord on every switch", t.Kind)
@@ -66,7 +89,8 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 			return nil, fmt.Errorf("the %s's %s dimension has %d routers", t.Kind, dimName(i), n)
 		}
 	}
-	coord := make([]int, len(f.sws)*nd) // switch s's coordinates: coord[s*nd:(s+1)*nd]
+	d := &dorRouter{lmc: lmc, nd: nd, dims: t.Dims, wrap: t.Wrap, attach: f.attach, attachPort: f.attachPort}
+	d.coord = make([]int32, len(f.sws)*nd)
 	at := make(map[int]int32, len(f.sws))
 	for s, n := range f.sws {
 		c := t.Nodes[n].Coord
@@ -84,13 +108,13 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 			return nil, fmt.Errorf("switches %s and %s are both at %v", t.Nodes[f.sws[o]].Name, t.Nodes[n].Name, c)
 		}
 		at[lin] = int32(s)
-		copy(coord[s*nd:], c)
+		for i, x := range c {
+			d.coord[s*nd+i] = int32(x)
+		}
 	}
-	// nbr[(s*nd+i)*2+dir]: switch s's lowest local port to its neighbour
-	// one step up (dir 0) or down (dir 1) dimension i, or -1.
-	nbr := make([]int32, len(f.sws)*nd*2)
-	for i := range nbr {
-		nbr[i] = -1
+	d.nbr = make([]int32, len(f.sws)*nd*2)
+	for i := range d.nbr {
+		d.nbr[i] = -1
 	}
 	for s := range f.sws {
 		first, end := f.ports(int32(s))
@@ -101,12 +125,12 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 			}
 			dim, step := -1, 0
 			for i := range nd {
-				if d := coord[int(x)*nd+i] - coord[s*nd+i]; d != 0 {
+				if diff := int(d.coord[int(x)*nd+i] - d.coord[s*nd+i]); diff != 0 {
 					if dim >= 0 {
 						dim = -2 // differs in two dimensions: not a grid link
 						break
 					}
-					dim, step = i, d
+					dim, step = i, diff
 				}
 			}
 			if dim < 0 {
@@ -115,115 +139,208 @@ func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
 			n := t.Dims[dim]
 			for dir, want := range [2]int{1, -1} {
 				if step == want || t.Wrap && (step-want)%n == 0 {
-					if k := (s*nd+dim)*2 + dir; nbr[k] < 0 {
-						nbr[k] = gp - first
+					if k := (s*nd+dim)*2 + dir; d.nbr[k] < 0 {
+						d.nbr[k] = gp - first
 					}
 				}
 			}
 		}
 	}
-	var active, dateline []int // dimensions of more than one router; of a dateline bit
-	bit := make([]int, nd)
+	d.bit = make([]int, nd)
 	for i, n := range t.Dims {
-		bit[i] = -1
+		d.bit[i] = -1
 		if n > 1 {
-			active = append(active, i)
+			d.active = append(d.active, i)
 		}
 		if t.Wrap && n >= 5 {
-			bit[i] = len(dateline)
-			dateline = append(dateline, i)
+			d.bit[i] = len(d.dateline)
+			d.dateline = append(d.dateline, i)
 		}
 	}
-	orders := max(min(1<<lmc, len(active)), 1)
-	need := orders << len(dateline)
-	if need > vls {
-		return nil, f.dorVLError(lmc, orders, len(dateline), need)
-	}
-	// step returns the direction (0 up, 1 down) a packet takes along
-	// dimension i from coordinate a to b, and whether it crosses the
-	// dateline; alt takes a halfway dimension with a dateline bit the way
-	// across the dateline.
-	step := func(i, a, b int, alt bool) (dir int, crosses bool) {
-		if !t.Wrap {
-			if b > a {
-				return 0, false
-			}
-			return 1, false
-		}
-		n := t.Dims[i]
-		switch up := (b - a + n) % n; {
-		case up < n-up:
-			return 0, b < a
-		case up > n-up:
-			return 1, b > a
-		case alt && bit[i] >= 0: // halfway round, the other way: across the dateline
-			if b > a {
-				return 1, true
-			}
-			return 0, true
-		case b > a: // halfway round: the way without the dateline
+	d.orders = max(min(1<<lmc, len(d.active)), 1)
+	d.need = d.orders << len(d.dateline)
+	return d, nil
+}
+
+// step returns the direction (0 up, 1 down) a packet takes along dimension
+// i from coordinate a to b, and whether it crosses the dateline; alt takes
+// a halfway dimension with a dateline bit the way across the dateline.
+func (d *dorRouter) step(i, a, b int, alt bool) (dir int, crosses bool) {
+	if !d.wrap {
+		if b > a {
 			return 0, false
-		default:
-			return 1, false
 		}
+		return 1, false
+	}
+	n := d.dims[i]
+	switch up := (b - a + n) % n; {
+	case up < n-up:
+		return 0, b < a
+	case up > n-up:
+		return 1, b > a
+	case alt && d.bit[i] >= 0: // halfway round, the other way: across the dateline
+		if b > a {
+			return 1, true
+		}
+		return 0, true
+	case b > a: // halfway round: the way without the dateline
+		return 0, false
+	default:
+		return 1, false
+	}
+}
+
+// path returns the dimension order q and the halfway choice alt of path p
+// of a host (see above).
+func (d *dorRouter) path(p int) (q int, alt bool) {
+	return p % d.orders, p/d.orders%2 == 1
+}
+
+// hop returns the dimension switch s (at cs) corrects first towards
+// coordinates cd in dimension order q, the direction and the local port it
+// leaves by (-1 where it has no such link); dim -1 where cs is cd.
+func (d *dorRouter) hop(s int, cs, cd []int32, q int, alt bool) (dim, dir int, port int32) {
+	for k := range d.active {
+		i := d.active[(k+q)%len(d.active)]
+		if cs[i] == cd[i] {
+			continue
+		}
+		dir, _ := d.step(i, int(cs[i]), int(cd[i]), alt)
+		return i, dir, d.nbr[(s*d.nd+i)*2+dir]
+	}
+	return -1, 0, noRoute
+}
+
+// at returns switch s's coordinates.
+func (d *dorRouter) at(s int32) []int32 { return d.coord[int(s)*d.nd : int(s+1)*d.nd] }
+
+// slOf returns the service level of the path in order q (alt) from the
+// switch at cs to the one at cd.
+func (d *dorRouter) slOf(cs, cd []int32, q int, alt bool) uint8 {
+	sl := q << len(d.dateline)
+	for _, i := range d.dateline {
+		if _, crosses := d.step(i, int(cs[i]), int(cd[i]), alt); crosses {
+			sl |= 1 << d.bit[i]
+		}
+	}
+	return uint8(sl)
+}
+
+// complete reports whether every route of d exists by construction: every
+// grid point holds a switch, every host hangs off a switch, and every
+// switch has a link to its neighbour in every direction some route could
+// leave it by. Then the route from any switch to any other corrects one
+// coordinate a hop, and arrives, and the service levels keep every VL free
+// of cycles (see above): computed routes need neither tables nor the check
+// that follows every route (TestDORComputedMatchesTheTables checks both on
+// small meshes and tori).
+func (d *dorRouter) complete(f *fabric) bool {
+	// The switches have distinct coordinates within the dimensions
+	// (dorSetup), so they fill the grid when it has no more points.
+	points := 1
+	for _, n := range d.dims {
+		if n > len(f.sws)/points {
+			return false // more grid points than switches
+		}
+		points *= n
+	}
+	for _, a := range d.attach {
+		if a < 0 {
+			return false
+		}
+	}
+	// The directions a route leaves coordinate a of dimension i by: those
+	// towards a±1 and, on a ring, halfway round, either way when some
+	// path takes a halfway dimension across its dateline.
+	alts := []bool{false}
+	if 1<<d.lmc > d.orders {
+		alts = append(alts, true)
+	}
+	for s := range f.sws {
+		cs := d.at(int32(s))
+		for _, i := range d.active {
+			n, a := d.dims[i], int(cs[i])
+			for _, b := range [3]int{a + 1, a - 1, a + n/2} {
+				if d.wrap {
+					b = (b%n + n) % n
+				}
+				if b == a || b < 0 || b >= n {
+					continue
+				}
+				for _, alt := range alts {
+					if dir, _ := d.step(i, a, b, alt); d.nbr[(s*d.nd+i)*2+dir] < 0 {
+						return false
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
+// port returns the local output port of switch s towards lid.
+func (d *dorRouter) port(s, lid int32) int32 {
+	g := lid >> d.lmc
+	dst := d.attach[g]
+	if s == dst {
+		return d.attachPort[g]
+	}
+	q, alt := d.path(int(lid) & (1<<d.lmc - 1))
+	_, _, p := d.hop(int(s), d.at(s), d.at(dst), q, alt)
+	return p
+}
+
+// sl returns the service level of packets from host src to lid.
+func (d *dorRouter) sl(src, lid int) int {
+	q, alt := d.path(lid & (1<<d.lmc - 1))
+	return int(d.slOf(d.at(d.attach[src]), d.at(d.attach[lid>>d.lmc]), q, alt))
+}
+
+// dimensionOrder is dor routing (see above) into tables.
+func (f *fabric) dimensionOrder(lmc, vls int) (*Routes, error) {
+	d, err := f.dorSetup(lmc)
+	if err != nil {
+		return nil, err
+	}
+	if d.need > vls {
+		return nil, f.dorVLError(lmc, d.orders, len(d.dateline), d.need)
 	}
 	r := f.newRoutes(lmc)
-	if need > 1 {
+	if d.need > 1 {
 		r.sl = make([][]uint8, len(f.hosts))
 		for h := range r.sl {
 			r.sl[h] = make([]uint8, len(f.hosts)<<lmc)
 		}
 	}
-	order := make([]int, len(active))
 	for g := range f.hosts {
 		dst := f.attach[g]
 		if dst < 0 {
 			continue
 		}
-		cd := coord[int(dst)*nd : int(dst+1)*nd]
+		cd := d.at(dst)
 		for p := range 1 << lmc {
 			lid := g<<lmc | p
-			q := p % orders
-			alt := p/orders%2 == 1
-			for k := range order {
-				order[k] = active[(k+q)%len(active)]
-			}
+			q, alt := d.path(p)
 			for s := range f.sws {
 				if int32(s) == dst {
 					r.LFT[s][lid] = f.attachPort[g]
 					continue
 				}
-				cs := coord[s*nd : (s+1)*nd]
-				for _, i := range order {
-					if cs[i] == cd[i] {
-						continue
-					}
-					dir, _ := step(i, cs[i], cd[i], alt)
-					port := nbr[(s*nd+i)*2+dir]
-					if port < 0 {
-						return nil, fmt.Errorf("switch %s at %v has no link to its neighbour %s along %s",
-							t.Nodes[f.sws[s]].Name, cs, [2]string{"up", "down"}[dir], dimName(i))
-					}
+				cs := d.at(int32(s))
+				if i, dir, port := d.hop(s, cs, cd, q, alt); port >= 0 {
 					r.LFT[s][lid] = port
-					break
+				} else if i >= 0 {
+					return nil, fmt.Errorf("switch %s at %v has no link to its neighbour %s along %s",
+						f.t.Nodes[f.sws[s]].Name, cs, [2]string{"up", "down"}[dir], dimName(i))
 				}
 			}
 			if r.sl == nil {
 				continue
 			}
 			for h := range f.hosts {
-				src := f.attach[h]
-				if src < 0 {
-					continue
+				if src := f.attach[h]; src >= 0 {
+					r.sl[h][lid] = d.slOf(d.at(src), cd, q, alt)
 				}
-				cs := coord[int(src)*nd : int(src+1)*nd]
-				sl := q << len(dateline)
-				for _, i := range dateline {
-					if _, crosses := step(i, cs[i], cd[i], alt); crosses {
-						sl |= 1 << bit[i]
-					}
-				}
-				r.sl[h][lid] = uint8(sl)
 			}
 		}
 	}

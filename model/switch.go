@@ -8,6 +8,10 @@ type switchState struct {
 	ready     []uint64 // [out][vl][words]: bit in: VoQ (in, vl, out) is not empty
 	words     int32    // words of ready per output and VL
 	lft       []uint8  // destination LID -> output port (local), lftNoRoute where none: a byte a LID
+	// dor computes the forwarding of switch index where lft is nil
+	// (dor on a complete mesh or torus: Routes.dor).
+	dor   *dorRouter
+	index int32
 }
 
 // voq is a virtual output queue: a list of packets linked through
@@ -171,7 +175,12 @@ func (n *Network) pop(q *voq) int32 {
 const lftNoRoute = 255
 
 // out returns the output port (global) the switch forwards lid to.
-func (sw *switchState) out(lid int32) int32 { return sw.firstPort + int32(sw.lft[lid]) }
+func (sw *switchState) out(lid int32) int32 {
+	if sw.lft == nil {
+		return sw.firstPort + sw.dor.port(sw.index, lid)
+	}
+	return sw.firstPort + int32(sw.lft[lid])
+}
 
 // readyWord returns the first word of output out's ready bits on VL vl.
 func (sw *switchState) readyWord(out int32, vl VL, nVL int) int {

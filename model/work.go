@@ -219,7 +219,9 @@ const (
 
 // NetworkBytes estimates the memory the network of topology t takes once
 // built with lmc (LIDs per host 2^lmc) and routing algorithm routing. It
-// grows as switches × hosts: the forwarding tables.
+// grows as switches × hosts, the forwarding tables, except for dor on a
+// complete mesh or torus, which computes its forwarding from coordinates
+// (computeRoutes): then it grows as the nodes.
 func NetworkBytes(t *Topology, lmc int, routing string) int64 {
 	var hosts, switches int64
 	for i := range t.Nodes {
@@ -229,12 +231,27 @@ func NetworkBytes(t *Topology, lmc int, routing string) int64 {
 			switches++
 		}
 	}
+	b := float64(hosts+switches) * bytesPerNode
+	if routing == "dor" && dorComputed(t, lmc) {
+		return int64(min(b, math.MaxInt64/2))
+	}
 	lids := hosts << lmc
-	b := float64(switches)*float64(lids)*bytesPerForwardingEntry + float64(hosts+switches)*bytesPerNode
+	b += float64(switches) * float64(lids) * bytesPerForwardingEntry
 	if routing == "dor" {
 		b += float64(hosts) * float64(lids) * bytesPerSLEntry
 	}
 	return int64(min(b, math.MaxInt64/2))
+}
+
+// dorComputed reports whether a run routes t by dor with 2^lmc LIDs per
+// host from coordinates, without tables (dorRouter.complete).
+func dorComputed(t *Topology, lmc int) bool {
+	if t.Kind != "mesh" && t.Kind != "torus" {
+		return false
+	}
+	f := newFabric(t)
+	d, err := f.dorSetup(lmc)
+	return err == nil && d.complete(f)
 }
 
 // MemoryError reports a network that would not fit MemoryBudget. It wraps
