@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
 )
 
 // A refit for a held group looks only at the other groups' rows: the
@@ -104,8 +106,8 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 			t.Errorf("%s cannot be doubled: %v", p.Name, err)
 		}
 		if p.Kind != Fitted {
-			if p.Kind != Guessed || len(p.Rows) > 0 {
-				t.Errorf("%s: kind %q with rows %v", p.Name, p.Kind, p.Rows)
+			if p.Kind != Guessed || len(p.Bounds) > 0 {
+				t.Errorf("%s: kind %q with rows %v", p.Name, p.Kind, p.Rows())
 			}
 			continue
 		}
@@ -119,7 +121,7 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 			t.Errorf("%s: the refit grid %v leaves out the default %s", p.Name, p.Cross, def.Canonical(p.Name))
 		}
 		named := false
-		for _, key := range p.Rows {
+		for _, key := range p.Rows() {
 			n := 0
 			for _, r := range rows {
 				if strings.HasPrefix(r.Source+": "+r.Item, key) {
@@ -132,7 +134,7 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 			named = named || strings.HasPrefix(key, claim+": ")
 		}
 		if !named {
-			t.Errorf("%s: rows %v leave out %s", p.Name, p.Rows, claim)
+			t.Errorf("%s: rows %v leave out %s", p.Name, p.Rows(), claim)
 		}
 	}
 	for name := range want {
@@ -186,5 +188,78 @@ func TestHeldOutNeedsEveryBestFit(t *testing.T) {
 		if g.HeldOut() != c.want {
 			t.Errorf("rows passing at %v of 2 fits: held out %v, want %v", c.fitsPassing, g.HeldOut(), c.want)
 		}
+	}
+}
+
+// Issue 27's done-when: no fitted parameter rests on one claim. Each fitted
+// value is bounded from below and from above by rows that exist, the rows
+// come from at least two distinct published sources, and each bound's
+// failing value lies on its side of the default.
+func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
+	rows := judge(goodReport())
+	number := func(p *Param, v any) float64 {
+		switch x := v.(type) {
+		case int:
+			return float64(x)
+		case float64:
+			return x
+		case engine.Time:
+			return float64(x)
+		}
+		t.Fatalf("%s: %v is not a number", p.Name, v)
+		return 0
+	}
+	fitted := 0
+	for _, p := range ParamProvenances {
+		if p.Kind != Fitted {
+			if len(p.Bounds) > 0 || p.Allows != "" {
+				t.Errorf("%s is %s but has bounds %v", p.Name, p.Kind, p.Bounds)
+			}
+			continue
+		}
+		fitted++
+		param := LookupParam(p.Name)
+		def := DefaultConfig()
+		dv := number(param, param.get(&def))
+		sources := map[string]bool{}
+		below, above := 0, 0
+		for _, b := range p.Bounds {
+			source, _, ok := strings.Cut(b.Row, ": ")
+			named := 0
+			for _, r := range rows {
+				if strings.HasPrefix(r.Source+": "+r.Item, b.Row) {
+					named++
+				}
+			}
+			if !ok || named == 0 {
+				t.Errorf("%s: bound %q names no row", p.Name, b.Row)
+			}
+			sources[source] = true
+			fv, err := param.Parse(b.Fails)
+			if err != nil {
+				t.Errorf("%s: bound %q fails at %q: %v", p.Name, b.Row, b.Fails, err)
+				continue
+			}
+			switch f := number(param, fv); {
+			case b.Below && f < dv:
+				below++
+			case !b.Below && f > dv:
+				above++
+			default:
+				t.Errorf("%s: bound %q (below %v) fails at %s, on the wrong side of the default %s", p.Name, b.Row, b.Below, b.Fails, def.Canonical(p.Name))
+			}
+		}
+		if below == 0 || above == 0 {
+			t.Errorf("%s: %d bounds from below, %d from above; want both", p.Name, below, above)
+		}
+		if len(sources) < 2 {
+			t.Errorf("%s: bounded only by %v; want rows of two published sources", p.Name, sources)
+		}
+		if p.Allows == "" {
+			t.Errorf("%s: no interval", p.Name)
+		}
+	}
+	if fitted == 0 {
+		t.Error("no fitted parameter")
 	}
 }

@@ -43,17 +43,28 @@ func (rep *FidelityReport) WriteMarkdown(w io.Writer, sets []string, took time.D
 // writeProvenance prints the fitted and guessed parameters as a Markdown
 // table.
 func writeProvenance(w io.Writer, cfg *Config) {
-	fmt.Fprintln(w, "| parameter | value | provenance | fitted on | refit over (--cross) | why |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| parameter | value | provenance | bounded by | allows | refit over (--cross) | why |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, p := range ParamProvenances {
-		on, over := "—", "—"
-		if len(p.Rows) > 0 {
-			on = strings.Join(p.Rows, "; ")
+		on, allows, over := "—", "—", "—"
+		if len(p.Bounds) > 0 {
+			var bounds []string
+			for _, b := range p.Bounds {
+				side := "above"
+				if b.Below {
+					side = "below"
+				}
+				bounds = append(bounds, fmt.Sprintf("%s (from %s; fails at %s)", b.Row, side, b.Fails))
+			}
+			on = strings.Join(bounds, "; ")
+		}
+		if p.Allows != "" {
+			allows = p.Allows
 		}
 		if len(p.Cross) > 0 {
 			over = strings.Join(p.Cross, ", ")
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s |\n", p.Name, cfg.Canonical(p.Name), p.Kind, on, over, p.Why)
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s |\n", p.Name, cfg.Canonical(p.Name), p.Kind, on, allows, over, p.Why)
 	}
 }
 

@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // Where each row of ccsweep validate comes from, and where each parameter
 // that no published physical quantity gives comes from: the data behind
 // validate --cross and --sensitivity.
@@ -60,14 +62,48 @@ type ParamProvenance struct {
 	Name string
 	// Kind is Fitted or Guessed.
 	Kind string
-	// Rows are the rows a fitted value was chosen on, each "Source: Item
-	// prefix" as in FidelityRow; empty for a guess.
-	Rows []string
+	// Bounds are the rows that bound a fitted value, from below and from
+	// above, as scans of the value at 300 ms and 1 s phases found them
+	// (docs/fidelity.md); empty for a guess.
+	Bounds []ParamBound
+	// Allows is the interval of values the bounding rows leave, e.g.
+	// "12 to 24"; empty for a guess.
+	Allows string
 	// Cross are the values validate --cross refits over: the default and
 	// values around it, each in Config.Set's spelling. Empty for a guess.
 	Cross []string
 	// Why says what the value rests on.
 	Why string
+}
+
+// ParamBound is a row that bounds a fitted value from one side: it passes
+// at the default and fails at Fails.
+type ParamBound struct {
+	// Row is the row, "Source: Item prefix" as in FidelityRow.
+	Row string
+	// Below is true for a bound from below (the row fails at smaller
+	// values), false for one from above.
+	Below bool
+	// Fails is a value beyond the bound, in Config.Set's spelling, at
+	// which the row fails: at 300 ms phases (and 1 s where docs/fidelity.md
+	// says so) and, unless FullPlane, in the tests' scaled-down check
+	// (100 ms phases, four points of the plane).
+	Fails string
+	// FullPlane marks a bound that only the full plane shows (claims 4
+	// and 5 compare Var over the long timers with the short ones), which
+	// the scaled-down check cannot judge.
+	FullPlane bool
+}
+
+// Rows returns the rows that bound p, each once, in the order of Bounds.
+func (p *ParamProvenance) Rows() []string {
+	var rows []string
+	for _, b := range p.Bounds {
+		if !slices.Contains(rows, b.Row) {
+			rows = append(rows, b.Row)
+		}
+	}
+	return rows
 }
 
 // ParamProvenances lists every parameter of the testbed's model that is
@@ -77,13 +113,28 @@ type ParamProvenance struct {
 // ccti_timer_start, marking_mode: on or off, not a number).
 var ParamProvenances = []ParamProvenance{
 	{Name: "ack_req_packets", Kind: Fitted,
-		Rows:  []string{"claim 1: victim, CCTI_Timer 20", "claim 1: victim, CCTI_Timer 100"},
-		Cross: []string{"8", "16", "32"},
-		Why:   "the mlx4 driver asks for an ACK at least every 2^8 packets; the adapter's own value is not published; two ACKs per 64 KiB message put claim 1's short-timer edge where the paper does"},
+		Bounds: []ParamBound{
+			{Row: "claim 1: victim, CCTI_Timer 20", Below: true, Fails: "8"},
+			{Row: "claim 1: victim, CCTI_Timer 100", Below: true, Fails: "12"},
+			{Row: "claim 4: Var at low timers", Below: true, Fails: "12", FullPlane: true},
+			{Row: "SPEC §3, CC on: F1–F4", Below: false, Fails: "32"},
+			{Row: "SPEC §3, CC on: F1–F5", Below: false, Fails: "32"},
+			{Row: "claim 5: threshold 15", Below: false, Fails: "32", FullPlane: true},
+		},
+		Allows: "13 to 31 (300 ms phases: 12 fails claims 1 and 4, 16 and 24 pass every row, 32 fails the CC-on table's last two phases and claim 5)",
+		Cross:  []string{"8", "16", "32"},
+		Why:    "the mlx4 driver asks for an ACK at least every 2^8 packets; the adapter's own value is not published; two ACKs per 64 KiB message put claim 1's short-timer edge where the paper does (fig. 11, from below), and one ACK per message leaves the victim throttled in the CC-on table's last two phases (SPEC §3, a table, from above)"},
 	{Name: "paced_read_latency", Kind: Fitted,
-		Rows:  []string{"claim 6: F2 + F3", "claim 6: F2–F5", "SPEC §3, CC on: F1–F5"},
-		Cross: []string{"1.25us", "2.5us", "5us"},
-		Why:   "the order of a PCIe 1.1 read round trip; no figure for the testbed's hosts is published; it matters only for QPs set aside (IRD beyond a packet's own time): claim 6 needs at least about 2.1 µs (2 µs gives 12.50, at the edge of 10–12.5), the victim of CC on F1–F5 (and at 5 µs claim 6's fifth phase) at most about 3.9 µs; 2.5 µs lies inside (12.22)"},
+		Bounds: []ParamBound{
+			{Row: "claim 6: F2 + F3", Below: true, Fails: "1.25us"},
+			{Row: "SPEC §3, CC on: F1–F5", Below: false, Fails: "4us"},
+			{Row: "claim 4: Var at low timers", Below: false, Fails: "3us", FullPlane: true},
+			{Row: "claim 5: threshold 15", Below: false, Fails: "3us", FullPlane: true},
+			{Row: "claim 6: F2–F5", Below: false, Fails: "5us"},
+		},
+		Allows: "2 to 2.9 µs at 300 ms phases (1.5 µs fails claim 6's F2 + F3, 2 and 2.5 µs pass every row, 3 µs fails claims 4 and 5, 4 µs the CC-on table's last phase too); at 1 s phases 2 µs is at claim 6's edge (12.50)",
+		Cross:  []string{"1.25us", "2.5us", "5us"},
+		Why:    "the order of a PCIe 1.1 read round trip, but no read latency of the testbed's hosts (Sun Fire X2200 M2, PCIe 1.1 x8) is published or was found; it matters only for QPs set aside (IRD beyond a packet's own time). From above three sources bound it (the CC-on table's last phase, figure 14's Var, claim 6's fifth phase); from below it rests on claim 6 alone (two contributors keep a small penalty), a reading of a figure"},
 	{Name: "hca_buffer_credits", Kind: Guessed,
 		Why: "SPEC §3: adapter buffers are smaller than the switches' 64 KiB; 16 KiB is a guess"},
 	{Name: "switch_buffer_credits", Kind: Guessed,

@@ -108,3 +108,65 @@ func TestFidelityCheckStopsWhenCancelled(t *testing.T) {
 		t.Fatal("a cancelled run returned no error")
 	}
 }
+
+// Each row the provenance says bounds a fitted value does so in a
+// scaled-down scan (100 ms phases; the plane's short-timer edge, 100 µs
+// and the chosen 150 µs at Marking_Rate 1): it passes at the default and
+// fails at the bound's failing value. A provenance that names a row the
+// value does not move fails here.
+func TestProvenanceBoundsHoldInAScaledDownScan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs 5 scaled-down checks")
+	}
+	opt := model.FidelityOptions{Phase: 100 * engine.Millisecond, Rates: []int{1},
+		Timers: []engine.Time{20 * engine.Microsecond, 50 * engine.Microsecond, 100 * engine.Microsecond, 150 * engine.Microsecond}}
+	check := func(name, value string) map[string]bool {
+		cfg := model.DefaultConfig()
+		if name != "" {
+			if err := cfg.Set(name, value); err != nil {
+				t.Fatal(err)
+			}
+		}
+		o := opt
+		o.Base = &cfg
+		rep, err := model.CheckFidelity(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pass := map[string]bool{}
+		for _, r := range rep.Rows {
+			pass[r.Source+": "+r.Item] = r.Pass
+		}
+		return pass
+	}
+	passes := func(pass map[string]bool, prefix string) (bool, bool) {
+		found, all := false, true
+		for row, ok := range pass {
+			if strings.HasPrefix(row, prefix) {
+				found, all = true, all && ok
+			}
+		}
+		return found, all
+	}
+	def := check("", "")
+	for _, p := range model.ParamProvenances {
+		if p.Kind != model.Fitted {
+			continue
+		}
+		at := map[string]map[string]bool{}
+		for _, b := range p.Bounds {
+			if b.FullPlane {
+				continue
+			}
+			if at[b.Fails] == nil {
+				at[b.Fails] = check(p.Name, b.Fails)
+			}
+			if found, ok := passes(def, b.Row); !found || !ok {
+				t.Errorf("%s: %q does not pass at the default (found %v)", p.Name, b.Row, found)
+			}
+			if found, ok := passes(at[b.Fails], b.Row); !found || ok {
+				t.Errorf("%s = %s: %q passes; the provenance says it fails there", p.Name, b.Fails, b.Row)
+			}
+		}
+	}
+}

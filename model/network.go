@@ -91,6 +91,7 @@ type lane struct {
 	failCredits int32
 	credits     int32 // credits held for the peer's input buffer
 	rrIn        int32 // round-robin pointer among input ports
+	commit      int32 // Arbitration "commit": 1 + the input the output waits for, 0 none (arbiter.go)
 	waiting     int32 // packets in VoQs heading here
 	// Congestion control, output side.
 	markCount  int32 // eligible packets still to pass before the next mark
@@ -184,6 +185,7 @@ type Network struct {
 	free   []int32
 	nVL    int
 	vlArb  []arbEntry
+	commit bool // Arbitration "commit" (arbiter.go)
 	routes *Routes
 	stats  runStats
 
@@ -240,6 +242,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		rng:    rand.New(rand.NewPCG(seed, 0x1b)),
 	}
 	n.vlArb, _ = parseVLArb(cfg.VLArb, cfg.VLs) // checked by Validate
+	n.commit = cfg.Arbitration == ArbitrationCommit
 	if err := n.build(topo); err != nil {
 		return nil, err
 	}

@@ -72,6 +72,12 @@ type Config struct {
 	// VL:WEIGHT entries, served in turn, each for WEIGHT 64-byte units (1-255)
 	// before the next; "" gives every data VL weight 255.
 	VLArb string
+	// Arbitration is how a switch output chooses among its inputs within a
+	// VL: "fit" (the first input round-robin whose VoQ head fits in the
+	// credits the output holds, so a one-credit packet passes heads that
+	// wait for more) or "commit" (the first input round-robin with a packet;
+	// the output then waits for that head's credits; arbiter.go).
+	Arbitration string
 	// CC is the congestion-control configuration.
 	CC CCConfig
 	// Transport holds what the RC transport and the adapters add to IB CC
@@ -225,6 +231,7 @@ func DefaultConfig() Config {
 		MessageSize:         64 << 10,
 		HeaderBytes:         26,
 		VLs:                 1,
+		Arbitration:         ArbitrationFit,
 		CC:                  DefaultCC(),
 		Transport:           DefaultTransport(),
 		Santos:              DefaultSantos(),
@@ -339,6 +346,8 @@ var coreParams = []*Param{
 		func(c *Config) *int { return &c.VLs }),
 	stringParam("vl_arb", "VL arbitration table of switch outputs, e.g. 0:64,1:192 (VL:weight in 64-byte units); empty: equal weights",
 		vlArbValue, func(c *Config) *string { return &c.VLArb }),
+	enumParam("arbitration", "how a switch output picks its next input on a VL: fit (the first round-robin whose head fits the credits it holds; a small packet passes larger ones waiting for credits) or commit (the first round-robin with a packet, then it waits for that head's credits)", []string{ArbitrationFit, ArbitrationCommit},
+		func(c *Config) *string { return &c.Arbitration }),
 
 	schemeParam(),
 	intParam("threshold", "", "switch marking threshold: 0 never marks, 15 is most aggressive", 0, 15,

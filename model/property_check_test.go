@@ -486,7 +486,7 @@ func TestPropertyCheckerCatches(t *testing.T) {
 			}},
 		{"a VoQ miscounted", SchemeIB, "VoQ table holds", func(t *testing.T, n *Network) { n.voqs.live++ }},
 		{"a BECN lost", SchemeIB, "BECNs sent", func(t *testing.T, n *Network) { n.counters.CNPs++ }},
-		{"CCTI over its limit", SchemeIB, "CCTI slot 1 at 4, outside [0, 3]", func(t *testing.T, n *Network) { n.cc.ccti[1]++ }},
+		{"CCTI over its limit", SchemeIB, "CCTI slot 2 at 4, outside [0, 3]", func(t *testing.T, n *Network) { n.cc.ccti[2]++ }},
 		{"CCTI under its floor", SchemeIB, "CCTI slot 0 at -1", func(t *testing.T, n *Network) { n.cc.ccti[0] = -1 }},
 		{"a link faster than its rate", SchemeIB, "Mbit/s", func(t *testing.T, n *Network) { n.ports[busy(n)].txBytes += 1 << 20 }},
 		{"a santos window opened early", SchemeSantos, "window closed",
@@ -502,22 +502,21 @@ func TestPropertyCheckerCatches(t *testing.T) {
 			cfg.Phase, cfg.Sample = 100*engine.Microsecond, 100*engine.Microsecond // all five flows on by 400 µs
 			cfg.CC.Scheme = c.scheme
 			cfg.CC.CCTILimit = 3 // BECNs reach it
-			// The ib-4 paced reads, under which F2's CCTI is at its limit
-			// at 450 µs (with ib-5's it is at 2 then).
-			cfg.Transport.PacedRead, cfg.Transport.PacedReadLatency = PacedReadAll, 2*engine.Microsecond
 			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			chk := newPropChecker(n)
-			for at := engine.Time(0); at <= 450*engine.Microsecond; at += 50*engine.Microsecond + 7 {
+			for at := engine.Time(0); at <= 460*engine.Microsecond; at += 50*engine.Microsecond + 7 {
 				n.RunUntil(at)
 				if err := chk.check(); err != nil {
 					t.Fatalf("at %v before anything was broken: %v", at, err)
 				}
 			}
-			if c.scheme == SchemeIB && (n.counters.BECNs == 0 || n.cc.ccti[1] != 3) {
-				t.Fatalf("%d BECNs, F2's CCTI %d: want CC at work, F2's CCTI at its limit", n.counters.BECNs, n.cc.ccti[1])
+			// The model's own transport (no pinned older one): F3's CCTI
+			// is at its limit at 450 µs (the last check, at 450 µs + 63 ps).
+			if c.scheme == SchemeIB && (n.counters.BECNs == 0 || n.cc.ccti[2] != 3) {
+				t.Fatalf("%d BECNs, F3's CCTI %d: want CC at work, F3's CCTI at its limit", n.counters.BECNs, n.cc.ccti[2])
 			}
 			c.corrupt(t, n)
 			err = chk.check()

@@ -289,6 +289,9 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL, slot int32
 // bits below it, so a switch of any radix costs one step per waiting input
 // (a word per 64 ports when none waits).
 func (n *Network) nextInput(sw *switchState, pt *port, vl VL) (in, slot int32) {
+	if n.commit {
+		return n.nextInputCommitted(sw, pt, vl)
+	}
 	ln := n.lane(sw.firstPort+pt.local, vl)
 	cr := ln.credits
 	if ln.failHeads == ln.heads && cr <= ln.failCredits {
