@@ -63,3 +63,32 @@ func TestGridStartPhasePastTheEndIsRefused(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2, %q", code, stderr, want)
 	}
 }
+
+// TestTrafficMisfitAtItsLineEveryCommand: a traffic whose pattern does
+// not fit the topology's host count (bitreverse on the 9 hosts of a
+// fattree of k 3) is one stderr line at the traffic's pattern, line 10,
+// whichever command reads the file (sim --scenario, fabric FILE, a grid's
+// scenario = FILE): exit 2, nothing on stdout, no file written.
+func TestTrafficMisfitAtItsLineEveryCommand(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "misfit.toml")
+	os.WriteFile(scen, []byte("name = \"misfit\"\nphases = 1\n\n[topology]\nkind = \"fattree\"\nk = 3\n\n[[traffic]]\nname = \"t1\"\npattern = \"bitreverse\"\n"), 0o644)
+	grid := filepath.Join(dir, "g.toml")
+	os.WriteFile(grid, []byte("name = \"g\"\nscenario = \"misfit.toml\"\nphase = \"1ms\"\n"), 0o644)
+	want := "ccsweep: " + scen + ":10: traffic[0].pattern: bitreverse needs a power of two hosts, not 9\n"
+	for _, args := range [][]string{
+		{"sim", "--scenario", scen, "--phase", "1ms"},
+		{"fabric", scen},
+		{"run", grid, "--db", filepath.Join(dir, "r.db")},
+	} {
+		t.Run(args[0], func(t *testing.T) {
+			stdout, stderr, code := ccsweep(t, args...)
+			if code != exitUsage || stderr != want || stdout != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2, nothing, %q", code, stdout, stderr, want)
+			}
+			if entries, _ := os.ReadDir(dir); len(entries) != 2 {
+				t.Errorf("%d files in the directory, want the 2 inputs: %v", len(entries), entries)
+			}
+		})
+	}
+}

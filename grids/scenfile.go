@@ -302,7 +302,8 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		spec.Flows = append(spec.Flows, f)
 	}
 	names := map[string]bool{}
-	for i, t := range r.tables(root, "traffic") {
+	trafficTables := r.tables(root, "traffic")
+	for i, t := range trafficTables {
 		key := fmt.Sprintf("traffic[%d]", i)
 		ts := model.TrafficSpec{
 			Name:            r.str(t, key, "name", fmt.Sprintf("t%d", i+1)),
@@ -359,7 +360,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		trafficStarts = append(trafficStarts, ts.StartPhase)
 	}
 	checkStart("flow", flowTables, flowStarts)
-	checkStart("traffic", r.tables(root, "traffic"), trafficStarts)
+	checkStart("traffic", trafficTables, trafficStarts)
 	if len(spec.Flows) == 0 && len(spec.Traffic) == 0 && len(spec.Apps) == 0 && len(ps.list) == 0 {
 		ps.add(1, "", "no [[flow]], [[traffic]] or [[app]]: the scenario sends nothing")
 	}
@@ -391,6 +392,8 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			default:
 				ps.add(t.m["dst"].line, key+".dst", "%q is the flow's src too: want two distinct hosts", he.Dst)
 			}
+		} else if te := (*model.TrafficError)(nil); errors.As(err, &te) && ps.trafficProblem(trafficTables, te) {
+			// placed at the traffic's field
 		} else if ae := (*model.AppError)(nil); errors.As(err, &ae) && ps.appProblem(appTables, ae) {
 			// placed at the app's field
 		} else if le := (*model.LFTsError)(nil); errors.As(err, &le) && lftsLine > 0 {
@@ -403,6 +406,24 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		return nil, nil, ps.err()
 	}
 	return sc, files, nil
+}
+
+// trafficProblem places a model.TrafficError at the line of the traffic's
+// field, or of its [[traffic]] when the file leaves the field out.
+func (ps *problems) trafficProblem(tables []lineTable, te *model.TrafficError) bool {
+	if te.Traffic < 0 || te.Traffic >= len(tables) {
+		return false
+	}
+	t, key := tables[te.Traffic], fmt.Sprintf("traffic[%d]", te.Traffic)
+	line := t.line
+	if te.Field != "" {
+		key += "." + te.Field
+		if n := t.m[te.Field]; n != nil {
+			line = n.line
+		}
+	}
+	ps.add(line, key, "%s", te.Msg)
+	return true
 }
 
 // loadScenario reads the scenario file a grid names (relative to the grid

@@ -81,3 +81,56 @@ func TestScenarioProblemsAreTyped(t *testing.T) {
 		}
 	})
 }
+
+// TestTrafficProblemsAtTheirField: a traffic that only the built topology
+// finds wrong (a pattern for another host count, a host it lacks, more hot
+// nodes or senders than hosts) is reported at that traffic's own key, on
+// the key's line (the [[traffic]] line when the file leaves the key out),
+// with the reason alone: no "bad scenario", no registered name, not at
+// topology. A fattree of k 2 has the 4 hosts H1..H4, of k 3 the 9 hosts
+// H1..H9.
+func TestTrafficProblemsAtTheirField(t *testing.T) {
+	const k2 = "[topology]\nkind = \"fattree\"\nk = 2\n\n" // [[traffic]] at line 5
+	const k3 = "[topology]\nkind = \"fattree\"\nk = 3\n\n"
+	tests := []struct {
+		name, text string
+		line       int
+		key, msg   string
+	}{
+		{"bitreverse on 9 hosts", k3 + "[[traffic]]\nname = \"t1\"\npattern = \"bitreverse\"\n",
+			7, "traffic[0].pattern", "bitreverse needs a power of two hosts, not 9"},
+		{"the second traffic", k3 + "[[traffic]]\npattern = \"uniform\"\n\n[[traffic]]\nname = \"b\"\npattern = \"butterfly\"\n",
+			10, "traffic[1].pattern", "butterfly needs a power of two hosts (at least 4), not 9"},
+		{"a source the topology lacks", k2 + "[[traffic]]\npattern = \"uniform\"\nsources = [\"H1\", \"H7\"]\n",
+			7, "traffic[0].sources", `"H7" is not a host of the topology`},
+		{"a hot host the topology lacks", k2 + "[[traffic]]\npattern = \"incast\"\nhot = [\"H5\"]\n",
+			7, "traffic[0].hot", `"H5" is not a host of the topology`},
+		{"as many hot nodes as hosts", k2 + "[[traffic]]\npattern = \"incast\"\nhot_nodes = 4\n",
+			7, "traffic[0].hot_nodes", "4: want fewer than the 4 hosts"},
+		{"more senders than hosts", k2 + "[[traffic]]\npattern = \"incast\"\nsenders = 4\n",
+			7, "traffic[0].senders", "4: only 3 hosts can send"},
+		// Two hosts, one hot by default (the middle of the host order, H2):
+		// H1 has no cold host left, and the file gives no hot_nodes: its
+		// [[traffic]] line.
+		{"hot_nodes left out", "[topology]\nkind = \"clos\"\nleaves = 1\nspines = 1\nhosts_per_leaf = 2\n[[traffic]]\npattern = \"hotspot\"\narrival = \"poisson\"\nload = 0.5\n",
+			6, "traffic[0].hot_nodes", "H1 sends part of its load to the hosts that are not hot, but every other host is hot (1 of 2): fewer hot nodes, or hotspot_fraction 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "s.toml")
+			if err := os.WriteFile(path, []byte(tt.text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := grids.LoadScenario(path)
+			var ge *grids.Error
+			if !errors.As(err, &ge) {
+				t.Fatalf("error %v (%T), want a *grids.Error", err, err)
+			}
+			want := grids.Problem{File: path, Line: tt.line, Key: tt.key, Msg: tt.msg}
+			if len(ge.Problems) != 1 || ge.Problems[0] != want {
+				t.Fatalf("problems %+v\nwant one: %+v", ge.Problems, want)
+			}
+		})
+	}
+}

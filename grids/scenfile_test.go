@@ -128,7 +128,7 @@ func TestScenarioFileProblems(t *testing.T) {
 		{"load on saturate", topo + "[[traffic]]\npattern = \"uniform\"\nload = 0.5\n", "s.toml:6: traffic[0].load: a saturating source sends all it can"},
 		{"poisson without load", topo + "[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\n", "s.toml:4: traffic[0]: arrival poisson needs a load"},
 		{"unknown host", topo + "[[flow]]\nsrc = \"H1\"\ndst = \"H9\"\n", `s.toml:6: flow[0].dst: "H9" is not a host of the topology`},
-		{"pattern misfit", "[topology]\nkind = \"fattree\"\nk = 3\n[[traffic]]\npattern = \"bitreverse\"\n", "bitreverse needs a power of two hosts, not 9"},
+		{"pattern misfit", "[topology]\nkind = \"fattree\"\nk = 3\n[[traffic]]\npattern = \"bitreverse\"\n", "s.toml:5: traffic[0].pattern: bitreverse needs a power of two hosts, not 9"},
 		{"nothing sent", topo, "s.toml:1: no [[flow]], [[traffic]] or [[app]]"},
 		{"bad param default", "[params]\nmtu = 3\n" + topo + "[[traffic]]\npattern = \"uniform\"\n", "s.toml:2: params.mtu"},
 		{"dor on a torus needs VLs", "[topology]\nkind = \"torus\"\ndims = [5, 5]\n[[traffic]]\npattern = \"uniform\"\n", "set vls"},

@@ -274,8 +274,11 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	for t := range traffic {
 		ts := &traffic[t]
 		srcs, err := expandTraffic(ts, hostNames, hostIndex, rand.New(rand.NewPCG(seed, streamID(ts.Name, -1))))
-		if err != nil {
-			return nil, fmt.Errorf("%w %s: %v", ErrBadScenario, sc.Name, err)
+		if err != nil { // a *TrafficError: which traffic of which scenario
+			if te := (*TrafficError)(nil); errors.As(err, &te) {
+				te.Scenario, te.Traffic = sc.Name, t
+			}
+			return nil, err
 		}
 		for i := range srcs {
 			s := &srcs[i]

@@ -137,9 +137,12 @@ type source struct {
 // expandTraffic turns a traffic spec into sources over hosts (names in host
 // order), with rng drawing the random permutation and hot-spot senders.
 func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *rand.Rand) ([]source, error) {
+	bad := func(field, format string, args ...any) error {
+		return &TrafficError{Name: ts.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
+	}
 	n := len(hosts)
 	if n < 2 {
-		return nil, fmt.Errorf("traffic %s: needs at least two hosts", ts.Name)
+		return nil, bad("", "needs at least two hosts")
 	}
 	senders := make([]bool, n)
 	if len(ts.Sources) == 0 {
@@ -150,7 +153,7 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 	for _, name := range ts.Sources {
 		i, ok := index[name]
 		if !ok {
-			return nil, fmt.Errorf("traffic %s: sources: no host %q", ts.Name, name)
+			return nil, bad("sources", "%q is not a host of the topology", name)
 		}
 		senders[i] = true
 	}
@@ -158,14 +161,14 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 	for _, name := range ts.Hot {
 		i, ok := index[name]
 		if !ok {
-			return nil, fmt.Errorf("traffic %s: hot: no host %q", ts.Name, name)
+			return nil, bad("hot", "%q is not a host of the topology", name)
 		}
 		hot = append(hot, i)
 	}
 	if len(hot) == 0 && (ts.Pattern == "hotspot" || ts.Pattern == "incast") {
 		k := max(ts.HotNodes, 1)
 		if k >= n {
-			return nil, fmt.Errorf("traffic %s: hot_nodes %d: want fewer than the %d hosts", ts.Name, k, n)
+			return nil, bad("hot_nodes", "%d: want fewer than the %d hosts", k, n)
 		}
 		for j := 0; j < k; j++ { // spread evenly over the host order
 			hot = append(hot, j*n/k+n/(2*k))
@@ -227,7 +230,7 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 			}
 			d, err := PatternDest(ts.Pattern, s, n)
 			if err != nil {
-				return nil, fmt.Errorf("traffic %s: %v", ts.Name, err)
+				return nil, bad("pattern", "%v", err)
 			}
 			if d >= 0 {
 				add(s, d, nil, false, ts.Load)
@@ -245,7 +248,7 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 			count++
 		}
 		if ts.Senders > count {
-			return nil, fmt.Errorf("traffic %s: senders %d: only %d hosts can send", ts.Name, ts.Senders, count)
+			return nil, bad("senders", "%d: only %d hosts can send", ts.Senders, count)
 		}
 	case "hotspot":
 		isHot := make([]bool, n)
@@ -270,8 +273,12 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 			if d := withoutHost(cold, s); len(d) > 0 {
 				return d, nil
 			}
-			return nil, fmt.Errorf("traffic %s: %s sends part of its load to the hosts that are not hot, but every other host is hot (%d of %d): fewer hot nodes, or hotspot_fraction 1",
-				ts.Name, hosts[s], len(hot), n)
+			field := "hot_nodes"
+			if len(ts.Hot) > 0 {
+				field = "hot"
+			}
+			return nil, bad(field, "%s sends part of its load to the hosts that are not hot, but every other host is hot (%d of %d): fewer hot nodes, or hotspot_fraction 1",
+				hosts[s], len(hot), n)
 		}
 		switch ts.HotspotMode {
 		case "", "hosts":
@@ -314,10 +321,10 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 				}
 			}
 		default:
-			return nil, fmt.Errorf("traffic %s: hotspot_mode %q: want hosts or traffic", ts.Name, ts.HotspotMode)
+			return nil, bad("hotspot_mode", "%q: want hosts or traffic", ts.HotspotMode)
 		}
 	default:
-		return nil, fmt.Errorf("traffic %s: unknown pattern %q", ts.Name, ts.Pattern)
+		return nil, bad("pattern", "%q: unknown pattern", ts.Pattern)
 	}
 	for i := range out { // one random destination left: it is fixed
 		if s := &out[i]; s.dst < 0 && len(s.dests) == 1 {
@@ -326,6 +333,35 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 	}
 	return out, nil
 }
+
+// TrafficError reports a traffic of a scenario that does not fit its
+// topology. Traffic indexes the scenario's traffic; Field names the
+// TrafficSpec field at fault as the scenario file spells it ("pattern",
+// "sources", "hot", "hot_nodes", "senders", "hotspot_mode"), or is "" for
+// the traffic as a whole; Msg says what is wrong with it. It wraps
+// ErrBadScenario.
+type TrafficError struct {
+	Scenario string
+	Traffic  int
+	Name     string
+	Field    string
+	Msg      string
+}
+
+func (e *TrafficError) Error() string {
+	s := ErrBadScenario.Error()
+	if e.Scenario != "" {
+		s += " " + e.Scenario
+	}
+	s += ": traffic " + e.Name + ": "
+	if e.Field != "" {
+		s += e.Field + ": "
+	}
+	return s + e.Msg
+}
+
+// Unwrap returns ErrBadScenario.
+func (e *TrafficError) Unwrap() error { return ErrBadScenario }
 
 // withoutHost returns hosts without h, as a new slice.
 func withoutHost(hosts []int, h int) []int {
