@@ -174,9 +174,10 @@ func TestSimSetTakesValuesWithCommas(t *testing.T) {
 // testbed is routed minhop); ib-5 rewrote the CC-on files (paced reads only
 // for QPs whose IRD exceeds a packet's own time, and a 2.5 µs read; its
 // updn changes do not touch the testbed) and left the CC-off files as
-// they were; ib-6 (imported fabrics' hosts at their link's rate, PCIe
-// parameters, testbed-hpcc's rings timed over two loops) keeps them all: the
-// testbed keeps its explicit 13 Gbit/s.
+// they were; ib-6 rewrote testbed-s1's CC-on file (a switch output commits
+// to the head it chose and waits for its credits: arbitration = "commit")
+// and kept the three others (its imported fabrics' host rates, PCIe
+// parameters and testbed-hpcc's two-loop rings do not touch them).
 // The CC-off files were written by the ccsweep of commit 7ef958b (model
 // ib-1, before generated traffic, topologies and routing engines existed),
 // which ib-2 leaves unchanged; the CC-on files by the ib-2 transport of

@@ -73,10 +73,11 @@ type Config struct {
 	// before the next; "" gives every data VL weight 255.
 	VLArb string
 	// Arbitration is how a switch output chooses among its inputs within a
-	// VL: "fit" (the first input round-robin whose VoQ head fits in the
+	// VL: "commit", the default since ib-6 (the first input round-robin
+	// with a packet; the output then waits for that head's credits) or
+	// "fit", ib-5's (the first input round-robin whose VoQ head fits in the
 	// credits the output holds, so a one-credit packet passes heads that
-	// wait for more) or "commit" (the first input round-robin with a packet;
-	// the output then waits for that head's credits; arbiter.go).
+	// wait for more); arbiter.go.
 	Arbitration string
 	// CC is the congestion-control configuration.
 	CC CCConfig
@@ -231,7 +232,7 @@ func DefaultConfig() Config {
 		MessageSize:         64 << 10,
 		HeaderBytes:         26,
 		VLs:                 1,
-		Arbitration:         ArbitrationFit,
+		Arbitration:         ArbitrationCommit,
 		CC:                  DefaultCC(),
 		Transport:           DefaultTransport(),
 		Santos:              DefaultSantos(),
