@@ -42,3 +42,15 @@ func TestGridChecksSamplesAtTheLongestPhaseAndShortestSample(t *testing.T) {
 		}
 	}
 }
+
+// TestWhereOfAnUnknownScenarioIsStillChecked checks that a grid naming a
+// scenario ccsweep does not have gets its problems listed, its where
+// expression compiled against the model's defaults, not a crash: the
+// unknown scenario and the where's unknown name are both reported.
+func TestWhereOfAnUnknownScenarioIsStillChecked(t *testing.T) {
+	const src = "name = \"g\"\nscenario = \"no-such-scenario\"\nwhere = \"marking_rate > 1 && nosuchparam\"\n[sweep]\nmarking_rate = [1, 2]\n"
+	_, err := grids.Parse("g.toml", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "no-such-scenario") || !strings.Contains(err.Error(), "g.toml:3: where") {
+		t.Errorf("error %v; want the unknown scenario and the where's unknown name at line 3", err)
+	}
+}
