@@ -1,0 +1,69 @@
+package model
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// Tests written against the survivors of a gremlins run on santos.go
+// (docs/testing.md, "Mutation testing").
+
+// TestMutSantosRMaxDefault checks santos.r_max's default as docs/schemes.md
+// gives it: the lower of host_io_gbps and the host link's payload rate.
+// With the testbed's 16 Gbit/s host links and 2048-byte MTUs in 2074 bytes
+// on the wire, the payload rate is 16·2048/2074 = 15.7994... Gbit/s: it is
+// R_max when host_io_gbps is 100, and 13 when host_io_gbps is 13; R_min
+// is R_max/64 either way.
+func TestMutSantosRMaxDefault(t *testing.T) {
+	for _, c := range []struct{ io, want float64 }{
+		{100, 16.0 * 2048 / 2074},
+		{13, 13},
+	} {
+		cfg := DefaultConfig()
+		cfg.CC.Scheme = SchemeSantos
+		cfg.HostIOGbps = c.io
+		if cfg.MTU != 2048 || cfg.MTU+cfg.HeaderBytes != 2074 || cfg.HostLinkGbps != 16 {
+			t.Fatalf("the testbed's defaults changed (MTU %d, header %d, link %g): rework this test", cfg.MTU, cfg.HeaderBytes, cfg.HostLinkGbps)
+		}
+		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr := n.santos.rule
+		if math.Abs(rr.rMax-c.want) > 1e-12 || math.Abs(rr.rMin-c.want/64) > 1e-12 {
+			t.Errorf("host_io_gbps %g: R_max %.6f, R_min %.6f; want %.6f, %.6f", c.io, rr.rMax, rr.rMin, c.want, c.want/64)
+		}
+		if r := n.santos.flows[0].rateGbps; r != rr.rMax {
+			t.Errorf("host_io_gbps %g: a flow starts at %g, want R_max %g", c.io, r, rr.rMax)
+		}
+	}
+}
+
+// TestMutSantosRMinBelowRMax checks santos.r_min's relation to r_max: a
+// minimum rate must be below the maximum, so r_min = r_max is refused and
+// a hair below is accepted; when r_max is left at 0 the refusal names the
+// hosts' injection rate it defaults to (13 Gbit/s on the testbed), and
+// santos.r_max when it was set.
+func TestMutSantosRMinBelowRMax(t *testing.T) {
+	for _, c := range []struct {
+		rMin, rMax float64
+		want       string // "" for accepted
+	}{
+		{5, 5, "not below santos.r_max (5 Gbit/s)"},
+		{4.999, 5, ""},
+		{13, 0, "not below the hosts' injection rate, santos.r_max's default (13 Gbit/s)"},
+		{12.999, 0, ""},
+	} {
+		cfg := DefaultConfig()
+		cfg.CC.Scheme = SchemeSantos
+		cfg.Santos.RMinGbps, cfg.Santos.RMaxGbps = c.rMin, c.rMax
+		err := cfg.Santos.validate(&cfg)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("r_min %g, r_max %g: %v, want accepted", c.rMin, c.rMax, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("r_min %g, r_max %g: error %v, want %q", c.rMin, c.rMax, err, c.want)
+		}
+	}
+}
