@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
 )
 
 // Tests written against the survivors of a gremlins run on santos.go
@@ -64,6 +66,41 @@ func TestMutSantosRMinBelowRMax(t *testing.T) {
 			t.Errorf("r_min %g, r_max %g: %v, want accepted", c.rMin, c.rMax, err)
 		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
 			t.Errorf("r_min %g, r_max %g: error %v, want %q", c.rMin, c.rMax, err, c.want)
+		}
+	}
+}
+
+// TestMutSantosRoomForOneMoreIsNotFull checks reference 001's trigger, a
+// full input buffer being one with no room for another MTU packet: with
+// three-packet input buffers (99 credits, 33 a packet), two packets of H6
+// to H5 waiting in S2's input from H6 (66 credits, room for a third) do
+// not trigger, so naive marking marks neither; a third fills it and all
+// three are marked. Each marked packet's ACK carries the mark back: as
+// many marked ACKs (counted as CNPs) as marked packets, once all are in.
+func TestMutSantosRoomForOneMoreIsNotFull(t *testing.T) {
+	for _, c := range []struct {
+		packets int
+		want    int64
+	}{{2, 0}, {3, 3}} {
+		n, send := santosBench(t, "naive", 8)
+		o5 := n.ports[hostPort(t, n, "H5")].peer
+		credits := n.lane(o5, 0).credits
+		n.lane(o5, 0).credits = 0
+		at := func(us int) { runHooked(n, engine.Time(us)*engine.Microsecond, nil, nil) }
+		for i := range c.packets {
+			at(2 * i)
+			send(0) // H6→H5
+		}
+		at(10)
+		if q := n.ports[o5].queued; q != int32(c.packets) {
+			t.Fatalf("%d packets wait for H5, want %d", q, c.packets)
+		}
+		n.lane(o5, 0).credits = credits
+		n.trySwitch(o5)
+		at(60)
+		if n.counters.FECN != c.want || n.counters.CNPs != c.want || n.counters.BECNs != c.want {
+			t.Errorf("%d packets in a 3-packet buffer: %d marked, %d marked ACKs sent, %d received; want %d each",
+				c.packets, n.counters.FECN, n.counters.CNPs, n.counters.BECNs, c.want)
 		}
 	}
 }
