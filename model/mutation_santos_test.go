@@ -104,3 +104,59 @@ func TestMutSantosRoomForOneMoreIsNotFull(t *testing.T) {
 		}
 	}
 }
+
+// TestMutSantosTriggerStaysInItsSwitch checks that reference 001's input
+// trigger acts on the outputs of the switch whose input buffer is full,
+// and on no other switch's. With three-packet input buffers, S1's link to
+// S2 and S2's port to H4 holding no credits, H6 sends one packet to H4 (it
+// waits at S2) and H3 three (they fill S1's input from H3: the trigger).
+// Input-triggered marking marks the three as they leave S1 for S2 (S1's
+// output holds them: CNT_1 = 3); H6's packet, in S2, leaves unmarked.
+func TestMutSantosTriggerStaysInItsSwitch(t *testing.T) {
+	sc := &Scenario{Name: "santos-two-switches", Phases: 2, Build: testbed, Flows: []FlowSpec{
+		{Name: "A", Src: "H3", Dst: "H4", Role: Contributor, StartPhase: 1},
+		{Name: "B", Src: "H6", Dst: "H4", Role: Contributor, StartPhase: 1},
+	}}
+	cfg := DefaultConfig()
+	cfg.SwitchBufferCredits = 99
+	cfg.CC.Scheme = SchemeSantos
+	n, err := NewNetwork(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(fi int32) {
+		f := &n.flows[fi]
+		k := n.newPacket()
+		n.pkts[k] = packet{flow: fi, src: f.src, dst: f.dst, dlid: f.dlid, payload: 2048, wire: 2074, credits: 33, vl: f.vl, kind: kindData}
+		n.transmit(n.hcas[f.src].port, k, -1)
+	}
+	hook, got := markedAtDestination(n)
+	at := func(us int) { runHooked(n, engine.Time(us)*engine.Microsecond, hook, nil) }
+	o4 := n.ports[hostPort(t, n, "H4")].peer
+	s1in := n.ports[hostPort(t, n, "H3")].peer // S1's input from H3
+	s1out := int32(-1)                         // S1's port to S2
+	sw := &n.sws[n.ports[s1in].owner]
+	for p := sw.firstPort; p < sw.firstPort+sw.nPorts; p++ {
+		if q := n.ports[p].peer; q >= 0 && !n.ports[q].host {
+			s1out = p
+		}
+	}
+	c4, c1 := n.lane(o4, 0).credits, n.lane(s1out, 0).credits
+	n.lane(o4, 0).credits, n.lane(s1out, 0).credits = 0, 0
+	send(1)
+	for _, us := range []int{0, 2, 4} {
+		at(us)
+		send(0)
+	}
+	at(10)
+	if n.ports[s1out].queued != 3 || n.ports[o4].queued != 1 {
+		t.Fatalf("%d packets wait at S1 for S2, %d at S2 for H4; want 3, 1", n.ports[s1out].queued, n.ports[o4].queued)
+	}
+	n.lane(o4, 0).credits, n.lane(s1out, 0).credits = c4, c1
+	n.trySwitch(o4)
+	n.trySwitch(s1out)
+	at(60)
+	if got[0] != 3 || got[1] != 0 || n.counters.FECN != 3 {
+		t.Errorf("marked at H4: %d of H3's 3, %d of H6's 1 (FECN %d); want 3, 0", got[0], got[1], n.counters.FECN)
+	}
+}
