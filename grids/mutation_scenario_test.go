@@ -32,6 +32,11 @@ func TestGridChecksSamplesAtTheLongestPhaseAndShortestSample(t *testing.T) {
 		{"[sweep]\nmarking_rate = [1, 2]\nvictim_mask = [\"host\", \"S9:1\"]\n", "g.toml:5: sweep.victim_mask: S9:1: "},
 		{"victim_mask = \"S9:1\"\n[sweep]\nmarking_rate = [1, 2]\n", "g.toml:3: victim_mask: S9:1: "},
 		{"[sweep]\nmarking_rate = [1, 2]\nvictim_mask = [\"host\", \"none\"]\n", ""},
+		// Phases all shorter than the default 1 s are checked at their own
+		// length: 5 flows every 1us for 5 × 10ms keep 250 000 samples.
+		{"phase = \"10ms\"\nsample = \"1us\"\n", ""},
+		{"sample = \"1us\"\n[sweep]\nphase = [\"10ms\", \"20ms\"]\n", ""},
+		{"sample = \"1us\"\n[sweep]\nphase = [\"10ms\", \"3s\"]\n", "g.toml:3: sample: 1us: 5 flows sampled every 1us for 15s"},
 	} {
 		_, err := grids.Parse("g.toml", []byte(head+tt.body))
 		switch {

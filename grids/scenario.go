@@ -30,12 +30,13 @@ func (g *Grid) checkScenarios(ps *problems) {
 			}
 		}
 		c := model.DefaultConfig()
+		first := true
 		for _, v := range s.values("phase") {
-			if t, err := engine.ParseTime(v); err == nil {
-				c.Phase = max(c.Phase, t)
+			if t, err := engine.ParseTime(v); err == nil && (first || t > c.Phase) {
+				c.Phase, first = t, false
 			}
 		}
-		first := true
+		first = true
 		for _, v := range s.values("sample") {
 			if t, err := engine.ParseTime(v); err == nil && (first || t < c.Sample) {
 				c.Sample, first = t, false
