@@ -125,9 +125,12 @@ for pkg in "${pkgs[@]}"; do
 	# Counts from gremlins' per-mutant lines (also there when a budget cut
 	# the run short); efficacy as gremlins defines it, killed / (killed +
 	# lived), timed-out mutants set apart. A dry run counts RUNNABLE ones
-	# as mutants, none as killed or lived.
+	# as mutants, none as killed or lived. When MUT_BUDGET stops gremlins it
+	# prints "Shutting down gracefully" and then reports the mutant it
+	# interrupted as LIVED: nothing after that line is counted.
 	awk -v pkg="$pkg" -v el="${elapsed}s$note" '
-		/^ *(KILLED|LIVED|TIMED OUT|NOT COVERED|NOT VIABLE|RUNNABLE) [A-Z_]+ at / {
+		/Shutting down/ { stopped = 1 }
+		!stopped && /^ *(KILLED|LIVED|TIMED OUT|NOT COVERED|NOT VIABLE|RUNNABLE) [A-Z_]+ at / {
 			st = $1; if (st == "TIMED" || st == "NOT") st = st " " $2
 			c[st]++; total++
 		}
@@ -136,5 +139,5 @@ for pkg in "${pkgs[@]}"; do
 			eff = (k + l > 0) ? sprintf("%.1f%%", 100 * k / (k + l)) : "-"
 			printf "%-12s %7d %6d %6d %9d %11d %10d %9s %9s\n", pkg, total, k, l, c["TIMED OUT"], c["NOT COVERED"], c["NOT VIABLE"], eff, el
 		}' "$out/$name.log" | tee -a "$summary"
-	grep -E '^ *(LIVED|TIMED OUT) ' "$out/$name.log" | sed "s|^ *|  $pkg: |" || true
+	sed '/Shutting down/q' "$out/$name.log" | grep -E '^ *(LIVED|TIMED OUT) ' | sed "s|^ *|  $pkg: |" || true
 done
