@@ -1,12 +1,8 @@
 package store
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
-	"fmt"
 	"io"
-	"slices"
 	"strconv"
 )
 
@@ -34,85 +30,28 @@ func (d *DB) ExportIterationsJSON(ctx context.Context, w io.Writer, opt ExportOp
 }
 
 func (d *DB) exportIterations(ctx context.Context, w io.Writer, opt ExportOptions, asJSON bool) error {
-	what := "export iterations csv"
-	if asJSON {
-		what = "export iterations json"
-	}
-	rows, params, err := d.exportRows(ctx, opt)
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	for _, name := range params {
-		if slices.Contains(iterationColumns, name) {
-			return fmt.Errorf("%s: parameter %q has the name of an iterations column", what, name)
-		}
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	cw := csv.NewWriter(bw)
-	if asJSON {
-		bw.WriteString("[")
-	} else {
-		cw.Write(slices.Concat(exportColumns, params, []string{"seed"}, iterationColumns))
-	}
-	var line, head []byte
-	var record []string
-	rowsOut := 0
-	for _, r := range rows {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
+	return d.longExport(ctx, w, opt, asJSON, "export iterations", iterationColumns, func(lw *longWriter, r *exportRow) error {
 		apps, err := d.Iterations(ctx, r.Point.ID)
 		if err != nil {
-			return fmt.Errorf("%s: %w", what, err)
+			return err
 		}
-		if len(apps) == 0 {
-			continue
-		}
-		if asJSON {
-			head = r.appendJSONHead(head[:0], r.Point.GridID, r.Point.Scenario, params)
-			head = strconv.AppendUint(appendKey(head, "seed"), r.Point.Seed, 10)
-			head = appendString(appendKey(append(head, ", "...), "point"), r.Point.ID)
-		} else {
-			record = r.appendCSVHead(record[:0], r.Point.GridID, r.Point.Scenario, params)
-			record = append(record, strconv.FormatUint(r.Point.Seed, 10), r.Point.ID)
-		}
-		n := len(record)
 		for _, a := range apps {
 			for k, v := range a.Us {
-				if !asJSON {
-					record = append(record[:n], a.App, strconv.Itoa(k+1), strconv.FormatFloat(v, 'g', -1, 64))
-					if err := cw.Write(record); err != nil {
-						return fmt.Errorf("%s: %w", what, err)
+				if !lw.asJSON {
+					if err := lw.csvRow(a.App, strconv.Itoa(k+1), strconv.FormatFloat(v, 'g', -1, 64)); err != nil {
+						return err
 					}
 					continue
 				}
-				line = line[:0]
-				if rowsOut > 0 {
-					line = append(line, ',')
-				}
-				line = append(line, head...)
+				line := lw.jsonLine()
 				line = appendString(appendKey(append(line, ", "...), "app"), a.App)
 				line = strconv.AppendInt(appendKey(append(line, ", "...), "iteration"), int64(k+1), 10)
 				line = strconv.AppendFloat(appendKey(append(line, ", "...), "us"), v, 'g', -1, 64)
-				if _, err := bw.Write(append(line, '}')); err != nil {
-					return fmt.Errorf("%s: %w", what, err)
+				if err := lw.writeJSON(line); err != nil {
+					return err
 				}
-				rowsOut++
 			}
 		}
-	}
-	if asJSON {
-		if rowsOut > 0 {
-			bw.WriteString("\n")
-		}
-		bw.WriteString("]\n")
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	return nil
+		return nil
+	})
 }

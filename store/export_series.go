@@ -1,13 +1,9 @@
 package store
 
 import (
-	"bufio"
 	"context"
-	"encoding/csv"
-	"fmt"
 	"io"
 	"math"
-	"slices"
 	"strconv"
 )
 
@@ -39,88 +35,32 @@ func (d *DB) ExportSeriesJSON(ctx context.Context, w io.Writer, opt ExportOption
 }
 
 func (d *DB) exportSeries(ctx context.Context, w io.Writer, opt ExportOptions, asJSON bool) error {
-	what := "export series csv"
-	if asJSON {
-		what = "export series json"
-	}
-	rows, params, err := d.exportRows(ctx, opt)
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	for _, name := range params {
-		if slices.Contains(seriesColumns, name) {
-			return fmt.Errorf("%s: parameter %q has the name of a series column", what, name)
-		}
-	}
-	bw := bufio.NewWriterSize(w, 64<<10)
-	cw := csv.NewWriter(bw)
-	if asJSON {
-		bw.WriteString("[")
-	} else {
-		cw.Write(slices.Concat(exportColumns, params, []string{"seed"}, seriesColumns))
-	}
-	var line, head []byte
-	var record []string
-	rowsOut := 0
-	for _, r := range rows {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("%s: %w", what, err)
-		}
+	return d.longExport(ctx, w, opt, asJSON, "export series", seriesColumns, func(lw *longWriter, r *exportRow) error {
 		series, err := d.Series(ctx, r.Point.ID)
 		if err != nil {
-			return fmt.Errorf("%s: %w", what, err)
+			return err
 		}
-		// The cells every row of the point starts with.
-		if asJSON {
-			head = r.appendJSONHead(head[:0], r.Point.GridID, r.Point.Scenario, params)
-			head = strconv.AppendUint(appendKey(head, "seed"), r.Point.Seed, 10)
-			head = appendString(appendKey(append(head, ", "...), "point"), r.Point.ID)
-		} else {
-			record = r.appendCSVHead(record[:0], r.Point.GridID, r.Point.Scenario, params)
-			record = append(record, strconv.FormatUint(r.Point.Seed, 10), r.Point.ID)
-		}
-		n := len(record)
 		for _, s := range series {
 			at := sampleTimes(s.SampleSeconds)
 			for k, v := range s.Gbps {
-				if !asJSON {
-					record = append(record[:n], s.Flow, s.Role,
-						strconv.FormatFloat(at(k+1), 'g', -1, 64), strconv.FormatFloat(v, 'g', -1, 32))
-					if err := cw.Write(record); err != nil {
-						return fmt.Errorf("%s: %w", what, err) // e.g. a closed pipe: stop reading
+				if !lw.asJSON {
+					if err := lw.csvRow(s.Flow, s.Role, strconv.FormatFloat(at(k+1), 'g', -1, 64), strconv.FormatFloat(v, 'g', -1, 32)); err != nil {
+						return err
 					}
 					continue
 				}
-				line = line[:0]
-				if rowsOut > 0 {
-					line = append(line, ',')
-				}
-				line = append(line, head...)
+				line := lw.jsonLine()
 				line = appendString(appendKey(append(line, ", "...), "flow"), s.Flow)
 				line = appendString(appendKey(append(line, ", "...), "role"), s.Role)
 				line = strconv.AppendFloat(appendKey(append(line, ", "...), "time_s"), at(k+1), 'g', -1, 64)
 				line = strconv.AppendFloat(appendKey(append(line, ", "...), "gbps"), v, 'g', -1, 32)
-				if _, err := bw.Write(append(line, '}')); err != nil {
-					return fmt.Errorf("%s: %w", what, err)
+				if err := lw.writeJSON(line); err != nil {
+					return err
 				}
-				rowsOut++
 			}
 		}
-	}
-	if asJSON {
-		if rowsOut > 0 {
-			bw.WriteString("\n")
-		}
-		bw.WriteString("]\n")
-	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	return nil
+		return nil
+	})
 }
 
 // sampleTimes returns the time in seconds at the end of the k-th sample
