@@ -56,9 +56,7 @@ marking_rate = [1, 2, 4]
 				"victim_gbps":   victim + 0.1*float64(pt.Seed),
 				"fairness_jain": map[string]float64{"1": 0.99, "2": 0.97, "4": 0.9}[mr],
 			}}
-		for _, p := range pt.Params {
-			r.Point.Params = append(r.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-		}
+		r.Point.Params = append(r.Point.Params, pt.Params...)
 		rs = append(rs, r)
 	}
 	if err := db.SaveResults(ctx, rs); err != nil {

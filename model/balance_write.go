@@ -52,7 +52,7 @@ func (info *FabricInfo) WriteJSON(w io.Writer, name string) error {
 		out.Roots = []string{}
 	}
 	for _, l := range info.Links {
-		out.Links = append(out.Links, FabricLinkJSON{Gbps: l.Gbps, HostLinks: l.HostLinks, SwitchLinks: l.SwitchLinks})
+		out.Links = append(out.Links, FabricLinkJSON(l))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -98,7 +98,7 @@ func (g *CrossGroup) HeldOut() bool {
 func ParseCrossAxis(s string) (CrossAxis, error) {
 	name, values, ok := strings.Cut(s, "=")
 	if !ok || name == "" || values == "" {
-		return CrossAxis{}, fmt.Errorf("%q: want name=value,value,...", s)
+		return CrossAxis{}, fmt.Errorf("%q: want name=value[,value...]", s)
 	}
 	if LookupParam(name) == nil {
 		return CrossAxis{}, fmt.Errorf("%q: unknown parameter %q", s, name)

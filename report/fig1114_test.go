@@ -48,9 +48,7 @@ func fig1114DB(t testing.TB) string {
 				"victim_gbps": victim, "contributors_gbps": contrib, "fairness_jain": 0.95 + 0.04*math.Exp(-timer/400),
 				"var": 0.05 + 0.5*timer/2000*rng.Float64(), "sd_gbps": 0.3, "fecn": 1e5 / (rate + 1), "becn": 9e4 / (rate + 1),
 				"mean_ccti": 2000 / timer}}
-		for _, p := range pt.Params {
-			r.Point.Params = append(r.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-		}
+		r.Point.Params = append(r.Point.Params, pt.Params...)
 		for f := 0; f < 5; f++ {
 			gbps := make([]float64, 5000)
 			for k := range gbps {

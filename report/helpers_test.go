@@ -127,9 +127,7 @@ func fakeResult(pt grids.Point, id, gridID string, runID int64) store.Result {
 		Point:  store.Point{ID: id, GridID: gridID, Scenario: pt.Scenario, Seed: pt.Seed},
 		Status: store.StatusDone, WallSeconds: 0.5, Events: 1000, ModelVersion: "test", RunID: runID, Metrics: m,
 	}
-	for _, p := range pt.Params {
-		r.Point.Params = append(r.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-	}
+	r.Point.Params = append(r.Point.Params, pt.Params...)
 	for f := 1; f <= 5; f++ {
 		role := "contributor"
 		if f == 1 {
@@ -174,9 +172,7 @@ func sweepDB(t testing.TB) string {
 		}
 		r := store.Result{Point: store.Point{ID: plan.ID(k), GridID: plan.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusFailed, Err: "simulation panicked: injected by the test", ModelVersion: "test"}
-		for _, p := range pt.Params {
-			r.Point.Params = append(r.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-		}
+		r.Point.Params = append(r.Point.Params, pt.Params...)
 		failed = append(failed, r)
 	}
 	// Run the others but the missing ones.

@@ -53,9 +53,7 @@ marking_rate = [1, 2, 4, 8]
 			Status: store.StatusDone, ModelVersion: "test", Metrics: map[string]float64{
 				"victim_gbps": 10 + math.Sqrt(timer/7+rate), "contributors_gbps": 3 + math.Pi/(timer+rate),
 				"var": math.Sqrt2 / (1 + rate)}}
-		for _, p := range pt.Params {
-			r.Point.Params = append(r.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-		}
+		r.Point.Params = append(r.Point.Params, pt.Params...)
 		rs = append(rs, r)
 	}
 	if err := db.SaveResults(ctx, rs); err != nil {

@@ -108,9 +108,7 @@ threshold    = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 				"victim_gbps": 13 - 4*math.Exp(-timer/300)*math.Log2(rate+2)/6 - th/20, "contributors_gbps": 3.25 - 0.2*math.Exp(-timer/500),
 				"fairness_jain": 0.95 + 0.04*math.Exp(-timer/400), "var": 0.05 + 0.5*timer/2000*math.Abs(math.Sin(float64(i))),
 				"sd_gbps": 0.3, "fecn": 1e5 / (rate + 1), "becn": 9e4 / (rate + 1), "mean_ccti": 2000 / timer}}
-		for _, p := range pt.Params {
-			r.Point.Params = append(r.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-		}
+		r.Point.Params = append(r.Point.Params, pt.Params...)
 		for f := range 5 {
 			gbps := make([]float64, 200)
 			for k := range gbps {

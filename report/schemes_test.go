@@ -61,9 +61,7 @@ marking_rate = [1, 2, 4]
 		r := store.Result{Point: store.Point{ID: fmt.Sprintf("p%02d", i), GridID: rec.ID, Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, ModelVersion: "test",
 			Metrics: map[string]float64{"victim_gbps": schemeVictim[cc](timer, rate), "contributors_gbps": 3, "var": rate/10 + timer/1000}}
-		for _, p := range pt.Params {
-			r.Point.Params = append(r.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-		}
+		r.Point.Params = append(r.Point.Params, pt.Params...)
 		rs = append(rs, r)
 	}
 	if err := db.SaveResults(ctx, rs); err != nil {

@@ -108,9 +108,7 @@ func TestPointStoredUnderItsLegacyIDIsDone(t *testing.T) {
 		t.Fatalf("the point with marking_rate = 1 has the same identity as before, %s: nothing to test", id)
 	}
 	var params []store.Param
-	for _, q := range old.Params {
-		params = append(params, store.Param{Name: q.Name, Value: q.Value})
-	}
+	params = append(params, old.Params...)
 	r := store.Result{Point: store.Point{ID: id, GridID: gid, Scenario: old.Scenario, Seed: old.Seed, Params: params},
 		Status: store.StatusDone, ModelVersion: model.Version, Metrics: map[string]float64{"victim_gbps": 1}}
 	if err := db.SaveResults(ctx, []store.Result{r}); err != nil {

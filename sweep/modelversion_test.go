@@ -42,9 +42,7 @@ func TestPointsOfAnEarlierModelAreNotTakenAsDone(t *testing.T) {
 	for _, pt := range plan.All() {
 		r := store.Result{Point: store.Point{ID: pt.ID(earlier), GridID: oldGrid, Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, ModelVersion: earlier, Metrics: map[string]float64{"victim_gbps": 1}}
-		for _, p := range pt.Params {
-			r.Point.Params = append(r.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-		}
+		r.Point.Params = append(r.Point.Params, pt.Params...)
 		old = append(old, r)
 	}
 	if len(old) != 8 {

@@ -102,9 +102,7 @@ func TestTallyAcrossDatabases(t *testing.T) {
 	pt := shard2.Point(0)
 	failed := store.Result{Point: store.Point{ID: shard2.ID(0), GridID: shard2.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
 		Status: store.StatusFailed, Err: "boom", ModelVersion: model.Version, Started: time.Now(), Finished: time.Now()}
-	for _, p := range pt.Params {
-		failed.Point.Params = append(failed.Point.Params, store.Param{Name: p.Name, Value: p.Value})
-	}
+	failed.Point.Params = append(failed.Point.Params, pt.Params...)
 	if err := db2.SaveGrid(ctx, store.GridRecord{ID: shard2.GridID, Name: g.Name, Scenario: g.Scenario,
 		ModelVersion: model.Version, Canonical: g.Canonical()}); err != nil {
 		t.Fatal(err)

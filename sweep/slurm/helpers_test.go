@@ -2,7 +2,6 @@ package slurm_test
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/grids"
@@ -34,16 +33,6 @@ func parse(t *testing.T, text string) *grids.Grid {
 		t.Fatal(err)
 	}
 	return g
-}
-
-func openDB(t *testing.T, name string) *store.DB {
-	t.Helper()
-	db, err := store.Open(filepath.Join(t.TempDir(), name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	return db
 }
 
 func runGrid(t *testing.T, g *grids.Grid, db *store.DB, opt sweep.Options) sweep.Summary {
