@@ -306,6 +306,11 @@ func TestSeedTargetIsMetOrMaxReached(t *testing.T) {
 // TestCommonRandomNumbers checks that seed k is the same random streams at
 // every point: with random marking, two neighbouring settings under the
 // same seeds differ less from seed to seed than under different seeds.
+// It runs ib-5's arbiter (arbitration = "fit"): under ib-6's committing
+// arbiter, the default, pairing gains little on this case (variance of
+// the difference 0.0168 with common seeds against 0.0171 independent;
+// with fit 0.0163 against 0.0296; docs/sweeps.md), so only fit tells the
+// seeding, which is the arbiter's business no more than the model's.
 func TestCommonRandomNumbers(t *testing.T) {
 	g := parse(t, `
 name     = "crn"
@@ -317,6 +322,7 @@ seeds    = 24
 [base]
 marking_mode = "random"
 marking_rate = 16
+arbitration  = "fit"
 [sweep]
 ccti_timer = ["150us", "160us"]
 `)
