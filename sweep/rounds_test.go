@@ -309,8 +309,8 @@ func TestSeedTargetIsMetOrMaxReached(t *testing.T) {
 // It runs ib-5's arbiter (arbitration = "fit"): under ib-6's committing
 // arbiter, the default, pairing gains little on this case (variance of
 // the difference 0.0168 with common seeds against 0.0171 independent;
-// with fit 0.0163 against 0.0296; docs/sweeps.md), so only fit tells the
-// seeding, which is the arbiter's business no more than the model's.
+// with fit 0.0163 against 0.0296; docs/sweeps.md), and what this test
+// checks is the seeding, which does not depend on the arbiter.
 func TestCommonRandomNumbers(t *testing.T) {
 	g := parse(t, `
 name     = "crn"

@@ -41,6 +41,9 @@ func TestInPlaceWritesIntoTheFileAndReturnsFillsError(t *testing.T) {
 func TestHostnameIsThisHostsName(t *testing.T) {
 	h, err := os.Hostname()
 	if err != nil || h == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("no host name:", err)
+		}
 		t.Skip("no host name:", err)
 	}
 	want := strings.NewReplacer("/", "_", "\\", "_", "-", "_").Replace(h)
@@ -53,6 +56,9 @@ func TestHostnameIsThisHostsName(t *testing.T) {
 // where the process may set them (root).
 func TestReplaceKeepsAnotherOwnerAndGroup(t *testing.T) {
 	if os.Getuid() != 0 {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("only root may give a file to another user, and CI runs as root")
+		}
 		t.Skip("only root may give a file to another user")
 	}
 	uid, gid := os.Getuid(), os.Getgid()
