@@ -192,7 +192,7 @@ func TestCanonicalWhereCount(t *testing.T) {
 	for p := range g.All() {
 		lo, _ := p.Value("ccti_min")
 		hi, _ := p.Value("ccti_limit")
-		if c, err := p.Config(); err != nil || c.CC.CCTIMin > c.CC.CCTILimit {
+		if c, err := grids.PointConfig(p); err != nil || c.CC.CCTIMin > c.CC.CCTILimit {
 			t.Errorf("point %s..%s: %v", lo, hi, err)
 		}
 		n++

@@ -52,7 +52,7 @@
 // where constraints see the fields it sets. preset = "table1" adds nothing
 // to a point's identity: it is the point without it (for a scenario file
 // that chooses a preset, that one is). So does any model parameter set to
-// the value it has anyway (Point.ID). cct is the CCT's
+// the value it has anyway (PointID). cct is the CCT's
 // shape: "quadratic" (cct_denominator), "linear" (cct_max_delay at
 // ccti_limit) or "table:0,1us,2us" (the entries; the last repeats).
 //
@@ -147,7 +147,8 @@
 // # Imports
 //
 // Of ccsweep, grids imports only engine (durations), model (the
-// parameters, scenarios and metrics a grid names) and grids/param (a point's
-// parameter, which store keeps as it is). It must never import sweep, store,
-// report or report/rank: a grid is plain values that those consume.
+// parameters, scenarios and metrics a grid names), grids/param (a point's
+// parameter) and grids/point (a point), which store keeps as they are. It
+// must never import sweep, store, report or report/rank: a grid is plain
+// values that those consume.
 package grids

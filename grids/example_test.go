@@ -48,8 +48,8 @@ threshold  = [15, 16]
 	// fig.toml:7: sweep.threshold: 16: out of range 0..15
 }
 
-func ExamplePoint_ID() {
+func ExamplePointID() {
 	p := grids.Point{Scenario: "testbed-s1", Params: []grids.Param{{Name: "cc", Value: "on"}}, Seed: 1}
-	fmt.Println(len(p.ID(model.Version)))
+	fmt.Println(len(grids.PointID(p, model.Version)))
 	// Output: 32
 }

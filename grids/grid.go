@@ -436,7 +436,7 @@ func typeMismatch(p *model.Param, v any) string {
 }
 
 // exact checks that v survives its canonical spelling, which is what point
-// identities and Point.Config use.
+// identities and PointConfig use.
 func exact(ps *problems, key, label string, p *model.Param, v any, line int) (any, bool) {
 	text := p.Format(v)
 	back, err := p.Parse(text)

@@ -35,12 +35,18 @@ func expansion(g *grids.Grid) string {
 	for _, a := range g.Axes() {
 		fmt.Fprintf(&b, "axis %s (unit %q, zip %d): %s\n", a.Name, a.Unit, a.Zip, strings.Join(a.Values, " "))
 	}
-	for _, p := range g.Points() {
-		fmt.Fprintf(&b, "%s seed=%d", p.Scenario, p.Seed)
-		for _, q := range p.Params {
-			fmt.Fprintf(&b, " %s=%s", q.Name, q.Value)
+	for _, s := range g.Subs {
+		var axes []string
+		for _, a := range s.Axes {
+			axes = append(axes, a.Name)
 		}
-		fmt.Fprintf(&b, " [%s]\n", strings.Join(p.Axes, ","))
+		for p := range s.All() {
+			fmt.Fprintf(&b, "%s seed=%d", p.Scenario, p.Seed)
+			for _, q := range p.Params {
+				fmt.Fprintf(&b, " %s=%s", q.Name, q.Value)
+			}
+			fmt.Fprintf(&b, " [%s]\n", strings.Join(axes, ","))
+		}
 	}
 	return b.String()
 }
@@ -131,7 +137,7 @@ func TestPointConfig(t *testing.T) {
 	eachGoodGrid(t, func(t *testing.T, file string, g *grids.Grid) {
 		ids := make(map[string]grids.Point)
 		for _, p := range g.Points() {
-			c, err := p.Config()
+			c, err := grids.PointConfig(p)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,9 +146,9 @@ func TestPointConfig(t *testing.T) {
 					t.Errorf("%s = %q, but the config holds %q", q.Name, q.Value, got)
 				}
 			}
-			id := p.ID(model.Version)
+			id := grids.PointID(p, model.Version)
 			if first, ok := ids[id]; ok {
-				fc, err := first.Config()
+				fc, err := grids.PointConfig(first)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -176,7 +182,6 @@ func TestIDStable(t *testing.T) {
 			{Name: "marking_rate", Value: "4"},
 		},
 		Seed: 1,
-		Axes: []string{"marking_rate"},
 	}
 	tests := []struct {
 		name    string
@@ -192,18 +197,13 @@ func TestIDStable(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := tt.p.ID(tt.version); got != tt.want {
+			if got := grids.PointID(tt.p, tt.version); got != tt.want {
 				t.Errorf("ID = %s, want %s", got, tt.want)
 			}
-			if got := tt.p.LegacyID(tt.version); got != tt.legacy {
+			if got := grids.LegacyPointID(tt.p, tt.version); got != tt.legacy {
 				t.Errorf("LegacyID = %q, want %q", got, tt.legacy)
 			}
 		})
-	}
-	q := p
-	q.Axes = nil
-	if q.ID("ib-1") != p.ID("ib-1") {
-		t.Error("ID depends on Axes")
 	}
 }
 
@@ -279,7 +279,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("Count() = %d, len(Points()) = %d", g.Count(), len(points))
 		}
 		for _, p := range points {
-			if _, err := p.Config(); err != nil {
+			if _, err := grids.PointConfig(p); err != nil {
 				t.Fatalf("accepted point %+v: %v", p, err)
 			}
 		}

@@ -23,7 +23,6 @@ type subIndex struct {
 	n     int      // its points, seeds included
 	kept  []uint32 // combinations the where constraints keep, ascending; nil without constraints
 	radix []int    // values per dimension, in expansion order
-	names []string // axis names, shared by the sub-grid's points
 }
 
 // Index returns an index of g's points. Sub-grids with where constraints
@@ -36,7 +35,6 @@ func (g *Grid) Index() *Index {
 		for _, d := range s.dims {
 			si.radix = append(si.radix, len(d[0].vals))
 		}
-		si.names = s.axisNames()
 		combos, _ := s.combos()
 		if len(s.where) > 0 || s.schemeParams {
 			si.kept = []uint32{}
@@ -87,7 +85,7 @@ func (x *Index) Point(i int) Point {
 		idx[d] = combo % si.radix[d]
 		combo /= si.radix[d]
 	}
-	return s.point(idx, seed, si.names)
+	return s.point(idx, seed)
 }
 
 // raw returns the position of the combination idx in the sub-grid's full

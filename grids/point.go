@@ -14,41 +14,25 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/ccsweep/ccsweep/grids/param"
+	"github.com/ccsweep/ccsweep/grids/point"
 	"github.com/ccsweep/ccsweep/model"
 )
 
 // Point is one run of a grid: a scenario, the parameters the grid sets and
-// a seed.
-type Point struct {
-	// Scenario is the built-in scenario to run.
-	Scenario string
-	// Params are the sub-grid's fixed values and this point's axis values,
-	// canonically spelled (model.Param.Format) and sorted by name. Parameters
-	// the grid does not mention keep model.DefaultConfig's values.
-	Params []Param
-	// Seed is the replication, 1..SubGrid.Seeds.
-	Seed uint64
-	// Axes names the swept parameters of the point's sub-grid in expansion
-	// order. The slice is shared by all points of a sub-grid: do not modify.
-	Axes []string
-}
+// a seed. It is point.Point, the type store keeps too; a grid's points hold
+// their parameters sorted by name, and a parameter the grid does not
+// mention keeps the scenario's value (model.DefaultConfig's for most).
+// PointID gives a point's identity, PointConfig its configuration.
+type Point = point.Point
 
 // Param is a parameter's name and canonical value: param.Param, the type
 // store keeps too.
 type Param = param.Param
 
-// Value returns the value of parameter name in p, if p sets it.
-func (p Point) Value(name string) (string, bool) {
-	i, ok := slices.BinarySearchFunc(p.Params, name, func(q Param, name string) int { return strings.Compare(q.Name, name) })
-	if !ok {
-		return "", false
-	}
-	return p.Params[i].Value, true
-}
-
-// Config returns model.DefaultConfig with p's parameters applied, checked
-// with model.Config.Validate.
-func (p Point) Config() (model.Config, error) {
+// PointConfig returns model.DefaultConfig (or the configuration of p's
+// scenario) with p's parameters applied, checked with
+// model.Config.Validate.
+func PointConfig(p Point) (model.Config, error) {
 	c := model.DefaultConfig()
 	sc := model.LookupScenario(p.Scenario)
 	if sc != nil {
@@ -69,7 +53,7 @@ func (p Point) Config() (model.Config, error) {
 	return c, nil
 }
 
-// ID returns the point's identity under the given model version (use
+// PointID returns the point's identity under the given model version (use
 // model.Version): the lowercase hex of the first 16 bytes of the SHA-256 of
 // this text, every line ending in "\n":
 //
@@ -92,41 +76,40 @@ func (p Point) Config() (model.Config, error) {
 //
 // The encoding never changes: a point keeps its ID, so results already in a
 // database are never run again. Databases written before parameters at
-// their default lost their line hold such points under LegacyID.
-func (p Point) ID(modelVersion string) string {
-	return p.id(modelVersion, p.atDefault())
+// their default lost their line hold such points under LegacyPointID.
+func PointID(p Point, modelVersion string) string {
+	return id(p, modelVersion, atDefault(p))
 }
 
-// LegacyID returns the identity ccsweep gave the point before a parameter
-// set to its default lost its line in ID (the same text with a line for
+// LegacyPointID returns the identity ccsweep gave the point before a
+// parameter set to its default lost its line in PointID (the same text with a line for
 // every parameter but a preset the scenario has already), or "" when that
 // is its ID: when the point sets no parameter to its default. Readers look
 // a point up under both, so that a database written the old way still
 // holds it.
-func (p Point) LegacyID(modelVersion string) string {
-	atDefault := p.atDefault()
-	if !slices.ContainsFunc(p.Params, atDefault) {
+func LegacyPointID(p Point, modelVersion string) string {
+	if !slices.ContainsFunc(p.Params, atDefault(p)) {
 		return ""
 	}
-	return p.id(modelVersion, func(Param) bool { return false })
+	return id(p, modelVersion, func(Param) bool { return false })
 }
 
 // atDefault returns whether a parameter of p is a model parameter other
-// than preset set to the value it has without it (see ID).
-func (p Point) atDefault() func(Param) bool {
-	defaults := p.defaults()
+// than preset set to the value it has without it (see PointID).
+func atDefault(p Point) func(Param) bool {
+	def := defaults(p)
 	return func(q Param) bool {
 		if q.Name == "preset" || model.LookupParam(q.Name) == nil {
 			return false
 		}
-		v, ok := defaults[q.Name]
+		v, ok := def[q.Name]
 		return ok && v == q.Value
 	}
 }
 
-// id hashes the identity text of ID, leaving out a preset the scenario
-// has already and the parameters skip reports.
-func (p Point) id(modelVersion string, skip func(Param) bool) string {
+// id hashes the identity text of PointID, leaving out a preset the
+// scenario has already and the parameters skip reports.
+func id(p Point, modelVersion string, skip func(Param) bool) string {
 	b := []byte("ccsweep-point/1\nmodel=")
 	b = append(b, modelVersion...)
 	b = append(b, "\nscenario="...)
@@ -165,7 +148,7 @@ var defaultsCache sync.Map
 // model parameter but preset changes another's value, so a parameter whose
 // value is its default here changes nothing. The result is shared: do not
 // modify it.
-func (p Point) defaults() map[string]string {
+func defaults(p Point) map[string]string {
 	key := defaultsKey{sc: model.LookupScenario(p.Scenario)}
 	key.preset, _ = p.Value("preset")
 	if m, ok := defaultsCache.Load(key); ok {
@@ -239,34 +222,22 @@ func (s *SubGrid) All() iter.Seq[Point] {
 
 // all yields the points of s and reports whether yield wants more.
 func (s *SubGrid) all(yield func(Point) bool) bool {
-	names := s.axisNames()
 	more := true
 	// Parse already ran every constraint on every point, so visit cannot
 	// fail here.
 	_ = s.visit(func(idx []int, _ *model.Config) bool {
 		for seed := 1; seed <= s.Seeds && more; seed++ {
-			more = yield(s.point(idx, seed, names))
+			more = yield(s.point(idx, seed))
 		}
 		return more
 	})
 	return more
 }
 
-// axisNames returns the names of s's axes in expansion order, a new slice
-// that the points of one expansion share as Point.Axes.
-func (s *SubGrid) axisNames() []string {
-	names := make([]string, len(s.Axes))
-	for i, a := range s.Axes {
-		names[i] = a.Name
-	}
-	return names
-}
-
 // point returns the point of s with axis value indexes idx (one per
-// dimension) and the given seed; axes is the shared Point.Axes. A
-// parameter of a congestion-control scheme other than the point's is left
+// dimension) and the given seed. A parameter of a congestion-control scheme other than the point's is left
 // out: it does not apply there (see otherSchemeVaries).
-func (s *SubGrid) point(idx []int, seed int, axes []string) Point {
+func (s *SubGrid) point(idx []int, seed int) Point {
 	params := make([]Param, 0, len(s.columns))
 	scheme := ""
 	for _, c := range s.columns {
@@ -288,7 +259,7 @@ func (s *SubGrid) point(idx []int, seed int, axes []string) Point {
 			return p != nil && !p.AppliesTo(scheme)
 		})
 	}
-	return Point{Scenario: s.Scenario, Params: params, Seed: uint64(seed), Axes: axes}
+	return Point{Scenario: s.Scenario, Params: params, Seed: uint64(seed)}
 }
 
 // otherSchemeVaries reports whether the combination idx, whose scheme is

@@ -52,8 +52,8 @@ ccti_increase = 2
 	}
 	for _, p := range pts {
 		name, _ := p.Value("preset")
-		ids[p.ID(model.Version)] = name
-		c, err := p.Config()
+		ids[grids.PointID(p, model.Version)] = name
+		c, err := grids.PointConfig(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +69,7 @@ ccti_increase = 2
 	if len(ids) != 3 {
 		t.Errorf("IDs not distinct: %v", ids)
 	}
-	if base := plain.Points()[0].ID(model.Version); ids[base] != "table1" {
+	if base := grids.PointID(plain.Points()[0], model.Version); ids[base] != "table1" {
 		t.Errorf("the default point %s is not the table1 point (IDs %v)", base, ids)
 	}
 	back, err := grids.ParseCanonical([]byte(g.Canonical()))
@@ -77,8 +77,8 @@ ccti_increase = 2
 		t.Fatal(err)
 	}
 	for i, p := range back.Points() {
-		if p.ID(model.Version) != pts[i].ID(model.Version) {
-			t.Errorf("point %d: ID %s from the canonical form, %s from the file", i, p.ID(model.Version), pts[i].ID(model.Version))
+		if grids.PointID(p, model.Version) != grids.PointID(pts[i], model.Version) {
+			t.Errorf("point %d: ID %s from the canonical form, %s from the file", i, grids.PointID(p, model.Version), grids.PointID(pts[i], model.Version))
 		}
 	}
 }
@@ -161,8 +161,8 @@ func TestScenarioFileDefaultsAndPresets(t *testing.T) {
 	ids := map[string]string{}
 	for _, p := range swept.Points() {
 		name, _ := p.Value("preset")
-		ids[name] = p.ID(model.Version)
-		c, err := p.Config()
+		ids[name] = grids.PointID(p, model.Version)
+		c, err := grids.PointConfig(p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -172,7 +172,7 @@ func TestScenarioFileDefaultsAndPresets(t *testing.T) {
 			}
 		}
 	}
-	c, err := plain.Points()[0].Config()
+	c, err := grids.PointConfig(plain.Points()[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestScenarioFileDefaultsAndPresets(t *testing.T) {
 			t.Errorf("without a preset: %s = %s, want the scenario's %s", field, c.Canonical(field), v)
 		}
 	}
-	if id := plain.Points()[0].ID(model.Version); id != ids["opa"] || id == ids["table1"] {
+	if id := grids.PointID(plain.Points()[0], model.Version); id != ids["opa"] || id == ids["table1"] {
 		t.Errorf("the scenario's point %s, opa's %s, table1's %s: want opa's only", id, ids["opa"], ids["table1"])
 	}
 }

@@ -47,11 +47,12 @@ func TestGridSweepsRouting(t *testing.T) {
 		}
 		for _, pt := range points {
 			key := ""
-			for _, name := range pt.Axes {
+			for _, a := range g.Axes() {
+				name := a.Name
 				v, _ := pt.Value(name)
 				key += name + "=" + v + " "
 			}
-			cfg, err := pt.Config()
+			cfg, err := grids.PointConfig(pt)
 			if err != nil {
 				t.Fatal(err)
 			}

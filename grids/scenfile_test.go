@@ -62,7 +62,7 @@ func TestGridSweepsScenarioFields(t *testing.T) {
 			continue
 		}
 		load, _ := pt.Value("bg.load")
-		cfg, err := pt.Config()
+		cfg, err := grids.PointConfig(pt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -85,7 +85,7 @@ func TestGridSweepsScenarioFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.EqualFunc(back.Points(), points, func(a, b grids.Point) bool { return a.ID(model.Version) == b.ID(model.Version) }) {
+	if !slices.EqualFunc(back.Points(), points, func(a, b grids.Point) bool { return grids.PointID(a, model.Version) == grids.PointID(b, model.Version) }) {
 		t.Error("the canonical form reads back as other points")
 	}
 }

@@ -25,7 +25,7 @@ func TestCCSpellingsKeepIdentity(t *testing.T) {
 			if v, _ := p.Value("cc"); v != "on" && v != "off" {
 				t.Errorf("cc = %s: canonical value %q, want on or off", cc, v)
 			}
-			out = append(out, p.ID(model.Version))
+			out = append(out, grids.PointID(p, model.Version))
 		}
 		return out
 	}
@@ -77,12 +77,12 @@ santos.m = [2, 4]
 		t.Errorf("Count %d, Index.Len %d; want %d", g.Count(), x.Len(), len(want))
 	}
 	for i, p := range g.Points() {
-		if x.Point(i).ID("m") != p.ID("m") {
+		if grids.PointID(x.Point(i), "m") != grids.PointID(p, "m") {
 			t.Errorf("Index.Point(%d) differs from Points()[%d]", i, i)
 		}
 	}
 	for _, p := range g.Points() {
-		c, err := p.Config()
+		c, err := grids.PointConfig(p)
 		if err != nil {
 			t.Fatal(err)
 		}

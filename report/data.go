@@ -274,7 +274,7 @@ func parseRecord(rec store.GridRecord) *grids.Grid {
 func members(rec store.GridRecord, pg *grids.Grid) iter.Seq[store.Member] {
 	return func(yield func(store.Member) bool) {
 		for p := range pg.All() {
-			m := store.Member{ID: p.ID(rec.ModelVersion), LegacyID: p.LegacyID(rec.ModelVersion),
+			m := store.Member{ID: grids.PointID(p, rec.ModelVersion), LegacyID: grids.LegacyPointID(p, rec.ModelVersion),
 				Params: make([]store.Param, len(p.Params))}
 			copy(m.Params, p.Params)
 			if !yield(m) {
@@ -566,7 +566,7 @@ func (g *Grid) plan(pg *grids.Grid, err error) {
 			for p := range s.All() {
 				if seen != nil {
 					var id [16]byte
-					hex.Decode(id[:], []byte(p.ID(g.ModelVersion)))
+					hex.Decode(id[:], []byte(grids.PointID(p, g.ModelVersion)))
 					if seen[id] {
 						continue
 					}

@@ -81,7 +81,7 @@ func (cs *CalibrateStepper) Next(ctx context.Context, in StepInput) ([]Planned, 
 			params = withParam(params, ax.Name, values[k][idx[k]])
 		}
 		for seed := 1; seed <= in.Grid.Subs[best.Sub].Seeds; seed++ {
-			pt := grids.Point{Scenario: best.Scenario, Params: params, Seed: uint64(seed), Axes: best.Axes}
+			pt := grids.Point{Scenario: best.Scenario, Params: params, Seed: uint64(seed)}
 			next = append(next, Planned{Point: pt, Sub: best.Sub, Added: true})
 		}
 		k := len(idx) - 1
@@ -142,14 +142,14 @@ func (cs *CalibrateStepper) best(ctx context.Context, db *store.DB, planned []Pl
 // that phase, in Gbit/s. Means per phase, not samples, are compared: a real
 // fabric's oscillations are not in step with the model's.
 func (cs *CalibrateStepper) Error(ctx context.Context, db *store.DB, p grids.Point) (float64, error) {
-	id := p.ID(model.Version)
+	id := grids.PointID(p, model.Version)
 	cs.mu.Lock()
 	e, ok := cs.errs[id]
 	cs.mu.Unlock()
 	if ok {
 		return e, nil
 	}
-	cfg, err := p.Config()
+	cfg, err := grids.PointConfig(p)
 	if err != nil {
 		return 0, err
 	}
@@ -169,11 +169,11 @@ func (cs *CalibrateStepper) Error(ctx context.Context, db *store.DB, p grids.Poi
 }
 
 // seriesOf returns the series db holds of point p: under its ID, or
-// under its legacy ID (grids.Point.LegacyID) in a database written before
+// under its legacy ID (grids.LegacyPointID) in a database written before
 // the two differed.
 func seriesOf(ctx context.Context, db *store.DB, p grids.Point) ([]store.Series, error) {
-	series, err := db.Series(ctx, p.ID(model.Version))
-	if l := p.LegacyID(model.Version); err == nil && len(series) == 0 && l != "" {
+	series, err := db.Series(ctx, grids.PointID(p, model.Version))
+	if l := grids.LegacyPointID(p, model.Version); err == nil && len(series) == 0 && l != "" {
 		return db.Series(ctx, l)
 	}
 	return series, err
@@ -313,7 +313,7 @@ func FitOf(ctx context.Context, rounds *Rounds, db *store.DB) (*Fit, error) {
 	}
 	var ok []Planned
 	for _, p := range planned {
-		if done[p.ID(model.Version)] {
+		if done[grids.PointID(p.Point, model.Version)] {
 			ok = append(ok, p)
 		}
 	}
@@ -324,7 +324,7 @@ func FitOf(ctx context.Context, rounds *Rounds, db *store.DB) (*Fit, error) {
 		}
 		return nil, err
 	}
-	cfg, err := best.Config()
+	cfg, err := grids.PointConfig(best.Point)
 	if err != nil {
 		return nil, err
 	}

@@ -40,7 +40,7 @@ func Estimate(ctx context.Context, plan *Plan, idx iter.Seq[int]) (coreSeconds f
 // every phase shortened to calibrationPhase.
 func calibrate(ctx context.Context, pt grids.Point) (float64, error) {
 	sc := model.LookupScenario(pt.Scenario)
-	cfg, err := pt.Config()
+	cfg, err := grids.PointConfig(pt)
 	if err != nil {
 		return 0, err
 	}

@@ -67,13 +67,13 @@ func TestParameterAtItsDefaultIsOnePoint(t *testing.T) {
 	opa := strings.Replace(defaultGrid, "[sweep]\nmarking_rate = [0, 1, 2]\n\n[[grid]]\n", "[sweep]\npreset = [\"opa\"]\nccti_timer = [\"150us\"]\n", 1)
 	noTimer := strings.Replace(opa, "ccti_timer = [\"150us\"]\n", "", 1)
 	a, b := parse(t, opa).Points()[0], parse(t, noTimer).Points()[0]
-	if a.ID(model.Version) == b.ID(model.Version) {
-		t.Errorf("preset opa with ccti_timer 150us and without it share ID %s: opa sets another ccti_timer", a.ID(model.Version))
+	if grids.PointID(a, model.Version) == grids.PointID(b, model.Version) {
+		t.Errorf("preset opa with ccti_timer 150us and without it share ID %s: opa sets another ccti_timer", grids.PointID(a, model.Version))
 	}
 }
 
 // legacyID is a point's identity as ccsweep spelt it before parameters at
-// their default lost their line: the documented text (grids.Point.ID) with
+// their default lost their line: the documented text (grids.PointID) with
 // a line for every parameter.
 func legacyID(p grids.Point) string {
 	text := "ccsweep-point/1\nmodel=" + model.Version + "\nscenario=" + p.Scenario + "\n"
@@ -104,7 +104,7 @@ func TestPointStoredUnderItsLegacyIDIsDone(t *testing.T) {
 		}
 	}
 	id := legacyID(old)
-	if id == old.ID(model.Version) {
+	if id == grids.PointID(old, model.Version) {
 		t.Fatalf("the point with marking_rate = 1 has the same identity as before, %s: nothing to test", id)
 	}
 	var params []store.Param

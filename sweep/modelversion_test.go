@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"testing"
 
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
@@ -40,7 +41,7 @@ func TestPointsOfAnEarlierModelAreNotTakenAsDone(t *testing.T) {
 	}
 	var old []store.Result
 	for _, pt := range plan.All() {
-		r := store.Result{Point: store.Point{ID: pt.ID(earlier), GridID: oldGrid, Scenario: pt.Scenario, Seed: pt.Seed},
+		r := store.Result{Point: store.Point{ID: grids.PointID(pt, earlier), GridID: oldGrid, Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, ModelVersion: earlier, Metrics: map[string]float64{"victim_gbps": 1}}
 		r.Point.Params = append(r.Point.Params, pt.Params...)
 		old = append(old, r)

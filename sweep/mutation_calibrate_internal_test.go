@@ -26,7 +26,7 @@ func TestBestFitIsTheLeastMeanOverSeeds(t *testing.T) {
 	for seed := uint64(1); seed <= 2; seed++ {
 		for _, v := range []string{"8", "12", "16"} {
 			p := grids.Point{Scenario: "testbed-s2", Params: []grids.Param{{Name: "host_io_gbps", Value: v}}, Seed: seed}
-			cs.errs[p.ID(model.Version)] = errs[v][seed-1]
+			cs.errs[grids.PointID(p, model.Version)] = errs[v][seed-1]
 			planned = append(planned, Planned{Point: p})
 		}
 	}
@@ -49,7 +49,7 @@ func TestBestFitIsTheLeastMeanOverSeeds(t *testing.T) {
 
 // TestCalibrationReadsTheLegacyIDsSeries checks that the error of a
 // point reads the series a database holds under the point's legacy ID
-// (grids.Point.LegacyID) when there is none under its ID, and the one
+// (grids.LegacyPointID) when there is none under its ID, and the one
 // under its ID when both are there: docs/guarantees.md, "Databases
 // written before keep their points" (calibration looks points up the same
 // way).
@@ -58,7 +58,7 @@ func TestCalibrationReadsTheLegacyIDsSeries(t *testing.T) {
 	// marking_rate = 1 is the testbed's own value: the point's ID leaves it
 	// out, its legacy ID does not.
 	p := grids.Point{Scenario: "testbed-s1", Params: []grids.Param{{Name: "marking_rate", Value: "1"}}, Seed: 1}
-	id, legacy := p.ID(model.Version), p.LegacyID(model.Version)
+	id, legacy := grids.PointID(p, model.Version), grids.LegacyPointID(p, model.Version)
 	if legacy == "" || legacy == id {
 		t.Fatalf("legacy ID %q, ID %q: nothing to test", legacy, id)
 	}

@@ -84,7 +84,7 @@ func (p *Plan) Point(k int) grids.Point {
 }
 
 // ID returns the identity of point k under this model version.
-func (p *Plan) ID(k int) string { return p.Point(k).ID(model.Version) }
+func (p *Plan) ID(k int) string { return grids.PointID(p.Point(k), model.Version) }
 
 // All yields the plan's points with their positions k in the plan, in
 // order, one at a time.
@@ -154,7 +154,7 @@ func (p *Plan) notDone(ctx context.Context, db *store.DB, ks iter.Seq[int]) ([]i
 }
 
 // doneIDs reports which of the points whose IDs are ids db holds done, by
-// ID; legacy holds their legacy IDs (grids.Point.LegacyID), "" where a
+// ID; legacy holds their legacy IDs (grids.LegacyPointID), "" where a
 // point has none, and a point done under its legacy ID, in a database
 // written before ID left out parameters at their default, is done.
 func doneIDs(ctx context.Context, db *store.DB, ids, legacy []string) (map[string]bool, error) {
@@ -199,9 +199,9 @@ func (p *Plan) batches(positions iter.Seq[int], withLegacy bool, fn func(ks []in
 		pt := p.Point(k)
 		l := ""
 		if withLegacy {
-			l = pt.LegacyID(model.Version)
+			l = grids.LegacyPointID(pt, model.Version)
 		}
-		ks, ids, legacy = append(ks, k), append(ids, pt.ID(model.Version)), append(legacy, l)
+		ks, ids, legacy = append(ks, k), append(ids, grids.PointID(pt, model.Version)), append(legacy, l)
 		if len(ids) == idBatch {
 			if err := fn(ks, ids, legacy); err != nil {
 				return err
@@ -234,7 +234,7 @@ func repeats(x *grids.Index) map[uint32]uint32 {
 	}
 	es := make([]entry, x.Len())
 	for i := range es {
-		id := x.Point(i).ID(model.Version)
+		id := grids.PointID(x.Point(i), model.Version)
 		hex.Decode(es[i].id[:], []byte(id))
 		es[i].pos = uint32(i)
 	}

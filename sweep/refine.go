@@ -150,7 +150,7 @@ func (rs RefineStepper) Next(_ context.Context, in StepInput) ([]Planned, error)
 			break
 		}
 		params := withParam(e.a.p.Params, r.Axes[e.axis].Name, e.mid)
-		pt := grids.Point{Scenario: e.a.p.Scenario, Params: params, Axes: e.a.p.Axes}
+		pt := grids.Point{Scenario: e.a.p.Scenario, Params: params}
 		key := keyOf(pt)
 		if taken[key] {
 			continue

@@ -119,7 +119,7 @@ func (r *Rounds) basePoints() ([]Planned, error) {
 	var out []Planned
 	for i := range x.Len() {
 		pt := x.Point(i)
-		id := pt.ID(model.Version)
+		id := grids.PointID(pt, model.Version)
 		if seen[id] {
 			continue
 		}
@@ -138,7 +138,7 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 	}
 	ids := make(map[string]bool, len(planned))
 	for _, p := range planned {
-		ids[p.ID(model.Version)] = true
+		ids[grids.PointID(p.Point, model.Version)] = true
 	}
 	cur := planned
 	for round := 0; ; round++ {
@@ -157,7 +157,7 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 		}
 		open := false
 		for _, p := range cur {
-			switch r := byID[p.ID(model.Version)]; {
+			switch r := byID[grids.PointID(p.Point, model.Version)]; {
 			case r == nil:
 				open = true
 			case r.Status != store.StatusDone:
@@ -177,7 +177,7 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 		// without): by this grid's parameters, as keyOf looks them up.
 		ordered := make([]store.Result, len(planned))
 		for i, p := range planned {
-			ordered[i] = *byID[p.ID(model.Version)]
+			ordered[i] = *byID[grids.PointID(p.Point, model.Version)]
 			ordered[i].Point.GridID = ""
 			ordered[i].Point.Params = storeParams(p.Params)
 		}
@@ -191,7 +191,7 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 		}
 		var fresh []Planned
 		for _, p := range next {
-			if id := p.ID(model.Version); !ids[id] {
+			if id := grids.PointID(p.Point, model.Version); !ids[id] {
 				ids[id] = true
 				fresh = append(fresh, p)
 			}
@@ -210,13 +210,13 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 }
 
 // resultsByID returns the results db holds of the points ps, by the
-// points' IDs; a point stored under its legacy ID (grids.Point.LegacyID)
+// points' IDs; a point stored under its legacy ID (grids.LegacyPointID)
 // is found there, unless it is stored under its ID as well.
 func resultsByID(ctx context.Context, db *store.DB, ps []Planned) (map[string]*store.Result, error) {
 	ids := pointIDs(ps)
 	legacy := map[string]string{}
 	for i, p := range ps {
-		if l := p.LegacyID(model.Version); l != "" {
+		if l := grids.LegacyPointID(p.Point, model.Version); l != "" {
 			legacy[l] = ids[i]
 			ids = append(ids, l)
 		}
@@ -240,7 +240,7 @@ func resultsByID(ctx context.Context, db *store.DB, ps []Planned) (map[string]*s
 func pointIDs(ps []Planned) []string {
 	ids := make([]string, len(ps))
 	for i, p := range ps {
-		ids[i] = p.ID(model.Version)
+		ids[i] = grids.PointID(p.Point, model.Version)
 	}
 	return ids
 }

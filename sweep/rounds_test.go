@@ -213,7 +213,7 @@ func TestRoundShardsPartitionTheRound(t *testing.T) {
 	}
 	var want []string
 	for _, p := range st.Points {
-		want = append(want, p.ID(model.Version))
+		want = append(want, grids.PointID(p.Point, model.Version))
 	}
 	slices.Sort(all)
 	slices.Sort(want)

@@ -22,7 +22,7 @@ func TestShardCountPastThePoints(t *testing.T) {
 	ids := func(p *sweep.Plan) []string {
 		var out []string
 		for k := range p.Len() {
-			out = append(out, p.Point(k).ID(model.Version))
+			out = append(out, grids.PointID(p.Point(k), model.Version))
 		}
 		return out
 	}

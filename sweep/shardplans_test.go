@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
@@ -62,7 +63,7 @@ func TestShardPlansMatchShardSelect(t *testing.T) {
 							i+1, n, len(gotIDs), gotIDs, len(wantIDs), wantIDs)
 					}
 					for k, pt := range got.All() {
-						if pt.ID(model.Version) != gotIDs[k] {
+						if grids.PointID(pt, model.Version) != gotIDs[k] {
 							t.Fatalf("shard %d/%d: point %d does not match its ID", i+1, n, k)
 						}
 					}

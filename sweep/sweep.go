@@ -162,7 +162,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 		eg.Go(func() error {
 			for i := range jobs {
 				pt := plan.Point(i)
-				r := simulate(egCtx, plan.GridID, pt, pt.ID(model.Version), runID, opt.MaxEvents)
+				r := simulate(egCtx, plan.GridID, pt, grids.PointID(pt, model.Version), runID, opt.MaxEvents)
 				if r == nil { // interrupted
 					continue
 				}
@@ -428,7 +428,7 @@ func runPoint(ctx context.Context, pt grids.Point, maxEvents float64) (*model.Re
 		if sc == nil {
 			return nil, fmt.Errorf("unknown scenario %q", pt.Scenario)
 		}
-		cfg, err := pt.Config()
+		cfg, err := grids.PointConfig(pt)
 		if err != nil {
 			return nil, err
 		}
@@ -466,7 +466,7 @@ func EffectiveParams(scenario, modelVersion string, params []store.Param) map[st
 	}
 	pt := grids.Point{Scenario: scenario, Params: make([]grids.Param, len(params))}
 	copy(pt.Params, params)
-	cfg, err := pt.Config()
+	cfg, err := grids.PointConfig(pt)
 	if err != nil {
 		return nil
 	}
@@ -505,7 +505,7 @@ func describe(pt grids.Point) string {
 // SimulatedTime returns how much simulated time a point covers.
 func SimulatedTime(pt grids.Point) engine.Time {
 	sc := model.LookupScenario(pt.Scenario)
-	cfg, err := pt.Config()
+	cfg, err := grids.PointConfig(pt)
 	if sc == nil || err != nil {
 		return 0
 	}

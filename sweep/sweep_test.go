@@ -199,7 +199,7 @@ ccti_timer = {from = "50us", to = "500us", step = "50us"}
 		}
 		var load float64
 		for _, p := range plan.All() {
-			seen[p.ID("x")]++
+			seen[grids.PointID(p, "x")]++
 			load += sweep.SimulatedTime(p).Seconds()
 		}
 		loads = append(loads, load)
