@@ -50,7 +50,7 @@ marking_rate = [1, 2, 4]
 		if tm == "400us" && mr == "2" {
 			victim = 12
 		}
-		r := store.Result{Point: store.Point{ID: grids.PointID(pt, model.Version), GridID: gridID, Scenario: pt.Scenario, Seed: pt.Seed},
+		r := store.Result{ID: grids.PointID(pt, model.Version), GridID: gridID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, ModelVersion: model.Version,
 			Metrics: map[string]float64{
 				"victim_gbps":   victim + 0.1*float64(pt.Seed),

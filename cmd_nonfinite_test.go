@@ -137,13 +137,13 @@ func TestServeNonFiniteValues(t *testing.T) {
 	}
 	all, _ := db.Results(t.Context(), store.Filter{})
 	for _, r := range all {
-		get("/api/point?grid=" + id + "&point=" + r.Point.ID)
+		get("/api/point?grid=" + id + "&point=" + r.ID)
 		if math.IsInf(r.WallSeconds, 0) {
-			t.Errorf("point %s: wall seconds %v", r.Point.ID, r.WallSeconds)
+			t.Errorf("point %s: wall seconds %v", r.ID, r.WallSeconds)
 		}
 		for m, v := range r.Metrics {
 			if math.IsInf(v, 0) {
-				t.Errorf("point %s: %s = %v", r.Point.ID, m, v)
+				t.Errorf("point %s: %s = %v", r.ID, m, v)
 			}
 		}
 	}

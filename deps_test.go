@@ -28,7 +28,7 @@ var allowedImports = map[string][]string{
 	"grids":            {"engine", "grids/param", "grids/point", "model"},
 	"grids/param":      {},
 	"grids/point":      {"grids/param"},
-	"store":            {"grids/param", "store/atomicfile"},
+	"store":            {"grids/param", "grids/point", "store/atomicfile"},
 	"store/atomicfile": {},
 	"sweep":            {"engine", "grids", "model", "store"},
 	"sweep/slurm":      {"grids", "model", "store", "store/atomicfile", "sweep"},

@@ -41,7 +41,7 @@ marking_rate = [1, 2, 4]
 	result := func(tm, mr string) store.Result {
 		us, _ := grids.AxisNumber("ccti_timer", tm)
 		rate, _ := grids.AxisNumber("marking_rate", mr)
-		return store.Result{Point: store.Point{ID: tm + "/" + mr, GridID: rec.ID, Scenario: "testbed-s1", Seed: 1,
+		return store.Result{ID: tm + "/" + mr, GridID: rec.ID, Point: store.Point{Scenario: "testbed-s1", Seed: 1,
 			Params: []store.Param{{Name: "ccti_timer", Value: tm}, {Name: "marking_rate", Value: mr}}},
 			Status: store.StatusDone, ModelVersion: "test",
 			Metrics: map[string]float64{"victim_gbps": 10 + us/1e6/50 + rate, "contributors_gbps": 3 - rate/10}}

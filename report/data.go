@@ -275,8 +275,7 @@ func members(rec store.GridRecord, pg *grids.Grid) iter.Seq[store.Member] {
 	return func(yield func(store.Member) bool) {
 		for p := range pg.All() {
 			m := store.Member{ID: grids.PointID(p, rec.ModelVersion), LegacyID: grids.LegacyPointID(p, rec.ModelVersion),
-				Params: make([]store.Param, len(p.Params))}
-			copy(m.Params, p.Params)
+				Params: p.Params}
 			if !yield(m) {
 				return
 			}
@@ -493,8 +492,8 @@ func (g *Grid) aggregate(results []store.Result) {
 		vals := map[string][]float64{}
 		c.seedOf = map[string]uint64{}
 		for _, m := range ms {
-			c.Points = append(c.Points, m.r.Point.ID)
-			c.seedOf[m.r.Point.ID] = m.seed
+			c.Points = append(c.Points, m.r.ID)
+			c.seedOf[m.r.ID] = m.seed
 			if m.r.Status != store.StatusDone {
 				c.Failed++
 				c.Errors = append(c.Errors, fmt.Sprintf("seed %d: %s", m.seed, m.r.Err))

@@ -43,7 +43,7 @@ func fig1114DB(t testing.TB) string {
 		timer, rate := param(pt, "ccti_timer", 150), param(pt, "marking_rate", 1)
 		victim := 13 - 4*math.Exp(-timer/300)*math.Log2(rate+2)/6
 		contrib := 3.25 - 0.2*math.Exp(-timer/500)
-		r := store.Result{Point: store.Point{ID: plan.ID(i), GridID: plan.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
+		r := store.Result{ID: plan.ID(i), GridID: plan.GridID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, WallSeconds: 4.5, ModelVersion: "test", Metrics: map[string]float64{
 				"victim_gbps": victim, "contributors_gbps": contrib, "fairness_jain": 0.95 + 0.04*math.Exp(-timer/400),
 				"var": 0.05 + 0.5*timer/2000*rng.Float64(), "sd_gbps": 0.3, "fecn": 1e5 / (rate + 1), "becn": 9e4 / (rate + 1),

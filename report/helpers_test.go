@@ -124,7 +124,7 @@ func fakeResult(pt grids.Point, id, gridID string, runID int64) store.Result {
 			"var": 0.5, "sd_gbps": 0.1, "fecn": 0, "becn": 0, "mean_ccti": 0}
 	}
 	r := store.Result{
-		Point:  store.Point{ID: id, GridID: gridID, Scenario: pt.Scenario, Seed: pt.Seed},
+		ID: id, GridID: gridID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 		Status: store.StatusDone, WallSeconds: 0.5, Events: 1000, ModelVersion: "test", RunID: runID, Metrics: m,
 	}
 	r.Point.Params = append(r.Point.Params, pt.Params...)
@@ -170,7 +170,7 @@ func sweepDB(t testing.TB) string {
 		if !is(pt, "100us", "8") {
 			continue
 		}
-		r := store.Result{Point: store.Point{ID: plan.ID(k), GridID: plan.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
+		r := store.Result{ID: plan.ID(k), GridID: plan.GridID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusFailed, Err: "simulation panicked: injected by the test", ModelVersion: "test"}
 		r.Point.Params = append(r.Point.Params, pt.Params...)
 		failed = append(failed, r)

@@ -49,7 +49,7 @@ marking_rate = [1, 2, 4, 8]
 	var rs []store.Result
 	for i, pt := range plan.All() {
 		timer, rate := param(pt, "ccti_timer", 0), param(pt, "marking_rate", 0)
-		r := store.Result{Point: store.Point{ID: plan.ID(i), GridID: plan.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
+		r := store.Result{ID: plan.ID(i), GridID: plan.GridID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, ModelVersion: "test", Metrics: map[string]float64{
 				"victim_gbps": 10 + math.Sqrt(timer/7+rate), "contributors_gbps": 3 + math.Pi/(timer+rate),
 				"var": math.Sqrt2 / (1 + rate)}}

@@ -40,7 +40,7 @@ type Recommendation struct {
 func (g *Grid) recommend(ctx context.Context, db *store.DB, q rank.Query) error {
 	results := g.storedResults()
 	for i := range results {
-		results[i].Point.GridID = ""
+		results[i].GridID = ""
 	}
 	a, err := rank.Rank(store.Summarize(results), q)
 	if err != nil {

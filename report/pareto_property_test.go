@@ -42,7 +42,7 @@ marking_rate = [1, 2, 4]
 	for _, pt := range g.Points() {
 		tm, _ := pt.Value("ccti_timer")
 		mr, _ := pt.Value("marking_rate")
-		rs = append(rs, store.Result{Point: store.Point{ID: tm + "/" + mr, GridID: rec.ID, Scenario: "testbed-s1", Seed: 1,
+		rs = append(rs, store.Result{ID: tm + "/" + mr, GridID: rec.ID, Point: store.Point{Scenario: "testbed-s1", Seed: 1,
 			Params: []store.Param{{Name: "ccti_timer", Value: tm}, {Name: "marking_rate", Value: mr}}},
 			Status: store.StatusDone, ModelVersion: "test",
 			Metrics: map[string]float64{

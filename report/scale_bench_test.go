@@ -103,7 +103,7 @@ threshold    = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
 	var batch []store.Result
 	for i, pt := range plan.All() {
 		timer, rate, th := param(pt, "ccti_timer", 150), param(pt, "marking_rate", 1), param(pt, "threshold", 15)
-		r := store.Result{Point: store.Point{ID: plan.ID(i), GridID: plan.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
+		r := store.Result{ID: plan.ID(i), GridID: plan.GridID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, WallSeconds: 4.5, ModelVersion: "test", Metrics: map[string]float64{
 				"victim_gbps": 13 - 4*math.Exp(-timer/300)*math.Log2(rate+2)/6 - th/20, "contributors_gbps": 3.25 - 0.2*math.Exp(-timer/500),
 				"fairness_jain": 0.95 + 0.04*math.Exp(-timer/400), "var": 0.05 + 0.5*timer/2000*math.Abs(math.Sin(float64(i))),

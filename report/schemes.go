@@ -90,7 +90,7 @@ func sameExcept(a, b []string, k int) bool {
 func (g *Grid) bestPerScheme(ctx context.Context, db *store.DB, q rank.Query, schemes []string) ([]int, error) {
 	results := g.storedResults()
 	for i := range results {
-		results[i].Point.GridID = ""
+		results[i].GridID = ""
 	}
 	sums := store.Summarize(results)
 	byKey := map[string]int{}

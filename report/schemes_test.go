@@ -58,7 +58,7 @@ marking_rate = [1, 2, 4]
 		us, _ := grids.AxisNumber("ccti_timer", tm)
 		rate, _ := grids.AxisNumber("marking_rate", mr)
 		timer := us / 1e6
-		r := store.Result{Point: store.Point{ID: fmt.Sprintf("p%02d", i), GridID: rec.ID, Scenario: pt.Scenario, Seed: pt.Seed},
+		r := store.Result{ID: fmt.Sprintf("p%02d", i), GridID: rec.ID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, ModelVersion: "test",
 			Metrics: map[string]float64{"victim_gbps": schemeVictim[cc](timer, rate), "contributors_gbps": 3, "var": rate/10 + timer/1000}}
 		r.Point.Params = append(r.Point.Params, pt.Params...)

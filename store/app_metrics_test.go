@@ -30,7 +30,7 @@ func TestAppMetrics(t *testing.T) {
 		}
 		got := map[string]map[string]float64{}
 		for _, r := range rs {
-			got[r.Point.ID] = r.Metrics
+			got[r.ID] = r.Metrics
 		}
 		if got["p1"]["pingpong_latency_mean_us"] != 0.875 || got["p1"]["ar_iteration_p99_us"] != 1250.5 || got["p1"]["victim_gbps"] != 13 {
 			t.Errorf("%s: p1's metrics read back as %v", where, got["p1"])

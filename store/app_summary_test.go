@@ -57,8 +57,8 @@ func TestAppMetricsInSummaryAndResultsOf(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range rs {
-		if want := map[string]float64{"p1": 10, "p2": 14}[r.Point.ID]; r.Metrics["ar_iteration_mean_us"] != want {
-			t.Errorf("ResultsOf: %s's metrics %v, want ar_iteration_mean_us %g", r.Point.ID, r.Metrics, want)
+		if want := map[string]float64{"p1": 10, "p2": 14}[r.ID]; r.Metrics["ar_iteration_mean_us"] != want {
+			t.Errorf("ResultsOf: %s's metrics %v, want ar_iteration_mean_us %g", r.ID, r.Metrics, want)
 		}
 	}
 }

@@ -18,8 +18,8 @@
 // # Imports
 //
 // The package takes plain values: of ccsweep it imports only store/atomicfile
-// (for exports) and grids/param (Param, a point's parameter as a grid
-// expands it). It must never import engine, model, grids, sweep, report or
+// (for exports), grids/point (Point, a point as a grid expands it) and
+// grids/param (Param, a point's parameter). It must never import engine, model, grids, sweep, report or
 // report/rank; the model's rules reach it as values and functions its
 // callers pass in (CheckParamsWith).
 package store

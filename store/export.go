@@ -56,7 +56,7 @@ func (d *DB) ExportCSV(ctx context.Context, w io.Writer, opt ExportOptions) erro
 	cw.Write(slices.Concat(exportColumns, params, []string{"seed"}, metrics))
 	record := make([]string, 0, len(exportColumns)+len(params)+1+len(metrics))
 	for _, r := range rows {
-		record = r.appendCSVHead(record[:0], r.Point.GridID, r.Point.Scenario, params)
+		record = r.appendCSVHead(record[:0], r.GridID, r.Point.Scenario, params)
 		record = append(record, strconv.FormatUint(r.Point.Seed, 10))
 		for _, name := range metrics {
 			v, ok := r.Metrics[name]
@@ -94,7 +94,7 @@ func (d *DB) ExportJSON(ctx context.Context, w io.Writer, opt ExportOptions) err
 		if i > 0 {
 			bw.WriteString(",")
 		}
-		line = r.appendJSONHead(line[:0], r.Point.GridID, r.Point.Scenario, params)
+		line = r.appendJSONHead(line[:0], r.GridID, r.Point.Scenario, params)
 		line = appendKey(line, "seed")
 		line = strconv.AppendUint(line, r.Point.Seed, 10)
 		for _, name := range metrics {
@@ -217,7 +217,7 @@ func (d *DB) exportRows(ctx context.Context, opt ExportOptions) ([]exportRow, []
 	}
 	rows := make([]exportRow, len(rs))
 	for i, r := range rs {
-		rows[i] = exportRow{Result: r, gridName: names[r.Point.GridID]}
+		rows[i] = exportRow{Result: r, gridName: names[r.GridID]}
 		if opt.Effective != nil {
 			rows[i].effective = opt.Effective(r.Point.Scenario, r.ModelVersion, r.Point.Params)
 		}
@@ -267,7 +267,7 @@ func param(params []Param, name string) (string, bool) {
 // in params, then seed, then point ID.
 func sortResults(rs []Result, params []string) {
 	slices.SortFunc(rs, func(a, b Result) int {
-		if c := cmp.Compare(a.Point.GridID, b.Point.GridID); c != 0 {
+		if c := cmp.Compare(a.GridID, b.GridID); c != 0 {
 			return c
 		}
 		for _, name := range params {
@@ -280,7 +280,7 @@ func sortResults(rs []Result, params []string) {
 		if c := cmp.Compare(a.Point.Seed, b.Point.Seed); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.Point.ID, b.Point.ID)
+		return cmp.Compare(a.ID, b.ID)
 	})
 }
 

@@ -31,7 +31,7 @@ func (d *DB) ExportIterationsJSON(ctx context.Context, w io.Writer, opt ExportOp
 
 func (d *DB) exportIterations(ctx context.Context, w io.Writer, opt ExportOptions, asJSON bool) error {
 	return d.longExport(ctx, w, opt, asJSON, "export iterations", iterationColumns, func(lw *longWriter, r *exportRow) error {
-		apps, err := d.Iterations(ctx, r.Point.ID)
+		apps, err := d.Iterations(ctx, r.ID)
 		if err != nil {
 			return err
 		}

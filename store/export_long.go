@@ -47,12 +47,12 @@ func (d *DB) longExport(ctx context.Context, w io.Writer, opt ExportOptions, asJ
 		}
 		r := &points[i]
 		if asJSON {
-			lw.head = r.appendJSONHead(lw.head[:0], r.Point.GridID, r.Point.Scenario, params)
+			lw.head = r.appendJSONHead(lw.head[:0], r.GridID, r.Point.Scenario, params)
 			lw.head = strconv.AppendUint(appendKey(lw.head, "seed"), r.Point.Seed, 10)
-			lw.head = appendString(appendKey(append(lw.head, ", "...), "point"), r.Point.ID)
+			lw.head = appendString(appendKey(append(lw.head, ", "...), "point"), r.ID)
 		} else {
-			lw.record = r.appendCSVHead(lw.record[:0], r.Point.GridID, r.Point.Scenario, params)
-			lw.record = append(lw.record, strconv.FormatUint(r.Point.Seed, 10), r.Point.ID)
+			lw.record = r.appendCSVHead(lw.record[:0], r.GridID, r.Point.Scenario, params)
+			lw.record = append(lw.record, strconv.FormatUint(r.Point.Seed, 10), r.ID)
 		}
 		lw.n = len(lw.record)
 		if err := rows(lw, r); err != nil {

@@ -36,7 +36,7 @@ func (d *DB) ExportSeriesJSON(ctx context.Context, w io.Writer, opt ExportOption
 
 func (d *DB) exportSeries(ctx context.Context, w io.Writer, opt ExportOptions, asJSON bool) error {
 	return d.longExport(ctx, w, opt, asJSON, "export series", seriesColumns, func(lw *longWriter, r *exportRow) error {
-		series, err := d.Series(ctx, r.Point.ID)
+		series, err := d.Series(ctx, r.ID)
 		if err != nil {
 			return err
 		}

@@ -20,7 +20,7 @@ func seriesDB(t *testing.T) *store.DB {
 	t.Helper()
 	d, _ := newDB(t)
 	point := func(id string, seed uint64, params ...string) store.Result {
-		r := store.Result{Point: store.Point{ID: id, GridID: testGrid.ID, Scenario: "testbed-s1", Seed: seed},
+		r := store.Result{ID: id, GridID: testGrid.ID, Point: store.Point{Scenario: "testbed-s1", Seed: seed},
 			Status: store.StatusDone, ModelVersion: "m1", Metrics: map[string]float64{"victim_gbps": 1}}
 		for i := 0; i < len(params); i += 2 {
 			r.Point.Params = append(r.Point.Params, store.Param{Name: params[i], Value: params[i+1]})
@@ -144,7 +144,7 @@ func TestExportSeriesStreams(t *testing.T) {
 	}
 	var rs []store.Result
 	for i := range 40 {
-		r := store.Result{Point: store.Point{ID: fmt.Sprintf("p%02d", i), GridID: testGrid.ID, Scenario: "testbed-s1", Seed: uint64(i)},
+		r := store.Result{ID: fmt.Sprintf("p%02d", i), GridID: testGrid.ID, Point: store.Point{Scenario: "testbed-s1", Seed: uint64(i)},
 			Status: store.StatusDone, ModelVersion: "m1", Metrics: map[string]float64{"victim_gbps": 1},
 			Series: []store.Series{{Flow: "F1", Role: "victim", SampleSeconds: 0.001, Gbps: gbps},
 				{Flow: "F2", Role: "contributor", SampleSeconds: 0.001, Gbps: gbps}}}
@@ -197,7 +197,7 @@ func (w *peakWriter) Write(p []byte) (int, error) {
 // times 1e-4 in floating point would print 0.00030000000000000003).
 func TestExportSeriesTimes(t *testing.T) {
 	d, _ := newDB(t)
-	r := store.Result{Point: store.Point{ID: "p", GridID: testGrid.ID, Scenario: "testbed-s1", Seed: 1},
+	r := store.Result{ID: "p", GridID: testGrid.ID, Point: store.Point{Scenario: "testbed-s1", Seed: 1},
 		Status: store.StatusDone, ModelVersion: "m1", Metrics: map[string]float64{"victim_gbps": 1},
 		Series: []store.Series{{Flow: "F1", Role: "victim", SampleSeconds: 1e-4, Gbps: make([]float64, 40)}}}
 	if err := d.SaveResults(t.Context(), []store.Result{r}); err != nil {

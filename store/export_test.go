@@ -27,7 +27,7 @@ func exportDB(t *testing.T) *store.DB {
 	}
 	point := func(id, grid string, seed uint64, victim float64, params ...string) store.Result {
 		r := store.Result{
-			Point:        store.Point{ID: id, GridID: grid, Scenario: "testbed-s1", Seed: seed},
+			ID: id, GridID: grid, Point: store.Point{Scenario: "testbed-s1", Seed: seed},
 			Status:       store.StatusDone,
 			ModelVersion: "m1",
 			Metrics: map[string]float64{

@@ -165,8 +165,8 @@ func newDB(t *testing.T) (*store.DB, string) {
 // doneResult returns a small done result for point id of the grid.
 func doneResult(id, gridID string) store.Result {
 	return store.Result{
-		Point: store.Point{
-			ID: id, GridID: gridID, Scenario: "testbed-s1", Seed: 1,
+		ID: id, GridID: gridID, Point: store.Point{
+			Scenario: "testbed-s1", Seed: 1,
 			Params: []store.Param{{Name: "marking_rate", Value: "1"}},
 		},
 		Status:       store.StatusDone,

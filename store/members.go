@@ -69,11 +69,11 @@ func (d *DB) GridResults(ctx context.Context, gridID, status string, members ite
 		}
 		byID := make(map[string]*Result, len(found))
 		for i := range found {
-			byID[found[i].Point.ID] = &found[i]
+			byID[found[i].ID] = &found[i]
 		}
 		for _, p := range batch {
 			r := *byID[p.id] // the snapshot holds every picked point
-			r.Point.GridID = gridID
+			r.GridID = gridID
 			if p.params != nil {
 				r.Point.Params = p.params
 			}

@@ -62,12 +62,12 @@ func TestGridResultsSelectByIdentity(t *testing.T) {
 		}
 		var ids []string
 		for _, r := range got {
-			ids = append(ids, r.Point.ID)
-			if r.Point.GridID != two.ID {
-				t.Errorf("status %q: %s has grid %q, want %q", tc.status, r.Point.ID, r.Point.GridID, two.ID)
+			ids = append(ids, r.ID)
+			if r.GridID != two.ID {
+				t.Errorf("status %q: %s has grid %q, want %q", tc.status, r.ID, r.GridID, two.ID)
 			}
-			if (r.Point.ID == "a1" || r.Point.ID == "a2") && !slices.Equal(r.Point.Params, spelt) {
-				t.Errorf("status %q: %s has params %v, want the member's %v", tc.status, r.Point.ID, r.Point.Params, spelt)
+			if (r.ID == "a1" || r.ID == "a2") && !slices.Equal(r.Point.Params, spelt) {
+				t.Errorf("status %q: %s has params %v, want the member's %v", tc.status, r.ID, r.Point.Params, spelt)
 			}
 		}
 		slices.Sort(ids)

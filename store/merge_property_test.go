@@ -142,29 +142,29 @@ func checkMerged(t *testing.T, seed uint64, path string, want map[string]mergeCo
 		t.Errorf("seed %d: merged %d points, want %d", seed, len(results), len(want))
 	}
 	for _, r := range results {
-		c, ok := want[r.Point.ID]
+		c, ok := want[r.ID]
 		switch {
 		case !ok:
-			t.Errorf("seed %d: merged point %s is in no input", seed, r.Point.ID)
+			t.Errorf("seed %d: merged point %s is in no input", seed, r.ID)
 			continue
 		case c.done && (r.Status != store.StatusDone || r.Metrics["victim_gbps"] != c.victim):
-			t.Errorf("seed %d: point %s is %s with victim %g, want done with %g (input %d's)", seed, r.Point.ID, r.Status, r.Metrics["victim_gbps"], c.victim, from[c.id])
+			t.Errorf("seed %d: point %s is %s with victim %g, want done with %g (input %d's)", seed, r.ID, r.Status, r.Metrics["victim_gbps"], c.victim, from[c.id])
 		case !c.done && (r.Status != store.StatusFailed || r.Err != c.err):
-			t.Errorf("seed %d: point %s is %s %q, want failed %q", seed, r.Point.ID, r.Status, r.Err, c.err)
+			t.Errorf("seed %d: point %s is %s %q, want failed %q", seed, r.ID, r.Status, r.Err, c.err)
 		}
 		if got, want := runOf[r.RunID], fmt.Sprint("input ", from[c.id]); got != want {
-			t.Errorf("seed %d: point %s has the run of %q, want %q's", seed, r.Point.ID, got, want)
+			t.Errorf("seed %d: point %s has the run of %q, want %q's", seed, r.ID, got, want)
 		}
-		if len(r.Point.Params) != 1 || r.Point.Params[0].Value != r.Point.ID[1:] {
-			t.Errorf("seed %d: point %s has parameters %v", seed, r.Point.ID, r.Point.Params)
+		if len(r.Point.Params) != 1 || r.Point.Params[0].Value != r.ID[1:] {
+			t.Errorf("seed %d: point %s has parameters %v", seed, r.ID, r.Point.Params)
 		}
-		series, err := d.Series(t.Context(), r.Point.ID)
+		series, err := d.Series(t.Context(), r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if wantN := map[bool]int{false: 0, true: 1}[c.series]; len(series) != wantN ||
 			(c.series && !slices.Equal(series[0].Gbps, []float64{c.victim, c.victim / 2})) {
-			t.Errorf("seed %d: point %s has series %+v, want those of input %d's copy (%d)", seed, r.Point.ID, series, from[c.id], wantN)
+			t.Errorf("seed %d: point %s has series %+v, want those of input %d's copy (%d)", seed, r.ID, series, from[c.id], wantN)
 		}
 	}
 }

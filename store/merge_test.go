@@ -83,7 +83,7 @@ func TestMerge(t *testing.T) {
 	results, runs, export := snapshot(t, dst)
 	status := make(map[string]string)
 	for _, r := range results {
-		status[r.Point.ID] = r.Status + " " + r.Err
+		status[r.ID] = r.Status + " " + r.Err
 	}
 	want := map[string]string{"p1": "done ", "p2": "done ", "p3": "done ", "p4": "failed failed in p4"}
 	if len(status) != len(want) {
@@ -105,7 +105,7 @@ func TestMerge(t *testing.T) {
 	defer d.Close()
 	for _, r := range results {
 		if r.RunID != runs[0].ID && r.RunID != runs[1].ID {
-			t.Errorf("point %s has run %d, not a merged run", r.Point.ID, r.RunID)
+			t.Errorf("point %s has run %d, not a merged run", r.ID, r.RunID)
 		}
 	}
 	series, err := d.Series(t.Context(), "p2")

@@ -44,15 +44,15 @@ func TestReadersDropNonFiniteValues(t *testing.T) {
 		for _, r := range rs {
 			_, hasVictim := r.Metrics["victim_gbps"]
 			_, hasJain := r.Metrics["fairness_jain"]
-			if r.Point.ID == "p1" && (hasVictim || hasJain || r.WallSeconds != 0) {
+			if r.ID == "p1" && (hasVictim || hasJain || r.WallSeconds != 0) {
 				t.Errorf("%s: p1 read back as %v, wall %v; want both metrics absent, wall 0", name, r.Metrics, r.WallSeconds)
 			}
-			if r.Point.ID == "p2" && (!hasVictim || r.WallSeconds == 0) {
+			if r.ID == "p2" && (!hasVictim || r.WallSeconds == 0) {
 				t.Errorf("%s: p2 lost its values: %v, wall %v", name, r.Metrics, r.WallSeconds)
 			}
 			for m, v := range r.Metrics {
 				if math.IsInf(v, 0) || math.IsNaN(v) {
-					t.Errorf("%s: %s %s = %v", name, r.Point.ID, m, v)
+					t.Errorf("%s: %s %s = %v", name, r.ID, m, v)
 				}
 			}
 		}

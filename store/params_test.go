@@ -81,7 +81,7 @@ func TestOpenChecksParameterValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	refused("")
-	r.Point.ID, r.ModelVersion = "q2", "m1"
+	r.ID, r.ModelVersion = "q2", "m1"
 	if err := d.SaveResults(ctx, []store.Result{r}); err != nil {
 		t.Fatal(err)
 	}

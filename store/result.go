@@ -11,6 +11,7 @@ import (
 	"time"
 
 	pointparam "github.com/ccsweep/ccsweep/grids/param"
+	"github.com/ccsweep/ccsweep/grids/point"
 )
 
 // Point statuses. A point with no stored result is missing.
@@ -40,21 +41,28 @@ var metricNames = []string{
 // (model.MetricList's). The caller owns the returned slice.
 func MetricNames() []string { return slices.Clone(metricNames) }
 
-// Point identifies one simulation of a grid.
-type Point struct {
-	ID       string  // identity given by the caller: hash of parameters, scenario, seed and model version
-	GridID   string  // GridRecord.ID of the grid the point belongs to
-	Scenario string  // scenario name
-	Seed     uint64  // replication seed, at most math.MaxInt64
-	Params   []Param // parameters named as in the grid, names unique; read back sorted by name
-}
+// Point is one simulation of a grid: a scenario, its parameters and a
+// seed. It is point.Point, the type a grid expands into (grids.Point), so
+// a point goes from a grid to the database and back without a conversion.
+// Its parameters are named as in the grid, names unique, and read back
+// sorted by name; its seed is at most math.MaxInt64.
+type Point = point.Point
 
 // Param is one parameter of a point. Value is the canonical text form.
 // It is param.Param, the type of a grid point's parameters too.
 type Param = pointparam.Param
 
-// Result is the outcome of simulating a point.
+// Result is what the database holds of a simulated point: a row of the
+// points table with its parameters, metrics, series and iteration times,
+// done or failed. It is not model.Result, what a run produced (every
+// flow's series at full precision, counters, the configuration): a stored
+// result keeps the metrics computed from that, the series as stored
+// (float32), and also a failure, the point's identity and grid and the
+// run's provenance, which a run knows nothing of. sweep builds one from a
+// model.Result when it stores a point.
 type Result struct {
+	ID           string // the point's identity, given by the caller: grids.PointID of Point under ModelVersion
+	GridID       string // GridRecord.ID of the grid the point belongs to
 	Point        Point
 	Status       string    // StatusDone or StatusFailed
 	Err          string    // why it failed; empty when done
@@ -102,47 +110,47 @@ type Series struct {
 func (r *Result) validate() error {
 	p := &r.Point
 	switch {
-	case p.ID == "":
+	case r.ID == "":
 		return fmt.Errorf("result: empty point ID")
-	case p.GridID == "":
-		return fmt.Errorf("result %s: empty grid ID", p.ID)
+	case r.GridID == "":
+		return fmt.Errorf("result %s: empty grid ID", r.ID)
 	case r.Status != StatusDone && r.Status != StatusFailed:
-		return fmt.Errorf("result %s: status %q is neither %q nor %q", p.ID, r.Status, StatusDone, StatusFailed)
+		return fmt.Errorf("result %s: status %q is neither %q nor %q", r.ID, r.Status, StatusDone, StatusFailed)
 	case p.Seed > math.MaxInt64:
-		return fmt.Errorf("result %s: seed %d exceeds %d", p.ID, p.Seed, int64(math.MaxInt64))
+		return fmt.Errorf("result %s: seed %d exceeds %d", r.ID, p.Seed, int64(math.MaxInt64))
 	case r.Events > math.MaxInt64:
-		return fmt.Errorf("result %s: event count %d exceeds %d", p.ID, r.Events, int64(math.MaxInt64))
+		return fmt.Errorf("result %s: event count %d exceeds %d", r.ID, r.Events, int64(math.MaxInt64))
 	}
 	seen := make(map[string]bool, len(p.Params))
 	for _, prm := range p.Params {
 		if prm.Name == "" || seen[prm.Name] {
-			return fmt.Errorf("result %s: parameter name %q is empty or repeated", p.ID, prm.Name)
+			return fmt.Errorf("result %s: parameter name %q is empty or repeated", r.ID, prm.Name)
 		}
 		seen[prm.Name] = true
 	}
 	for name := range r.Metrics {
 		if !slices.Contains(metricNames, name) && !IsAppMetricName(name) {
-			return fmt.Errorf("result %s: unknown metric %q", p.ID, name)
+			return fmt.Errorf("result %s: unknown metric %q", r.ID, name)
 		}
 	}
 	clear(seen)
 	for _, a := range r.Iterations {
 		if !IsAppMetricName(a.App) || seen[a.App] {
-			return fmt.Errorf("result %s: app name %q of iteration times is malformed or repeated", p.ID, a.App)
+			return fmt.Errorf("result %s: app name %q of iteration times is malformed or repeated", r.ID, a.App)
 		}
 		seen[a.App] = true
 		if i := slices.IndexFunc(a.Us, func(v float64) bool { return math.IsInf(v, 0) || math.IsNaN(v) }); i >= 0 {
-			return fmt.Errorf("result %s: app %s: iteration %d's time is %v", p.ID, a.App, i+1, a.Us[i])
+			return fmt.Errorf("result %s: app %s: iteration %d's time is %v", r.ID, a.App, i+1, a.Us[i])
 		}
 	}
 	clear(seen)
 	for _, s := range r.Series {
 		if s.Flow == "" || seen[s.Flow] {
-			return fmt.Errorf("result %s: flow name %q is empty or repeated", p.ID, s.Flow)
+			return fmt.Errorf("result %s: flow name %q is empty or repeated", r.ID, s.Flow)
 		}
 		seen[s.Flow] = true
 		if len(s.Gbps) > 0 && !(s.SampleSeconds > 0) {
-			return fmt.Errorf("result %s: flow %s: sample interval %g s is not positive", p.ID, s.Flow, s.SampleSeconds)
+			return fmt.Errorf("result %s: flow %s: sample interval %g s is not positive", r.ID, s.Flow, s.SampleSeconds)
 		}
 	}
 	return nil
@@ -173,7 +181,7 @@ func (d *DB) SaveResults(ctx context.Context, rs []Result) error {
 	defer tx.Rollback()
 	for i := range rs {
 		if err := saveResult(ctx, tx, &rs[i], blobs[i]); err != nil {
-			return fmt.Errorf("save result %s: %w", rs[i].Point.ID, d.classify(err))
+			return fmt.Errorf("save result %s: %w", rs[i].ID, d.classify(err))
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -189,25 +197,25 @@ var insertPoint = `INSERT INTO points (id, grid_id, scenario, seed, status, erro
 // saveResult stores r with its series encoded in blobs.
 func saveResult(ctx context.Context, tx *sql.Tx, r *Result, blobs [][]byte) error {
 	p := &r.Point
-	if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE point_id = ?`, p.ID); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM claims WHERE point_id = ?`, r.ID); err != nil {
 		return err
 	}
 	if r.Status == StatusFailed {
 		var done bool
-		err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM points WHERE id = ? AND status = 'done')`, p.ID).Scan(&done)
+		err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM points WHERE id = ? AND status = 'done')`, r.ID).Scan(&done)
 		if err != nil || done {
 			return err
 		}
 	}
 	// Cascades to the point's params and series.
-	if _, err := tx.ExecContext(ctx, `DELETE FROM points WHERE id = ?`, p.ID); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM points WHERE id = ?`, r.ID); err != nil {
 		return err
 	}
 	var runID any
 	if r.RunID != 0 {
 		runID = r.RunID
 	}
-	args := []any{p.ID, p.GridID, p.Scenario, int64(p.Seed), r.Status, r.Err, dbTime(r.Started), dbTime(r.Finished),
+	args := []any{r.ID, r.GridID, p.Scenario, int64(p.Seed), r.Status, r.Err, dbTime(r.Started), dbTime(r.Finished),
 		r.WallSeconds, int64(r.Events), runID, r.ModelVersion}
 	for _, name := range metricNames {
 		args = append(args, nullFloat(r.Metrics, name))
@@ -217,14 +225,14 @@ func saveResult(ctx context.Context, tx *sql.Tx, r *Result, blobs [][]byte) erro
 	}
 	for _, prm := range p.Params {
 		_, err := tx.ExecContext(ctx, `INSERT INTO point_params (point_id, name, value) VALUES (?, ?, ?)`,
-			p.ID, prm.Name, prm.Value)
+			r.ID, prm.Name, prm.Value)
 		if err != nil {
 			return err
 		}
 	}
 	for _, name := range appMetricNames(r.Metrics) {
 		if v := nullFloat(r.Metrics, name); v != nil {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO app_metrics (point_id, name, value) VALUES (?, ?, ?)`, p.ID, name, v); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO app_metrics (point_id, name, value) VALUES (?, ?, ?)`, r.ID, name, v); err != nil {
 				return err
 			}
 		}
@@ -232,7 +240,7 @@ func saveResult(ctx context.Context, tx *sql.Tx, r *Result, blobs [][]byte) erro
 	for _, a := range r.Iterations {
 		for k, v := range a.Us {
 			_, err := tx.ExecContext(ctx, `INSERT INTO app_iterations (point_id, app, iteration, us) VALUES (?, ?, ?, ?)`,
-				p.ID, a.App, k+1, v)
+				r.ID, a.App, k+1, v)
 			if err != nil {
 				return err
 			}
@@ -242,7 +250,7 @@ func saveResult(ctx context.Context, tx *sql.Tx, r *Result, blobs [][]byte) erro
 		_, err := tx.ExecContext(ctx, `
 			INSERT INTO series (point_id, flow, ord, role, sample_seconds, samples, gbps)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			p.ID, s.Flow, i, s.Role, s.SampleSeconds, len(s.Gbps), blobs[i])
+			r.ID, s.Flow, i, s.Role, s.SampleSeconds, len(s.Gbps), blobs[i])
 		if err != nil {
 			return err
 		}
@@ -365,7 +373,7 @@ func queryResultsWhere(ctx context.Context, tx *sql.Tx, where string, args ...an
 		var started, finished sql.NullString
 		var runID sql.NullInt64
 		metrics := make([]sql.NullFloat64, len(metricNames))
-		dest := []any{&r.Point.ID, &r.Point.GridID, &r.Point.Scenario, &seed, &r.Status, &r.Err,
+		dest := []any{&r.ID, &r.GridID, &r.Point.Scenario, &seed, &r.Status, &r.Err,
 			&started, &finished, &r.WallSeconds, &events, &runID, &r.ModelVersion}
 		for i := range metrics {
 			dest = append(dest, &metrics[i])
@@ -376,10 +384,10 @@ func queryResultsWhere(ctx context.Context, tx *sql.Tx, where string, args ...an
 		r.Point.Seed, r.Events, r.RunID = uint64(seed), uint64(events), runID.Int64
 		r.WallSeconds = finiteOrZero(r.WallSeconds)
 		if r.Started, err = parseTime(started); err != nil {
-			return nil, fmt.Errorf("point %s: %w", r.Point.ID, err)
+			return nil, fmt.Errorf("point %s: %w", r.ID, err)
 		}
 		if r.Finished, err = parseTime(finished); err != nil {
-			return nil, fmt.Errorf("point %s: %w", r.Point.ID, err)
+			return nil, fmt.Errorf("point %s: %w", r.ID, err)
 		}
 		r.Metrics = make(map[string]float64, len(metricNames))
 		for i, m := range metrics {
@@ -387,7 +395,7 @@ func queryResultsWhere(ctx context.Context, tx *sql.Tx, where string, args ...an
 				r.Metrics[metricNames[i]] = m.Float64
 			}
 		}
-		index[r.Point.ID] = len(rs)
+		index[r.ID] = len(rs)
 		rs = append(rs, r)
 	}
 	if err := rows.Err(); err != nil {

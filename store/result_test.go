@@ -21,8 +21,8 @@ func TestResultRoundTrip(t *testing.T) {
 	}
 	started := time.Date(2025, 3, 1, 12, 0, 0, 123456789, time.FixedZone("CET", 3600))
 	in := store.Result{
-		Point: store.Point{
-			ID: "ab12", GridID: testGrid.ID, Scenario: "testbed-s1", Seed: 7,
+		ID: "ab12", GridID: testGrid.ID, Point: store.Point{
+			Scenario: "testbed-s1", Seed: 7,
 			Params: []store.Param{{Name: "marking_rate", Value: "4"}, {Name: "ccti_timer", Value: "150us"}},
 		},
 		Status:       store.StatusDone,
@@ -128,7 +128,7 @@ func TestResultStatusRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rs) != 1 || rs[0].Point.ID != "c" || rs[0].Err != "deadlock" {
+	if len(rs) != 1 || rs[0].ID != "c" || rs[0].Err != "deadlock" {
 		t.Errorf("failed results = %+v, want c with its error", rs)
 	}
 }

@@ -147,13 +147,13 @@ func Summarize(rs []Result) []*Summary {
 	for i := range rs {
 		r := &rs[i]
 		key := PointKey(r.Point.Scenario, r.Point.Params)
-		s := byKey[r.Point.GridID+"\x01"+key]
+		s := byKey[r.GridID+"\x01"+key]
 		if s == nil {
 			params := slices.Clone(r.Point.Params)
 			slices.SortFunc(params, func(a, b Param) int { return strings.Compare(a.Name, b.Name) })
-			s = &Summary{GridID: r.Point.GridID, Scenario: r.Point.Scenario, Params: params, Key: key,
+			s = &Summary{GridID: r.GridID, Scenario: r.Point.Scenario, Params: params, Key: key,
 				Metrics: map[string]Stat{}}
-			byKey[r.Point.GridID+"\x01"+key] = s
+			byKey[r.GridID+"\x01"+key] = s
 			values[s] = map[string][]float64{}
 			out = append(out, s)
 		}
@@ -162,7 +162,7 @@ func Summarize(rs []Result) []*Summary {
 			continue
 		}
 		s.Seeds = append(s.Seeds, r.Point.Seed)
-		s.IDs = append(s.IDs, r.Point.ID)
+		s.IDs = append(s.IDs, r.ID)
 		for name, v := range r.Metrics {
 			values[s][name] = append(values[s][name], v)
 		}
@@ -210,7 +210,7 @@ func (d *DB) ResultsOf(ctx context.Context, ids []string) ([]Result, error) {
 		var r Result
 		var seed, events int64
 		metrics := make([]sql.NullFloat64, len(metricNames))
-		dest := []any{&r.Point.ID, &r.Point.GridID, &r.Point.Scenario, &seed, &r.Status, &r.Err, &r.WallSeconds, &events, &r.ModelVersion}
+		dest := []any{&r.ID, &r.GridID, &r.Point.Scenario, &seed, &r.Status, &r.Err, &r.WallSeconds, &events, &r.ModelVersion}
 		for i := range metrics {
 			dest = append(dest, &metrics[i])
 		}
@@ -226,7 +226,7 @@ func (d *DB) ResultsOf(ctx context.Context, ids []string) ([]Result, error) {
 				r.Metrics[metricNames[i]] = m.Float64
 			}
 		}
-		index[r.Point.ID] = len(rs)
+		index[r.ID] = len(rs)
 		rs = append(rs, r)
 	}
 	rows.Close()
@@ -306,7 +306,7 @@ func (d *DB) summaryRows(ctx context.Context, opt ExportOptions) ([]*Summary, []
 	firsts := make([]exportRow, 0, len(sums))
 	seen := map[string]bool{}
 	for _, r := range rows {
-		k := r.Point.GridID + "\x01" + PointKey(r.Point.Scenario, r.Point.Params)
+		k := r.GridID + "\x01" + PointKey(r.Point.Scenario, r.Point.Params)
 		if !seen[k] {
 			seen[k] = true
 			firsts = append(firsts, r)

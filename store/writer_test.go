@@ -83,8 +83,8 @@ func TestWriterRejectsInvalidResults(t *testing.T) {
 		name string
 		edit func(r *store.Result)
 	}{
-		{"no point ID", func(r *store.Result) { r.Point.ID = "" }},
-		{"no grid ID", func(r *store.Result) { r.Point.GridID = "" }},
+		{"no point ID", func(r *store.Result) { r.ID = "" }},
+		{"no grid ID", func(r *store.Result) { r.GridID = "" }},
 		{"unknown status", func(r *store.Result) { r.Status = "running" }},
 		{"seed too large", func(r *store.Result) { r.Point.Seed = 1 << 63 }},
 		{"repeated param", func(r *store.Result) {

@@ -140,25 +140,25 @@ func checkIterations(t *testing.T, db *store.DB, points int) {
 		t.Fatalf("%d done points, want %d", len(rs), points)
 	}
 	for _, r := range rs {
-		its, err := db.Iterations(ctx, r.Point.ID)
+		its, err := db.Iterations(ctx, r.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(its) != 1 || its[0].App != "ar" || len(its[0].Us) != 4 {
-			t.Fatalf("point %s: iterations %v, want ar's 4", r.Point.ID, its)
+			t.Fatalf("point %s: iterations %v, want ar's 4", r.ID, its)
 		}
 		sum := 0.0
 		for _, v := range its[0].Us {
 			sum += v
 		}
 		if want := r.Metrics["ar_iteration_mean_us"]; math.Abs(sum/4-want) > 1e-9*want {
-			t.Errorf("point %s: iterations %v average %g, ar_iteration_mean_us is %g", r.Point.ID, its[0].Us, sum/4, want)
+			t.Errorf("point %s: iterations %v average %g, ar_iteration_mean_us is %g", r.ID, its[0].Us, sum/4, want)
 		}
 	}
 	for i := 0; i+1 < len(rs); i += 2 {
 		if rs[i].Point.Seed == rs[i+1].Point.Seed || rs[i].Metrics["rr_latency_us"] == rs[i+1].Metrics["rr_latency_us"] {
 			t.Errorf("points %s and %s (seeds %d, %d): rr_latency_us %g both: the seed does not reach the random ring",
-				rs[i].Point.ID, rs[i+1].Point.ID, rs[i].Point.Seed, rs[i+1].Point.Seed, rs[i].Metrics["rr_latency_us"])
+				rs[i].ID, rs[i+1].ID, rs[i].Point.Seed, rs[i+1].Point.Seed, rs[i].Metrics["rr_latency_us"])
 		}
 	}
 }

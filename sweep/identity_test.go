@@ -109,7 +109,7 @@ func TestPointStoredUnderItsLegacyIDIsDone(t *testing.T) {
 	}
 	var params []store.Param
 	params = append(params, old.Params...)
-	r := store.Result{Point: store.Point{ID: id, GridID: gid, Scenario: old.Scenario, Seed: old.Seed, Params: params},
+	r := store.Result{ID: id, GridID: gid, Point: store.Point{Scenario: old.Scenario, Seed: old.Seed, Params: params},
 		Status: store.StatusDone, ModelVersion: model.Version, Metrics: map[string]float64{"victim_gbps": 1}}
 	if err := db.SaveResults(ctx, []store.Result{r}); err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func TestPointsOfAnEarlierModelAreNotTakenAsDone(t *testing.T) {
 	}
 	var old []store.Result
 	for _, pt := range plan.All() {
-		r := store.Result{Point: store.Point{ID: grids.PointID(pt, earlier), GridID: oldGrid, Scenario: pt.Scenario, Seed: pt.Seed},
+		r := store.Result{ID: grids.PointID(pt, earlier), GridID: oldGrid, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, ModelVersion: earlier, Metrics: map[string]float64{"victim_gbps": 1}}
 		r.Point.Params = append(r.Point.Params, pt.Params...)
 		old = append(old, r)
@@ -64,11 +64,11 @@ func TestPointsOfAnEarlierModelAreNotTakenAsDone(t *testing.T) {
 	versions := map[string]int{}
 	for _, r := range all {
 		versions[r.ModelVersion]++
-		if r.ModelVersion == earlier && (r.Point.GridID != oldGrid || r.Metrics["victim_gbps"] != 1) {
-			t.Errorf("a result of %s changed: grid %s, victim %v", earlier, r.Point.GridID, r.Metrics["victim_gbps"])
+		if r.ModelVersion == earlier && (r.GridID != oldGrid || r.Metrics["victim_gbps"] != 1) {
+			t.Errorf("a result of %s changed: grid %s, victim %v", earlier, r.GridID, r.Metrics["victim_gbps"])
 		}
-		if r.ModelVersion == model.Version && r.Point.GridID != sweep.GridID(g) {
-			t.Errorf("a result of %s is filed under grid %s", model.Version, r.Point.GridID)
+		if r.ModelVersion == model.Version && r.GridID != sweep.GridID(g) {
+			t.Errorf("a result of %s is filed under grid %s", model.Version, r.GridID)
 		}
 	}
 	if len(all) != 16 || versions[earlier] != 8 || versions[model.Version] != 8 {

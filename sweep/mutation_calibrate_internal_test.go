@@ -67,7 +67,7 @@ func TestCalibrationReadsTheLegacyIDsSeries(t *testing.T) {
 		if err := db.SaveGrid(ctx, store.GridRecord{ID: "g", Name: "g", Scenario: p.Scenario, ModelVersion: model.Version, Canonical: "g"}); err != nil {
 			t.Fatal(err)
 		}
-		r := store.Result{Point: store.Point{ID: id, GridID: "g", Scenario: p.Scenario, Seed: 1, Params: storeParams(p.Params)},
+		r := store.Result{ID: id, GridID: "g", Point: p,
 			Status: store.StatusDone, ModelVersion: model.Version,
 			Series: []store.Series{{Flow: "F1", Role: "victim", SampleSeconds: 1e-3, Gbps: []float64{gbps, gbps}}}}
 		if err := db.SaveResults(ctx, []store.Result{r}); err != nil {

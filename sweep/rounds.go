@@ -178,8 +178,8 @@ func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) 
 		ordered := make([]store.Result, len(planned))
 		for i, p := range planned {
 			ordered[i] = *byID[grids.PointID(p.Point, model.Version)]
-			ordered[i].Point.GridID = ""
-			ordered[i].Point.Params = storeParams(p.Params)
+			ordered[i].GridID = ""
+			ordered[i].Point.Params = p.Params
 		}
 		sums := map[string]*store.Summary{}
 		for _, s := range store.Summarize(ordered) {
@@ -227,7 +227,7 @@ func resultsByID(ctx context.Context, db *store.DB, ps []Planned) (map[string]*s
 	}
 	byID := make(map[string]*store.Result, len(results))
 	for i := range results {
-		byID[results[i].Point.ID] = &results[i]
+		byID[results[i].ID] = &results[i]
 	}
 	for l, id := range legacy {
 		if r := byID[l]; r != nil && byID[id] == nil {
@@ -363,15 +363,8 @@ func withParam(ps []grids.Param, name, value string) []grids.Param {
 	return slices.Insert(out, i, grids.Param{Name: name, Value: value})
 }
 
-// storeParams copies a point's parameters for the store.
-func storeParams(ps []grids.Param) []store.Param {
-	out := make([]store.Param, len(ps))
-	copy(out, ps)
-	return out
-}
-
 // keyOf returns the summary key of a point: its scenario and parameters.
-func keyOf(pt grids.Point) string { return store.PointKey(pt.Scenario, storeParams(pt.Params)) }
+func keyOf(pt grids.Point) string { return store.PointKey(pt.Scenario, pt.Params) }
 
 // NewRounds returns the adaptive sweep of g: the seed targets of its
 // sub-grids, then refine (the grid's [refine], or what replaces it; nil for

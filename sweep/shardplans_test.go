@@ -101,7 +101,7 @@ func TestTallyAcrossDatabases(t *testing.T) {
 
 	// One point of shard 2 failed in db2.
 	pt := shard2.Point(0)
-	failed := store.Result{Point: store.Point{ID: shard2.ID(0), GridID: shard2.GridID, Scenario: pt.Scenario, Seed: pt.Seed},
+	failed := store.Result{ID: shard2.ID(0), GridID: shard2.GridID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 		Status: store.StatusFailed, Err: "boom", ModelVersion: model.Version, Started: time.Now(), Finished: time.Now()}
 	failed.Point.Params = append(failed.Point.Params, pt.Params...)
 	if err := db2.SaveGrid(ctx, store.GridRecord{ID: shard2.GridID, Name: g.Name, Scenario: g.Scenario,

@@ -177,7 +177,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, e
 				sum.Busy += time.Duration(r.WallSeconds * float64(time.Second))
 				if failed {
 					sum.Failed++
-					failedHere[r.Point.ID] = true
+					failedHere[r.ID] = true
 				}
 				if opt.Progress != nil {
 					opt.Progress.Done(pt, failed)
@@ -376,14 +376,10 @@ func (l *leases) renew(ctx context.Context, db *store.DB, owner string) {
 }
 
 // simulate runs the point pt of grid gridID, whose ID is id, and returns
-// its result, or nil if ctx ended first.
+// its result (whose Point is pt, sharing its parameters; neither is
+// modified), or nil if ctx ended first.
 func simulate(ctx context.Context, gridID string, pt grids.Point, id string, runID int64, maxEvents float64) *store.Result {
-	r := &store.Result{
-		Point: store.Point{ID: id, GridID: gridID, Scenario: pt.Scenario, Seed: pt.Seed,
-			Params: make([]store.Param, len(pt.Params))},
-		ModelVersion: model.Version, RunID: runID, Started: time.Now(),
-	}
-	copy(r.Point.Params, pt.Params)
+	r := &store.Result{ID: id, GridID: gridID, Point: pt, ModelVersion: model.Version, RunID: runID, Started: time.Now()}
 	res, err := runPoint(ctx, pt, maxEvents)
 	r.Finished = time.Now()
 	r.WallSeconds = r.Finished.Sub(r.Started).Seconds()
@@ -464,9 +460,7 @@ func EffectiveParams(scenario, modelVersion string, params []store.Param) map[st
 	if modelVersion != model.Version {
 		return nil
 	}
-	pt := grids.Point{Scenario: scenario, Params: make([]grids.Param, len(params))}
-	copy(pt.Params, params)
-	cfg, err := grids.PointConfig(pt)
+	cfg, err := grids.PointConfig(grids.Point{Scenario: scenario, Params: params})
 	if err != nil {
 		return nil
 	}

@@ -62,8 +62,8 @@ func (p *Plan) Tally(ctx context.Context, dbs ...*store.DB) (Tally, error) {
 			}
 			for _, r := range rs {
 				if r.Status == store.StatusFailed {
-					failed[r.Point.ID] = true
-					if id, ok := ofLegacy[r.Point.ID]; ok {
+					failed[r.ID] = true
+					if id, ok := ofLegacy[r.ID]; ok {
 						failed[id] = true
 					}
 				}

@@ -79,14 +79,14 @@ func LoadSummaries(ctx context.Context, db *store.DB, sel string,
 			return nil, "", err
 		}
 		for _, res := range part {
-			if !seen[res.Point.ID] {
-				seen[res.Point.ID] = true
+			if !seen[res.ID] {
+				seen[res.ID] = true
 				rs = append(rs, res)
 			}
 		}
 	}
 	for i := range rs {
-		rs[i].Point.GridID = ""
+		rs[i].GridID = ""
 	}
 	return store.Summarize(rs), strings.Join(names, ", "), nil
 }

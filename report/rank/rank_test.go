@@ -14,7 +14,7 @@ import (
 
 // result is a hand-made done result of one seed.
 func result(seed uint64, params map[string]string, metrics map[string]float64) store.Result {
-	r := store.Result{Point: store.Point{ID: fmt.Sprint(params, seed), Scenario: "testbed-s1", Seed: seed},
+	r := store.Result{ID: fmt.Sprint(params, seed), Point: store.Point{Scenario: "testbed-s1", Seed: seed},
 		Status: store.StatusDone, Metrics: metrics}
 	for _, k := range []string{"ccti_timer", "marking_rate"} {
 		if v, ok := params[k]; ok {
@@ -36,7 +36,7 @@ func cliff() []*store.Summary {
 				map[string]float64{"victim_gbps": v + 0.01*float64(seed), "var": 0.1}))
 		}
 	}
-	slices.SortFunc(rs, func(a, b store.Result) int { return strings.Compare(a.Point.ID, b.Point.ID) })
+	slices.SortFunc(rs, func(a, b store.Result) int { return strings.Compare(a.ID, b.ID) })
 	return store.Summarize(rs)
 }
 
