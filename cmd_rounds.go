@@ -53,7 +53,7 @@ func sweepRounds(c *cli.Context, g *grids.Grid) (*sweep.Rounds, error) {
 
 // runSweep runs plan, or the rounds of an adaptive sweep, in db, printing
 // a line about the rounds.
-func runSweep(c *cli.Context, rounds *sweep.Rounds, plan *sweep.Plan, db *store.DB, opt sweep.Options) (sweep.Summary, error) {
+func runSweep(c *cli.Context, rounds *sweep.Rounds, plan *sweep.Plan, db *store.DB, opt sweep.Options) (sweep.Outcome, error) {
 	if rounds == nil {
 		return sweep.Run(c.Context, plan, db, opt)
 	}
@@ -61,18 +61,18 @@ func runSweep(c *cli.Context, rounds *sweep.Rounds, plan *sweep.Plan, db *store.
 	if opt.Shard == (sweep.Shard{}) || opt.Shard.Count == 1 {
 		sum, err := sweep.RunRounds(c.Context, rounds, db, opt)
 		printRounds(out, sum.State, "")
-		return sum.Summary, err
+		return sum.Outcome, err
 	}
 	// One shard of the current round, as the merged database says
 	// (sweepRounds made sure there is one).
 	from := c.String("rounds-from")
 	st, err := currentRound(c.Context, rounds, from)
 	if err != nil {
-		return sweep.Summary{}, err
+		return sweep.Outcome{}, err
 	}
 	printRounds(out, st, " (from "+from+")")
 	if st.Finished {
-		return sweep.Summary{}, nil
+		return sweep.Outcome{}, nil
 	}
 	return sweep.RunRound(c.Context, rounds.Grid, st, db, opt)
 }

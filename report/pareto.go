@@ -32,7 +32,7 @@ type Recommendation struct {
 	// ranked.
 	Feasible, Points int `json:"-"`
 	answer           *rank.Answer
-	cellOf           map[*rank.Point]int
+	cellOf           map[*rank.Entry]int
 }
 
 // recommend ranks the grid's stored points by q and records the answer by
@@ -47,7 +47,7 @@ func (g *Grid) recommend(ctx context.Context, db *store.DB, q rank.Query) error 
 		return err
 	}
 	r := &Recommendation{Robust: q.Robust, Best: -1, Region: []int{}, Front: []int{}, Feasible: a.Feasible,
-		Points: len(a.Points), answer: a, cellOf: map[*rank.Point]int{}}
+		Points: len(a.Points), answer: a, cellOf: map[*rank.Entry]int{}}
 	for _, o := range q.Objectives {
 		r.Objectives = append(r.Objectives, o.String())
 	}

@@ -100,8 +100,10 @@ func TQuantile(dof int) float64 {
 	return t.Quantile(1 - (1-ConfidenceLevel)/2)
 }
 
-// Summary is one point of a grid (a scenario and its parameters) with its
-// seeds' results aggregated.
+// Summary is one point of a grid (a scenario and its parameters: a Point
+// without its seed) with its seeds' results aggregated. What a sweep did is
+// another idea, sweep.Outcome; a summary's place in a ranking is
+// report/rank's Entry.
 type Summary struct {
 	GridID   string
 	Scenario string

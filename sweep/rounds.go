@@ -272,10 +272,10 @@ func (st RoundState) Plan(g *grids.Grid, shard Shard) (*Plan, error) {
 	return p, nil
 }
 
-// RoundsSummary says what an adaptive sweep did: the sum of its rounds'
+// RoundsOutcome says what an adaptive sweep did: the sum of its rounds'
 // Summaries (Points counting every point planned) and where it stands.
-type RoundsSummary struct {
-	Summary
+type RoundsOutcome struct {
+	Outcome
 	State RoundState
 	// Rounds counts the rounds this sweep ran points of.
 	Rounds int
@@ -287,8 +287,8 @@ type RoundsSummary struct {
 // retries them and goes on); an interrupted round returns Run's error. opt
 // must not select a shard: every round needs all results of the one before
 // (see RunRound).
-func RunRounds(ctx context.Context, rounds *Rounds, db *store.DB, opt Options) (RoundsSummary, error) {
-	var total RoundsSummary
+func RunRounds(ctx context.Context, rounds *Rounds, db *store.DB, opt Options) (RoundsOutcome, error) {
+	var total RoundsOutcome
 	if opt.Shard != (Shard{}) && opt.Shard.Count > 1 {
 		return total, errors.New("an adaptive sweep runs its rounds in one database; run shards of a round with RunRound")
 	}
@@ -323,16 +323,16 @@ func RunRounds(ctx context.Context, rounds *Rounds, db *store.DB, opt Options) (
 
 // RunRound runs the points of opt.Shard of the round st (see Rounds.Current)
 // that db does not hold, as Run does.
-func RunRound(ctx context.Context, g *grids.Grid, st RoundState, db *store.DB, opt Options) (Summary, error) {
+func RunRound(ctx context.Context, g *grids.Grid, st RoundState, db *store.DB, opt Options) (Outcome, error) {
 	plan, err := st.Plan(g, opt.Shard)
 	if err != nil {
-		return Summary{}, err
+		return Outcome{}, err
 	}
 	return Run(ctx, plan, db, opt)
 }
 
 // add adds the counts and times of a round's summary.
-func (t *RoundsSummary) add(s Summary) {
+func (t *RoundsOutcome) add(s Outcome) {
 	t.AlreadyDone += s.AlreadyDone
 	t.Elsewhere += s.Elsewhere
 	t.Ran += s.Ran

@@ -55,10 +55,11 @@ type Progress interface {
 	Finish()
 }
 
-// Summary says what a sweep did. Every point of the plan is counted once,
+// Outcome says what a sweep did (not store.Summary, which aggregates a
+// point's seeds). Every point of the plan is counted once,
 // however many sub-grids list it, and only results that reached the database
 // count as run.
-type Summary struct {
+type Outcome struct {
 	Points      int           // distinct points of the grid (of the shard)
 	AlreadyDone int           // found done in the database
 	Elsewhere   int           // done meanwhile by other processes sharing the database
@@ -71,7 +72,7 @@ type Summary struct {
 }
 
 // Efficiency returns the fraction of the workers' time spent simulating.
-func (s Summary) Efficiency() float64 {
+func (s Outcome) Efficiency() float64 {
 	if s.Wall <= 0 || s.Workers == 0 {
 		return 0
 	}
@@ -84,7 +85,7 @@ var (
 	ErrInterrupted = errors.New("sweep interrupted")
 	// ErrIncomplete is wrapped by Run's error when the sweep stopped with
 	// points that have no result, which running it again finishes
-	// (Summary.Undone says how many).
+	// (Outcome.Undone says how many).
 	ErrIncomplete = errors.New("points remain undone")
 )
 
@@ -105,14 +106,14 @@ const DefaultLease = 3 * time.Minute
 //
 // It returns ErrInterrupted if ctx ends first, and an error wrapping
 // ErrIncomplete whenever points remain undone (with what was done counted in
-// the Summary).
-func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Summary, error) {
+// the Outcome).
+func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Outcome, error) {
 	start := time.Now()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.NumCPU()
 	}
-	sum := Summary{Points: plan.Len(), Workers: workers}
+	sum := Outcome{Points: plan.Len(), Workers: workers}
 	lease := opt.Lease
 	if lease <= 0 {
 		lease = DefaultLease

@@ -58,7 +58,7 @@ func openDB(t *testing.T, name string) *store.DB {
 	return db
 }
 
-func runGrid(t *testing.T, g *grids.Grid, db *store.DB, opt sweep.Options) sweep.Summary {
+func runGrid(t *testing.T, g *grids.Grid, db *store.DB, opt sweep.Options) sweep.Outcome {
 	t.Helper()
 	plan, err := sweep.NewPlan(g, opt.Shard)
 	if err != nil {

@@ -95,7 +95,7 @@ func LoadSummaries(ctx context.Context, db *store.DB, sel string,
 // recommendation, its region, the table of top (points of a.Points), the
 // Pareto front and, if at names a point, why it is not recommended. name
 // names the grids ranked.
-func (a *Answer) WriteText(w io.Writer, top []*Point, name string, at []store.Param) error {
+func (a *Answer) WriteText(w io.Writer, top []*Entry, name string, at []store.Param) error {
 	q := a.Query
 	var objs []string
 	for _, o := range q.Objectives {
@@ -233,7 +233,7 @@ func rankColumns(a *Answer) []string {
 	return cols
 }
 
-func rankRow(a *Answer, p *Point) []any {
+func rankRow(a *Answer, p *Entry) []any {
 	row := []any{p.Rank, p.Score, p.Pareto, p.InRegion}
 	for _, v := range p.Coords {
 		row = append(row, v)
@@ -251,7 +251,7 @@ func rankRow(a *Answer, p *Point) []any {
 
 // WriteCSV writes top as CSV: rank, score, pareto, region, the axes,
 // seeds, then each objective's mean and 95 % half-width (and robust value).
-func (a *Answer) WriteCSV(w io.Writer, top []*Point) error {
+func (a *Answer) WriteCSV(w io.Writer, top []*Entry) error {
 	cw := csv.NewWriter(w)
 	cw.Write(rankColumns(a))
 	for _, p := range top {
@@ -276,7 +276,7 @@ func (a *Answer) WriteCSV(w io.Writer, top []*Point) error {
 
 // WriteJSON writes the rows of WriteCSV as a JSON array of objects, NaN
 // and infinities as null.
-func (a *Answer) WriteJSON(w io.Writer, top []*Point) error {
+func (a *Answer) WriteJSON(w io.Writer, top []*Entry) error {
 	cols := rankColumns(a)
 	io.WriteString(w, "[")
 	for i, p := range top {

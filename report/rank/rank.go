@@ -111,9 +111,11 @@ type Query struct {
 // DefaultTolerance is the default Query.Tolerance: 5 %.
 const DefaultTolerance = 0.05
 
-// Point is a ranked point: a parameter combination with its seeds
-// aggregated.
-type Point struct {
+// Entry is a point's place in a ranking: its summary (a parameter
+// combination with its seeds aggregated, store.Summary) and what ranking
+// found of it. It is not a point of its own: the point is the summary's
+// scenario and parameters, grids.Point (point.Point) without a seed.
+type Entry struct {
 	*store.Summary
 	// Coords are the point's values of Answer.Axes ("" where it does not
 	// set the parameter).
@@ -139,12 +141,12 @@ type Point struct {
 	// Neighbours are the positions in Answer.Points of the point's grid
 	// neighbours (see Neighbours), set with Query.Robust only.
 	Neighbours []int
-	near       []*Point
+	near       []*Entry
 	norm       []float64 // Values scaled to [0, 1], 1 best
 }
 
 // Describe spells the point's coordinates, e.g. "ccti_timer=150us marking_rate=1".
-func (p *Point) Describe(axes []string) string {
+func (p *Entry) Describe(axes []string) string {
 	var parts []string
 	for i, a := range axes {
 		v := p.Coords[i]
@@ -167,12 +169,12 @@ type Answer struct {
 	Axes []string
 	// Points are every point with a done seed, feasible ones first by rank,
 	// then the others in their given order.
-	Points []*Point
+	Points []*Entry
 	// Best is the point ranked 1, nil if no point is feasible.
-	Best *Point
+	Best *Entry
 	// Front is the Pareto front, by rank; Region the recommended region,
 	// by rank.
-	Front, Region []*Point
+	Front, Region []*Entry
 	// Feasible counts the feasible points.
 	Feasible int
 }
@@ -187,10 +189,10 @@ func Rank(sums []*store.Summary, q Query) (*Answer, error) {
 		q.Tolerance = DefaultTolerance
 	}
 	a := &Answer{Query: q}
-	var pts []*Point
+	var pts []*Entry
 	for _, s := range sums {
 		if len(s.Seeds) > 0 {
-			pts = append(pts, &Point{Summary: s})
+			pts = append(pts, &Entry{Summary: s})
 		}
 	}
 	a.Axes = varying(pts)
@@ -207,7 +209,7 @@ func Rank(sums []*store.Summary, q Query) (*Answer, error) {
 	a.Points = pts
 	for _, w := range q.Where {
 		for _, name := range w.AppMetrics() {
-			if !slices.ContainsFunc(pts, func(p *Point) bool { _, ok := p.Metrics[name]; return ok }) {
+			if !slices.ContainsFunc(pts, func(p *Entry) bool { _, ok := p.Metrics[name]; return ok }) {
 				return nil, fmt.Errorf("rank: where %q: no point has a metric %s", w.Src, name)
 			}
 		}
@@ -234,7 +236,7 @@ func Rank(sums []*store.Summary, q Query) (*Answer, error) {
 
 // varying returns the parameter names whose values differ between pts,
 // sorted, with "scenario" first when scenarios differ.
-func varying(pts []*Point) []string {
+func varying(pts []*Entry) []string {
 	values := map[string]map[string]bool{}
 	all := map[string]bool{}
 	for _, p := range pts {
@@ -269,7 +271,7 @@ func varying(pts []*Point) []string {
 }
 
 // evaluate sets p's objective values (robust or not) and feasibility.
-func (a *Answer) evaluate(p *Point) error {
+func (a *Answer) evaluate(p *Entry) error {
 	q := a.Query
 	means := map[string]float64{}
 	for name, st := range p.Metrics {
@@ -329,7 +331,7 @@ func worse(o Objective, x, y float64) bool {
 // scores and finds the Pareto front.
 func (a *Answer) score() {
 	q := a.Query
-	var feas []*Point
+	var feas []*Entry
 	for _, p := range a.Points {
 		if p.Feasible {
 			feas = append(feas, p)
@@ -376,7 +378,7 @@ func (a *Answer) score() {
 
 // dominates reports whether r is at least as good as p on every objective
 // and better on one.
-func dominates(r, p *Point) bool {
+func dominates(r, p *Entry) bool {
 	better := false
 	for i := range r.norm {
 		switch {
@@ -397,7 +399,7 @@ func (a *Answer) order() {
 	// next Tolerance down, and so on. Bands counted from 0 upwards instead
 	// would leave the best alone in its band whenever 1/Tolerance is whole.
 	band := func(x float64) float64 { return max(0, math.Floor((1-x)/q.Tolerance-1e-9)) }
-	slices.SortStableFunc(a.Points, func(x, y *Point) int {
+	slices.SortStableFunc(a.Points, func(x, y *Entry) int {
 		if x.Feasible != y.Feasible {
 			if x.Feasible {
 				return -1
@@ -416,7 +418,7 @@ func (a *Answer) order() {
 		}
 		return cmp.Compare(y.Score, x.Score)
 	})
-	pos := map[*Point]int{}
+	pos := map[*Entry]int{}
 	for i, p := range a.Points {
 		pos[p] = i
 	}
@@ -455,7 +457,7 @@ func (a *Answer) order() {
 
 // Find returns the point whose parameters include every one of want (by
 // canonical value), or nil; with several, the best ranked.
-func (a *Answer) Find(want []store.Param) *Point {
+func (a *Answer) Find(want []store.Param) *Entry {
 	for _, p := range a.Points {
 		ok := true
 		for _, w := range want {
@@ -477,7 +479,7 @@ func (a *Answer) Find(want []store.Param) *Point {
 // recommendation: its rank, and if it is not in the recommended region,
 // why not: the constraint it fails, or how far each objective is from the
 // best point's.
-func (a *Answer) Explain(p *Point) []string {
+func (a *Answer) Explain(p *Entry) []string {
 	q := a.Query
 	var out []string
 	desc := p.Describe(a.Axes)
@@ -509,7 +511,7 @@ func (a *Answer) Explain(p *Point) []string {
 	return out
 }
 
-func scoreOf(p *Point) float64 {
+func scoreOf(p *Entry) float64 {
 	if p == nil {
 		return math.NaN()
 	}
@@ -518,7 +520,7 @@ func scoreOf(p *Point) float64 {
 
 // formatStat spells a metric's mean with its confidence half-width and
 // seed count: "12.98 ± 0.05 (3 seeds)", or "12.98 (1 seed)".
-func formatStat(p *Point, metric string) string {
+func formatStat(p *Entry, metric string) string {
 	st, ok := p.Metrics[metric]
 	if !ok {
 		return "no value"

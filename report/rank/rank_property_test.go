@@ -37,7 +37,7 @@ func row(metrics ...map[string]float64) []*store.Summary {
 }
 
 // coordsOf returns the ccti_timer values of points, in their order.
-func coordsOf(a *rank.Answer, pts []*rank.Point) []string {
+func coordsOf(a *rank.Answer, pts []*rank.Entry) []string {
 	var out []string
 	for _, p := range pts {
 		out = append(out, p.Describe(a.Axes))
@@ -210,8 +210,8 @@ func better(o rank.Objective, x, y float64) bool {
 // bruteFront returns the feasible points of a that no other feasible
 // point dominates on vals (at least as good on every objective, strictly
 // better on one).
-func bruteFront(q rank.Query, pts []*rank.Point, vals func(*rank.Point) []float64) map[*rank.Point]bool {
-	front := map[*rank.Point]bool{}
+func bruteFront(q rank.Query, pts []*rank.Entry, vals func(*rank.Entry) []float64) map[*rank.Entry]bool {
+	front := map[*rank.Entry]bool{}
 	for _, p := range pts {
 		dominated := false
 		for _, r := range pts {
@@ -253,7 +253,7 @@ func TestRankingAgainstBruteForce(t *testing.T) {
 			t.Helper()
 			t.Fatalf("seed %d, query %v where %d order %d: %s", seed, q.Objectives, len(q.Where), q.Order, fmt.Sprintf(format, args...))
 		}
-		var feas []*rank.Point
+		var feas []*rank.Entry
 		for _, p := range a.Points {
 			want := len(q.Where) == 0 || p.Metrics["fairness_jain"].Mean >= 0.5
 			if p.Feasible != want {
@@ -272,7 +272,7 @@ func TestRankingAgainstBruteForce(t *testing.T) {
 			}
 			continue
 		}
-		own := func(p *rank.Point) []float64 {
+		own := func(p *rank.Entry) []float64 {
 			var v []float64
 			for _, o := range q.Objectives {
 				v = append(v, p.Metrics[o.Metric].Mean)
@@ -282,8 +282,8 @@ func TestRankingAgainstBruteForce(t *testing.T) {
 		// Each objective scaled to [0, 1] over the feasible points, 1 best
 		// (1 for all when they are equal); the weighted score their
 		// weighted mean.
-		scaled := map[*rank.Point][]float64{}
-		score := map[*rank.Point]float64{}
+		scaled := map[*rank.Entry][]float64{}
+		score := map[*rank.Entry]float64{}
 		var wsum float64
 		for i, o := range q.Objectives {
 			wsum += o.Weight
@@ -395,8 +395,8 @@ func TestRobustValuesAreTheWorstNeighbours(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		at := map[[2]int]*rank.Point{}
-		index := func(p *rank.Point) [2]int {
+		at := map[[2]int]*rank.Entry{}
+		index := func(p *rank.Entry) [2]int {
 			tm, _ := p.Value("ccti_timer")
 			mr, _ := p.Value("marking_rate")
 			return [2]int{slices.Index(testTimers, tm), slices.Index(testRates, mr)}
@@ -404,7 +404,7 @@ func TestRobustValuesAreTheWorstNeighbours(t *testing.T) {
 		for _, p := range a.Points {
 			at[index(p)] = p
 		}
-		robust := func(p *rank.Point) []float64 { return p.Values }
+		robust := func(p *rank.Entry) []float64 { return p.Values }
 		for _, p := range a.Points {
 			c := index(p)
 			for i, o := range q.Objectives {

@@ -35,7 +35,7 @@ func parse(t *testing.T, text string) *grids.Grid {
 	return g
 }
 
-func runGrid(t *testing.T, g *grids.Grid, db *store.DB, opt sweep.Options) sweep.Summary {
+func runGrid(t *testing.T, g *grids.Grid, db *store.DB, opt sweep.Options) sweep.Outcome {
 	t.Helper()
 	plan, err := sweep.NewPlan(g, opt.Shard)
 	if err != nil {
