@@ -82,11 +82,11 @@ func PointID(p Point, modelVersion string) string {
 }
 
 // LegacyPointID returns the identity ccsweep gave the point before a
-// parameter set to its default lost its line in PointID (the same text with a line for
-// every parameter but a preset the scenario has already), or "" when that
-// is its ID: when the point sets no parameter to its default. Readers look
-// a point up under both, so that a database written the old way still
-// holds it.
+// parameter set to its default lost its line in PointID (the same text
+// with a line for every parameter but a preset the scenario has already),
+// or "" when that is its ID: when the point sets no parameter to its
+// default. Readers look a point up under both, so that a database written
+// the old way still holds it.
 func LegacyPointID(p Point, modelVersion string) string {
 	if !slices.ContainsFunc(p.Params, atDefault(p)) {
 		return ""
