@@ -256,7 +256,7 @@ func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
 			}
 		}
 		if len(below) < 2 || len(above) < 2 {
-			t.Errorf("%s: bounded from below by %v, from above by %v; want two published sources on each side", p.Name, keys(below), keys(above))
+			t.Errorf("%s: bounded from below by %q, from above by %q; want two published sources on each side", p.Name, keys(below), keys(above))
 		}
 		if p.Allows == "" {
 			t.Errorf("%s: no interval", p.Name)
