@@ -149,8 +149,8 @@ func (p *ParamProvenance) Rows() []string {
 // paced_read_latency from below: the read round trip of a set-aside QP
 // contains at least one PCIe read of host memory, request to first
 // completion. The number is derived (an analysis of link, protocol and
-// interface logic, link width not given in the text found), for PCIe 1.x
-// endpoints reading a CPU's memory, not measured on the testbed's hosts
+// interface logic, link width not given in the text found) for reads
+// between a CPU and a PCIe 1.x device, not measured on the testbed's hosts
 // (Sun Fire X2200 M2: Opteron, nForce Professional, ConnectX DDR in PCIe
 // 1.1 x8), whose reads also cross HyperTransport and DRAM. docs/fidelity.md
 // gives the search that found it.
