@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -192,9 +193,11 @@ func TestHeldOutNeedsEveryBestFit(t *testing.T) {
 }
 
 // Issue 27's done-when: no fitted parameter rests on one claim. Each fitted
-// value is bounded from below and from above by rows that exist, the rows
-// come from at least two distinct published sources, and each bound's
-// failing value lies on its side of the default.
+// value is bounded from below and from above, on each side by at least two
+// distinct published sources: rows that exist (a source is the part of the
+// row before ": ") or published physical quantities, which name no row and
+// cite where their number comes from. Each bound's failing value (for a
+// physical quantity, the quantity itself) lies on its side of the default.
 func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
 	rows := judge(goodReport())
 	number := func(p *Param, v any) float64 {
@@ -221,39 +224,39 @@ func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
 		param := LookupParam(p.Name)
 		def := DefaultConfig()
 		dv := number(param, param.get(&def))
-		sources := map[string]bool{}
-		below, above := 0, 0
+		below, above := map[string]bool{}, map[string]bool{}
 		for _, b := range p.Bounds {
-			source, _, ok := strings.Cut(b.Row, ": ")
-			named := 0
-			for _, r := range rows {
-				if strings.HasPrefix(r.Source+": "+r.Item, b.Row) {
-					named++
+			if b.Physical != "" {
+				if b.Row != "" || b.FullPlane || len(b.Physical) < 40 {
+					t.Errorf("%s: physical bound %q names row %q (full plane %v); want no row and a citation", p.Name, b.Physical, b.Row, b.FullPlane)
+				}
+			} else {
+				named := 0
+				for _, r := range rows {
+					if strings.HasPrefix(r.Source+": "+r.Item, b.Row) {
+						named++
+					}
+				}
+				if !strings.Contains(b.Row, ": ") || named == 0 {
+					t.Errorf("%s: bound %q names no row", p.Name, b.Row)
 				}
 			}
-			if !ok || named == 0 {
-				t.Errorf("%s: bound %q names no row", p.Name, b.Row)
-			}
-			sources[source] = true
 			fv, err := param.Parse(b.Fails)
 			if err != nil {
-				t.Errorf("%s: bound %q fails at %q: %v", p.Name, b.Row, b.Fails, err)
+				t.Errorf("%s: bound %q fails at %q: %v", p.Name, b.Source(), b.Fails, err)
 				continue
 			}
 			switch f := number(param, fv); {
 			case b.Below && f < dv:
-				below++
+				below[b.Source()] = true
 			case !b.Below && f > dv:
-				above++
+				above[b.Source()] = true
 			default:
-				t.Errorf("%s: bound %q (below %v) fails at %s, on the wrong side of the default %s", p.Name, b.Row, b.Below, b.Fails, def.Canonical(p.Name))
+				t.Errorf("%s: bound %q (below %v) fails at %s, on the wrong side of the default %s", p.Name, b.Source(), b.Below, b.Fails, def.Canonical(p.Name))
 			}
 		}
-		if below == 0 || above == 0 {
-			t.Errorf("%s: %d bounds from below, %d from above; want both", p.Name, below, above)
-		}
-		if len(sources) < 2 {
-			t.Errorf("%s: bounded only by %v; want rows of two published sources", p.Name, sources)
+		if len(below) < 2 || len(above) < 2 {
+			t.Errorf("%s: bounded from below by %q, from above by %q; want two published sources on each side", p.Name, keys(below), keys(above))
 		}
 		if p.Allows == "" {
 			t.Errorf("%s: no interval", p.Name)
@@ -262,4 +265,13 @@ func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
 	if fitted == 0 {
 		t.Error("no fitted parameter")
 	}
+}
+
+func keys(m map[string]bool) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
 }

@@ -50,11 +50,7 @@ func writeProvenance(w io.Writer, cfg *Config) {
 		if len(p.Bounds) > 0 {
 			var bounds []string
 			for _, b := range p.Bounds {
-				side := "above"
-				if b.Below {
-					side = "below"
-				}
-				bounds = append(bounds, fmt.Sprintf("%s (from %s; fails at %s)", b.Row, side, b.Fails))
+				bounds = append(bounds, b.String())
 			}
 			on = strings.Join(bounds, "; ")
 		}

@@ -28,11 +28,12 @@ func failedRows(rep *model.FidelityReport) map[string]bool {
 	return failed
 }
 
-// edgeAt100ms are the rows that model ib-5 passes at the testbed's 1 s
-// phases and at 300 ms with little margin and fails at 100 ms phases on the
-// scaled-down grid (claim 4: Var at CCTI_Timer ≤ 100 µs 0.081 against a
-// third of 0.228; claim 5: Var 0.269 against a median of 0.256;
-// docs/fidelity.md).
+// edgeAt100ms are the rows that models ib-5 and ib-6 pass at the testbed's
+// 1 s phases and at 300 ms with little margin and fail at 100 ms phases on
+// the scaled-down grid (ib-6: claim 4's Var at CCTI_Timer ≤ 100 µs 0.081
+// against a third of 0.237, 0.079; claim 5's Var 0.274 against a median of
+// 0.254; ib-5: 0.081 against a third of 0.228, 0.269 against 0.256;
+// docs/fidelity.md), so the test logs them instead of asserting them.
 var edgeAt100ms = []string{"claim 4: Var at low timers", "claim 5: threshold 15"}
 
 // The model agrees with every published row but edgeAt100ms in a
@@ -155,7 +156,7 @@ func TestProvenanceBoundsHoldInAScaledDownScan(t *testing.T) {
 		}
 		at := map[string]map[string]bool{}
 		for _, b := range p.Bounds {
-			if b.FullPlane {
+			if b.FullPlane || b.Physical != "" { // the full plane judges these; a physical quantity is no row
 				continue
 			}
 			if at[b.Fails] == nil {
