@@ -948,7 +948,7 @@ func (n *Network) appResults() []AppResult {
 				prevEnd = end
 			}
 			setStats(vals, label+"_op_latency_", opLat, "_us")
-			vals[label+"_iteration_mean_us"] = mean(iterT)
+			vals[label+"_iteration_mean_us"] = Mean(iterT)
 			vals[label+"_iteration_p99_us"] = quantile(iterT, 0.99)
 			res.IterationUs = iterT
 		}
@@ -986,7 +986,7 @@ func setStats(vals map[string]float64, prefix string, xs []float64, suffix strin
 		lo, hi = slices.Min(xs), slices.Max(xs)
 	}
 	vals[prefix+"min"+suffix] = lo
-	vals[prefix+"mean"+suffix] = mean(xs)
+	vals[prefix+"mean"+suffix] = Mean(xs)
 	vals[prefix+"max"+suffix] = hi
 	vals[prefix+"p50"+suffix] = quantile(xs, 0.5)
 	vals[prefix+"p99"+suffix] = quantile(xs, 0.99)

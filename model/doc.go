@@ -30,9 +30,8 @@
 // the two on the 648-port director switch), scenfile.go
 // (scenarios described as data, with their own parameters), work.go (the
 // cost of a run, estimated before it runs), stats.go (latency and window
-// statistics), sample.go, metrics.go and result.go, fidelity.go and
-// fidelity_reference.go (the model against the testbed's published
-// measurements: ccsweep validate).
+// statistics), sample.go, metrics.go and result.go. The model against the testbed's
+// published measurements (ccsweep validate) is package model/fidelity.
 //
 // A run is a pure function of its Scenario, Config and seed: the same inputs
 // give bit-identical samples on any machine.

@@ -1,4 +1,4 @@
-package model_test
+package fidelity_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fidelity"
 )
 
 // smallGrid is a scaled-down plane: the short-timer edge, 100 µs, the
@@ -18,7 +19,7 @@ var (
 	smallRates = []int{0, 1, 4, 16}
 )
 
-func failedRows(rep *model.FidelityReport) map[string]bool {
+func failedRows(rep *fidelity.FidelityReport) map[string]bool {
 	failed := map[string]bool{}
 	for _, r := range rep.Rows {
 		if !r.Pass {
@@ -41,8 +42,8 @@ var edgeAt100ms = []string{"claim 4: Var at low timers", "claim 5: threshold 15"
 // timers in step, counter marking) fails claims 1 and 6 in the same run:
 // the check can fail.
 func TestScaledDownFidelityCheck(t *testing.T) {
-	opt := model.FidelityOptions{Phase: 100 * engine.Millisecond, Timers: smallTimers, Rates: smallRates}
-	rep, err := model.CheckFidelity(context.Background(), opt)
+	opt := fidelity.FidelityOptions{Phase: 100 * engine.Millisecond, Timers: smallTimers, Rates: smallRates}
+	rep, err := fidelity.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ rows:
 		}
 	}
 	opt.Base = &old
-	rep, err = model.CheckFidelity(context.Background(), opt)
+	rep, err = fidelity.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +87,13 @@ rows:
 
 // Run gives the same report with any number of jobs.
 func TestFidelityCheckIsDeterministicAcrossJobs(t *testing.T) {
-	opt := model.FidelityOptions{Phase: 10 * engine.Millisecond, Timers: smallTimers[:3], Rates: smallRates[:2], Jobs: 1}
-	one, err := model.CheckFidelity(context.Background(), opt)
+	opt := fidelity.FidelityOptions{Phase: 10 * engine.Millisecond, Timers: smallTimers[:3], Rates: smallRates[:2], Jobs: 1}
+	one, err := fidelity.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opt.Jobs = 3
-	three, err := model.CheckFidelity(context.Background(), opt)
+	three, err := fidelity.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -104,7 +105,7 @@ func TestFidelityCheckIsDeterministicAcrossJobs(t *testing.T) {
 func TestFidelityCheckStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := model.CheckFidelity(ctx, model.FidelityOptions{Phase: 100 * engine.Millisecond}); err == nil {
+	if _, err := fidelity.CheckFidelity(ctx, fidelity.FidelityOptions{Phase: 100 * engine.Millisecond}); err == nil {
 		t.Fatal("a cancelled run returned no error")
 	}
 }
@@ -118,7 +119,7 @@ func TestProvenanceBoundsHoldInAScaledDownScan(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs 5 scaled-down checks")
 	}
-	opt := model.FidelityOptions{Phase: 100 * engine.Millisecond, Rates: []int{1},
+	opt := fidelity.FidelityOptions{Phase: 100 * engine.Millisecond, Rates: []int{1},
 		Timers: []engine.Time{20 * engine.Microsecond, 50 * engine.Microsecond, 100 * engine.Microsecond, 150 * engine.Microsecond}}
 	check := func(name, value string) map[string]bool {
 		cfg := model.DefaultConfig()
@@ -129,7 +130,7 @@ func TestProvenanceBoundsHoldInAScaledDownScan(t *testing.T) {
 		}
 		o := opt
 		o.Base = &cfg
-		rep, err := model.CheckFidelity(context.Background(), o)
+		rep, err := fidelity.CheckFidelity(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,8 +150,8 @@ func TestProvenanceBoundsHoldInAScaledDownScan(t *testing.T) {
 		return found, all
 	}
 	def := check("", "")
-	for _, p := range model.ParamProvenances {
-		if p.Kind != model.Fitted {
+	for _, p := range fidelity.ParamProvenances {
+		if p.Kind != fidelity.Fitted {
 			continue
 		}
 		at := map[string]map[string]bool{}

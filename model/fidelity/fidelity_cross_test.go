@@ -1,4 +1,4 @@
-package model_test
+package fidelity_test
 
 import (
 	"context"
@@ -8,16 +8,17 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fidelity"
 )
 
 // tinyCheck is a check small enough for a test: 20 ms phases and one point
 // of the plane (the chosen setting), three simulations.
-func tinyCheck() model.FidelityOptions {
-	return model.FidelityOptions{Phase: 20 * engine.Millisecond,
+func tinyCheck() fidelity.FidelityOptions {
+	return fidelity.FidelityOptions{Phase: 20 * engine.Millisecond,
 		Timers: []engine.Time{150 * engine.Microsecond}, Rates: []int{1}, Jobs: 2}
 }
 
-func crossGroup(t *testing.T, rep *model.CrossReport, name string) *model.CrossGroup {
+func crossGroup(t *testing.T, rep *fidelity.CrossReport, name string) *fidelity.CrossGroup {
 	t.Helper()
 	for i := range rep.Groups {
 		if rep.Groups[i].Name == name {
@@ -42,8 +43,8 @@ func TestCrossValidationWrongFittedValueFailsHeldOut(t *testing.T) {
 		heldOut bool
 	}{{"0s", false}, {"2.5us", true}} {
 		t.Run(c.value, func(t *testing.T) {
-			rep, err := model.CrossValidate(context.Background(), model.CrossOptions{FidelityOptions: tinyCheck(),
-				Axes: []model.CrossAxis{{Name: "paced_read_latency", Values: []string{c.value}}}})
+			rep, err := fidelity.CrossValidate(context.Background(), fidelity.CrossOptions{FidelityOptions: tinyCheck(),
+				Axes: []fidelity.CrossAxis{{Name: "paced_read_latency", Values: []string{c.value}}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +71,7 @@ func TestCrossValidationWrongFittedValueFailsHeldOut(t *testing.T) {
 // halved and doubled values find.
 func TestSensitivityListsTheRowsThatFlip(t *testing.T) {
 	opt := tinyCheck()
-	rep, err := model.Sensitivity(context.Background(), model.SensitivityOptions{FidelityOptions: opt,
+	rep, err := fidelity.Sensitivity(context.Background(), fidelity.SensitivityOptions{FidelityOptions: opt,
 		Params: []string{"paced_read_latency"}})
 	if err != nil {
 		t.Fatal(err)
@@ -79,7 +80,7 @@ func TestSensitivityListsTheRowsThatFlip(t *testing.T) {
 	if p.Default != "2.5us" || p.Half != "1.25us" || p.Double != "5us" {
 		t.Fatalf("default %s, halved %s, doubled %s; want 2.5us, 1.25us, 5us", p.Default, p.Half, p.Double)
 	}
-	base, err := model.CheckFidelity(context.Background(), opt)
+	base, err := fidelity.CheckFidelity(context.Background(), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +94,7 @@ func TestSensitivityListsTheRowsThatFlip(t *testing.T) {
 		}
 		o := opt
 		o.Base = &cfg
-		r, err := model.CheckFidelity(context.Background(), o)
+		r, err := fidelity.CheckFidelity(context.Background(), o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,7 +114,7 @@ func TestSensitivityListsTheRowsThatFlip(t *testing.T) {
 }
 
 func TestSensitivityRefusesAWord(t *testing.T) {
-	_, err := model.Sensitivity(context.Background(), model.SensitivityOptions{FidelityOptions: tinyCheck(),
+	_, err := fidelity.Sensitivity(context.Background(), fidelity.SensitivityOptions{FidelityOptions: tinyCheck(),
 		Params: []string{"becn_return"}})
 	var pe *model.ParamError
 	if !errors.As(err, &pe) {

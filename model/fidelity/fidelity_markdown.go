@@ -1,7 +1,8 @@
-package model
+package fidelity
 
 import (
 	"fmt"
+	"github.com/ccsweep/ccsweep/model"
 	"io"
 	"strings"
 	"time"
@@ -36,13 +37,13 @@ func (rep *FidelityReport) WriteMarkdown(w io.Writer, sets []string, took time.D
 		with = ", with " + strings.Join(sets, ", ")
 	}
 	fmt.Fprintf(w, "\n%d of %d rows pass (testbed-s1 and testbed-s2, phase %v, model %s%s; %d simulations in %v)\n",
-		len(rep.Rows)-rep.Failed(), len(rep.Rows), rep.Config.Phase, Version, with,
+		len(rep.Rows)-rep.Failed(), len(rep.Rows), rep.Config.Phase, model.Version, with,
 		rep.Simulations(), took.Round(time.Second))
 }
 
 // writeProvenance prints the fitted and guessed parameters as a Markdown
 // table.
-func writeProvenance(w io.Writer, cfg *Config) {
+func writeProvenance(w io.Writer, cfg *model.Config) {
 	fmt.Fprintln(w, "| parameter | value | provenance | bounded by | allows | refit over (--cross) | why |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, p := range ParamProvenances {
@@ -138,7 +139,7 @@ func (rep *CrossReport) WriteMarkdown(w io.Writer, sets []string, took time.Dura
 		with = ", with " + strings.Join(sets, ", ")
 	}
 	fmt.Fprintf(w, "\n%d of %d groups pass in sample and held out (testbed-s1 and testbed-s2, phase %v, model %s%s; %d grid points in %v)\n",
-		len(rep.Groups)-failed, len(rep.Groups), rep.InSample.Config.Phase, Version, with, len(rep.Points), took.Round(time.Second))
+		len(rep.Groups)-failed, len(rep.Groups), rep.InSample.Config.Phase, model.Version, with, len(rep.Points), took.Round(time.Second))
 	return failed
 }
 
@@ -194,6 +195,6 @@ func (rep *SensitivityReport) WriteMarkdown(w io.Writer, sets []string, took tim
 		with = ", with " + strings.Join(sets, ", ")
 	}
 	fmt.Fprintf(w, "\nAt the defaults %d of %d rows pass (testbed-s1 and testbed-s2, phase %v, model %s%s; %d checks in %v)\n",
-		len(rep.Base.Rows)-rep.Base.Failed(), len(rep.Base.Rows), rep.Base.Config.Phase, Version, with,
+		len(rep.Base.Rows)-rep.Base.Failed(), len(rep.Base.Rows), rep.Base.Config.Phase, model.Version, with,
 		1+2*len(rep.Params), took.Round(time.Second))
 }

@@ -1,4 +1,4 @@
-package model
+package fidelity
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
 )
 
 // Held-out validation (ccsweep validate --cross) and sensitivity (--sensitivity).
@@ -100,7 +101,7 @@ func ParseCrossAxis(s string) (CrossAxis, error) {
 	if !ok || name == "" || values == "" {
 		return CrossAxis{}, fmt.Errorf("%q: want name=value[,value...]", s)
 	}
-	if LookupParam(name) == nil {
+	if model.LookupParam(name) == nil {
 		return CrossAxis{}, fmt.Errorf("%q: unknown parameter %q", s, name)
 	}
 	return CrossAxis{Name: name, Values: strings.Split(values, ",")}, nil
@@ -123,7 +124,7 @@ func DefaultCrossAxes() []CrossAxis {
 // run once. It returns early with ctx's error, the first simulation's
 // error, or a *ParamError for a value an axis cannot take.
 func CrossValidate(ctx context.Context, opt CrossOptions) (*CrossReport, error) {
-	base := DefaultConfig()
+	base := model.DefaultConfig()
 	if opt.Base != nil {
 		base = *opt.Base
 	}
@@ -132,11 +133,11 @@ func CrossValidate(ctx context.Context, opt CrossOptions) (*CrossReport, error) 
 		axes = DefaultCrossAxes()
 	}
 	rep := &CrossReport{Axes: axes, Points: gridPoints(axes)}
-	cfgs := make([]Config, len(rep.Points))
+	cfgs := make([]model.Config, len(rep.Points))
 	baseKey := make([]string, len(axes))
 	for a, ax := range axes {
-		if LookupParam(ax.Name) == nil {
-			return nil, fmt.Errorf("%w %q", ErrUnknownParam, ax.Name)
+		if model.LookupParam(ax.Name) == nil {
+			return nil, fmt.Errorf("%w %q", model.ErrUnknownParam, ax.Name)
 		}
 		baseKey[a] = base.Canonical(ax.Name)
 	}
@@ -164,7 +165,7 @@ func CrossValidate(ctx context.Context, opt CrossOptions) (*CrossReport, error) 
 		}
 	}
 	reports := make([]*FidelityReport, len(keys))
-	run := func(i int, cfg Config) error {
+	run := func(i int, cfg model.Config) error {
 		o := opt.FidelityOptions
 		o.Base = &cfg
 		o.Progress = nil
@@ -304,7 +305,7 @@ type SensitivityParam struct {
 // parameter halved and doubled (integers rounded down), and lists the rows
 // whose verdict flips. A parameter that is not a number is an error.
 func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityReport, error) {
-	base := DefaultConfig()
+	base := model.DefaultConfig()
 	if opt.Base != nil {
 		base = *opt.Base
 	}
@@ -315,7 +316,7 @@ func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityRepor
 		}
 	}
 	type variant struct {
-		cfg  Config
+		cfg  model.Config
 		into **FidelityReport
 	}
 	rep := &SensitivityReport{Params: make([]SensitivityParam, len(names))}
@@ -323,9 +324,9 @@ func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityRepor
 	for i, name := range names {
 		sp := &rep.Params[i]
 		sp.Name = name
-		p := LookupParam(name)
+		p := model.LookupParam(name)
 		if p == nil {
-			return nil, fmt.Errorf("%w %q", ErrUnknownParam, name)
+			return nil, fmt.Errorf("%w %q", model.ErrUnknownParam, name)
 		}
 		sp.Default = base.Canonical(name)
 		for _, f := range []struct {
@@ -333,7 +334,7 @@ func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityRepor
 			value  *string
 			into   **FidelityReport
 		}{{0.5, &sp.Half, &sp.HalfReport}, {2, &sp.Double, &sp.DoubleReport}} {
-			v, err := scaled(p, p.get(&base), f.factor)
+			v, err := scaled(p, base.Get(name), f.factor)
 			if err != nil {
 				return nil, err
 			}
@@ -369,7 +370,7 @@ func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityRepor
 }
 
 // scaled returns v (a value of p) times factor.
-func scaled(p *Param, v any, factor float64) (any, error) {
+func scaled(p *model.Param, v any, factor float64) (any, error) {
 	switch x := v.(type) {
 	case int:
 		return int(float64(x) * factor), nil
@@ -378,7 +379,7 @@ func scaled(p *Param, v any, factor float64) (any, error) {
 	case engine.Time:
 		return engine.Time(float64(x) * factor), nil
 	}
-	return nil, &ParamError{Name: p.Name, Value: v, Reason: "not a number: it cannot be halved or doubled"}
+	return nil, &model.ParamError{Name: p.Name, Value: v, Reason: "not a number: it cannot be halved or doubled"}
 }
 
 // flips returns the indexes of the rows whose verdict differs between a

@@ -1,4 +1,4 @@
-package model
+package fidelity
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
 )
 
 // band is a published value as a range the model must fall in.
@@ -110,12 +111,12 @@ func tableRows(rep *FidelityReport) []FidelityRow {
 			}
 			active := pr.phase + 1
 			if pr.jain > 0 {
-				j := Jain(means[1:active])
+				j := model.Jain(means[1:active])
 				ok = ok && j >= pr.jain
 				measures = append(measures, fmt.Sprintf("Jain's index of the contributors ≥ %.2f (%.3f)", pr.jain, j))
 			}
 			if pr.oscillate {
-				on, off := mean(rep.onSD[pr.phase][1:active]), mean(rep.offSD[pr.phase][1:active])
+				on, off := model.Mean(rep.onSD[pr.phase][1:active]), model.Mean(rep.offSD[pr.phase][1:active])
 				ok = ok && on >= oscillating*off
 				measures = append(measures, fmt.Sprintf("contributors' sd over the samples ≥ %g × theirs with CC off (%.3f vs %.3f Gbit/s)", oscillating, on, off))
 			}
@@ -276,9 +277,9 @@ func claimRows(rep *FidelityReport) []FidelityRow {
 // S1–S2 link and no receiver limits them (the hardware paper's per-flow
 // table of scenario 2: CC on costs each flow a few percent, fairly).
 func s2Rows(rep *FidelityReport) []FidelityRow {
-	off, on := mean(rep.S2Off), mean(rep.S2On)
+	off, on := model.Mean(rep.S2Off), model.Mean(rep.S2On)
 	cost := 1 - on/off
-	j := Jain(rep.S2On)
+	j := model.Jain(rep.S2On)
 	return []FidelityRow{{
 		Source: "scenario 2", Item: "F1–F3, CC on vs off, third phase",
 		Model: fmt.Sprintf("CC off %s (mean %.2f); CC on %s (mean %.2f): cost %.1f %%, Jain %.3f",
@@ -364,7 +365,7 @@ func minOf(m [][]float64, rows, cols []int) float64 {
 	return x
 }
 
-func meanOver(m [][]float64, rows, cols []int) float64 { return mean(flatten(m, rows, cols)) }
+func meanOver(m [][]float64, rows, cols []int) float64 { return model.Mean(flatten(m, rows, cols)) }
 
 // meanSpread is the mean over rows of each row's max − min over cols.
 func meanSpread(m [][]float64, rows, cols []int) float64 {
@@ -372,7 +373,7 @@ func meanSpread(m [][]float64, rows, cols []int) float64 {
 	for _, i := range rows {
 		spreads = append(spreads, maxOf(m, []int{i}, cols)-minOf(m, []int{i}, cols))
 	}
-	return mean(spreads)
+	return model.Mean(spreads)
 }
 
 func countWhere(m [][]float64, rows, cols []int, keep func(float64) bool) int {

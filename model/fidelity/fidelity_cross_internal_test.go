@@ -1,4 +1,4 @@
-package model
+package fidelity
 
 import (
 	"os"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
 )
 
 // A refit for a held group looks only at the other groups' rows: the
@@ -77,7 +78,7 @@ func TestRowsNameTheirGroup(t *testing.T) {
 // docs/fidelity.md lists exactly these, with the same provenance.
 func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 	want := map[string]string{"ack_req_packets": "claim 1", "paced_read_latency": "claim 6"}
-	readme, err := os.ReadFile("../docs/model.md") // the defaults table
+	readme, err := os.ReadFile("../../docs/model.md") // the defaults table
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,15 +95,15 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 		want[m[1]] = m[2]
 	}
 	rows := judge(goodReport())
-	def0 := DefaultConfig()
+	def0 := model.DefaultConfig()
 	got := map[string]bool{}
 	for _, p := range ParamProvenances {
-		param := LookupParam(p.Name)
+		param := model.LookupParam(p.Name)
 		if param == nil {
 			t.Errorf("%s is not a parameter", p.Name)
 			continue
 		}
-		if _, err := scaled(param, param.get(&def0), 2); err != nil {
+		if _, err := scaled(param, def0.Get(p.Name), 2); err != nil {
 			t.Errorf("%s cannot be doubled: %v", p.Name, err)
 		}
 		if p.Kind != Fitted {
@@ -116,7 +117,7 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 		if !ok {
 			t.Errorf("%s is listed as fitted but neither issue 27 nor docs/model.md says so", p.Name)
 		}
-		def := DefaultConfig()
+		def := model.DefaultConfig()
 		if !containsCanonical(&def, p.Name, p.Cross) {
 			t.Errorf("%s: the refit grid %v leaves out the default %s", p.Name, p.Cross, def.Canonical(p.Name))
 		}
@@ -143,7 +144,7 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 		}
 	}
 
-	doc, err := os.ReadFile("../docs/fidelity.md")
+	doc, err := os.ReadFile("../../docs/fidelity.md")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +166,7 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 	}
 }
 
-func containsCanonical(c *Config, name string, values []string) bool {
+func containsCanonical(c *model.Config, name string, values []string) bool {
 	def := c.Canonical(name)
 	for _, v := range values {
 		d := *c
@@ -197,7 +198,7 @@ func TestHeldOutNeedsEveryBestFit(t *testing.T) {
 // failing value lies on its side of the default.
 func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
 	rows := judge(goodReport())
-	number := func(p *Param, v any) float64 {
+	number := func(p *model.Param, v any) float64 {
 		switch x := v.(type) {
 		case int:
 			return float64(x)
@@ -218,9 +219,9 @@ func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
 			continue
 		}
 		fitted++
-		param := LookupParam(p.Name)
-		def := DefaultConfig()
-		dv := number(param, param.get(&def))
+		param := model.LookupParam(p.Name)
+		def := model.DefaultConfig()
+		dv := number(param, def.Get(p.Name))
 		sources := map[string]bool{}
 		below, above := 0, 0
 		for _, b := range p.Bounds {

@@ -1,4 +1,4 @@
-package model
+package fidelity
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model"
 )
 
 // This file and fidelity_reference.go check the model against the published
@@ -29,7 +30,7 @@ type FidelityOptions struct {
 	// Base is the configuration every run starts from; CheckFidelity sets
 	// cc, phase, and on the grid ccti_timer and marking_rate, itself. Nil
 	// means DefaultConfig(): the testbed with its Table I CC parameters.
-	Base *Config
+	Base *model.Config
 	// Phase is the phase of every run (flows join one phase apart); 0
 	// means 1 s, as on the testbed. Shorter phases run faster and shift the
 	// numbers a little.
@@ -81,7 +82,7 @@ type FidelityReport struct {
 	// Surface is the grid the claims about figures 11, 12 and 14 read.
 	Surface FidelitySurface
 	// Config is the configuration the runs started from.
-	Config Config
+	Config model.Config
 
 	onSD, offSD [][]float64 // each flow's sd over the samples per phase, [phase][flow]
 }
@@ -124,9 +125,9 @@ type FidelitySurface struct {
 
 // job is one simulation of CheckFidelity: of testbed-s1 unless sc is set.
 type job struct {
-	cfg  Config
-	done func(*Result)
-	sc   *Scenario
+	cfg  model.Config
+	done func(*model.Result)
+	sc   *model.Scenario
 }
 
 // CheckFidelity runs the reference experiments and checks them: testbed-s1 with CC off
@@ -137,7 +138,7 @@ type job struct {
 // error when ctx is done, and with the first simulation's error if one
 // fails.
 func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, error) {
-	base := DefaultConfig()
+	base := model.DefaultConfig()
 	if opt.Base != nil {
 		base = *opt.Base
 	}
@@ -161,29 +162,29 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 	if err := base.Validate(); err != nil {
 		return nil, err
 	}
-	sc := LookupScenario("testbed-s1")
+	sc := model.LookupScenario("testbed-s1")
 	rep := &FidelityReport{Config: base, Surface: newSurface(opt.Timers, opt.Rates)}
 	for _, f := range sc.Flows {
 		rep.Flows = append(rep.Flows, f.Name)
 	}
 
-	sc2 := LookupScenario("testbed-s2")
+	sc2 := model.LookupScenario("testbed-s2")
 	for _, f := range sc2.Flows {
 		rep.S2Flows = append(rep.S2Flows, f.Name)
 	}
 
 	var jobs []job
-	var offRes, onRes, s2Off, s2On *Result
+	var offRes, onRes, s2Off, s2On *model.Result
 	off, on := base, base
-	off.CC.Scheme, on.CC.Scheme = SchemeOff, SchemeIB
-	jobs = append(jobs, job{off, func(r *Result) { offRes = r }, nil}, job{on, func(r *Result) { onRes = r }, nil})
-	jobs = append(jobs, job{off, func(r *Result) { s2Off = r }, sc2}, job{on, func(r *Result) { s2On = r }, sc2})
+	off.CC.Scheme, on.CC.Scheme = model.SchemeOff, model.SchemeIB
+	jobs = append(jobs, job{off, func(r *model.Result) { offRes = r }, nil}, job{on, func(r *model.Result) { onRes = r }, nil})
+	jobs = append(jobs, job{off, func(r *model.Result) { s2Off = r }, sc2}, job{on, func(r *model.Result) { s2On = r }, sc2})
 	s := &rep.Surface
 	for i, t := range opt.Timers {
 		for j, mr := range opt.Rates {
 			c := on
 			c.CC.CCTITimer, c.CC.MarkingRate = t, mr
-			jobs = append(jobs, job{c, func(r *Result) {
+			jobs = append(jobs, job{c, func(r *model.Result) {
 				m := r.Metrics()
 				s.Victim[i][j], s.Contributors[i][j], s.Var[i][j] = m.VictimGbps, m.ContributorsGbps, m.Var
 			}, nil})
@@ -208,7 +209,7 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 
 // runAll runs jobs on opt.Jobs workers; each job's done runs on the worker
 // that ran it, and jobs write disjoint results.
-func runAll(ctx context.Context, sc *Scenario, jobs []job, opt FidelityOptions) error {
+func runAll(ctx context.Context, sc *model.Scenario, jobs []job, opt FidelityOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan int)
@@ -227,7 +228,7 @@ func runAll(ctx context.Context, sc *Scenario, jobs []job, opt FidelityOptions) 
 				if jobs[i].sc != nil {
 					jsc = jobs[i].sc
 				}
-				r, err := RunContext(ctx, jsc, jobs[i].cfg, opt.Seed)
+				r, err := model.RunContext(ctx, jsc, jobs[i].cfg, opt.Seed)
 				mu.Lock()
 				if err != nil {
 					if firstErr == nil {
@@ -279,14 +280,14 @@ const settle = 0.2
 // phaseStats returns each flow's mean throughput per phase and its
 // standard deviation over the samples, [phase][flow], over each phase after
 // its first fifth.
-func phaseStats(r *Result, phases int) (means, sds [][]float64) {
+func phaseStats(r *model.Result, phases int) (means, sds [][]float64) {
 	ph := r.Config.Phase
 	means, sds = make([][]float64, phases), make([][]float64, phases)
 	for p := range means {
 		from := engine.Time(p)*ph + engine.Time(settle*float64(ph))
-		first, last := WindowSamples(from, engine.Time(p+1)*ph, r.Sample, len(r.Flows[0].Gbps))
+		first, last := model.WindowSamples(from, engine.Time(p+1)*ph, r.Sample, len(r.Flows[0].Gbps))
 		for _, f := range r.Flows {
-			m, sd := meanSD(f.Gbps[first : last+1])
+			m, sd := model.MeanSD(f.Gbps[first : last+1])
 			means[p], sds[p] = append(means[p], m), append(sds[p], sd)
 		}
 	}
