@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // This file holds closed-loop applications (docs/apps.md): an app's ranks
@@ -126,11 +127,11 @@ type AppError struct {
 }
 
 func (e *AppError) Error() string {
-	return fmt.Sprintf("%v: app %s: %s: %s", ErrBadScenario, e.Name, e.Field, e.Msg)
+	return fmt.Sprintf("%v: app %s: %s: %s", fabric.ErrBadScenario, e.Name, e.Field, e.Msg)
 }
 
 // Unwrap returns ErrBadScenario.
-func (e *AppError) Unwrap() error { return ErrBadScenario }
+func (e *AppError) Unwrap() error { return fabric.ErrBadScenario }
 
 // AppResult is what an app measured in a run.
 type AppResult struct {
@@ -227,7 +228,7 @@ func (n *Network) addApps(specs []AppSpec, hostNames []string, hostIndex map[str
 		return nil
 	}
 	if len(specs) >= 1<<12 {
-		return fmt.Errorf("%w: %d apps; at most 4095", ErrBadScenario, len(specs))
+		return fmt.Errorf("%w: %d apps; at most 4095", fabric.ErrBadScenario, len(specs))
 	}
 	as := &appsState{flow0: int32(len(n.flows))}
 	byName := map[string]int32{}

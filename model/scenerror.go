@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"github.com/ccsweep/ccsweep/model/fabric"
 	"strings"
 )
 
@@ -12,8 +13,8 @@ import (
 // *MemoryError), its message without the leading "bad scenario: " that
 // names the class; ok is false for any other error, whatever its text.
 func ScenarioReason(err error) (reason string, ok bool) {
-	if !errors.Is(err, ErrBadScenario) {
+	if !errors.Is(err, fabric.ErrBadScenario) {
 		return "", false
 	}
-	return strings.TrimPrefix(err.Error(), ErrBadScenario.Error()+": "), true
+	return strings.TrimPrefix(err.Error(), fabric.ErrBadScenario.Error()+": "), true
 }
