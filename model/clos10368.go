@@ -1,8 +1,9 @@
 package model
 
 import (
-	"github.com/ccsweep/ccsweep/model/fabric"
 	"maps"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // clos10368-hotspot is clos648-hotspot on a fabric sixteen times its size:

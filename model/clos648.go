@@ -2,8 +2,9 @@ package model
 
 import (
 	"fmt"
-	"github.com/ccsweep/ccsweep/model/fabric"
 	"slices"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // The 648-port director switch (reference [002] §1.5): a folded three-stage

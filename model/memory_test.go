@@ -3,10 +3,11 @@ package model
 import (
 	"errors"
 	"fmt"
-	"github.com/ccsweep/ccsweep/model/fabric"
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // meshScenario is a dimension-order-routed mesh of dims routers, one host

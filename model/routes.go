@@ -3,8 +3,9 @@ package model
 import (
 	"bytes"
 	"fmt"
-	"github.com/ccsweep/ccsweep/model/fabric"
 	"slices"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // The routes of a run: its switches' forwarding tables programmed from the

@@ -2,9 +2,10 @@ package model
 
 import (
 	"errors"
-	"github.com/ccsweep/ccsweep/model/fabric"
 	"strings"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // TestRouteRefusesADisconnectedTopology builds two islands, each a switch

@@ -1,8 +1,9 @@
 package model
 
 import (
-	"github.com/ccsweep/ccsweep/model/fabric"
 	"sort"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // Role is what a flow is in a scenario's metrics.

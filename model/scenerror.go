@@ -2,8 +2,9 @@ package model
 
 import (
 	"errors"
-	"github.com/ccsweep/ccsweep/model/fabric"
 	"strings"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // ScenarioReason returns what err says is wrong with a scenario, for a

@@ -1,8 +1,9 @@
 package model
 
 import (
-	"github.com/ccsweep/ccsweep/model/fabric"
 	"math/bits"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 type switchState struct {

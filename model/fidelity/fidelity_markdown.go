@@ -2,10 +2,11 @@ package fidelity
 
 import (
 	"fmt"
-	"github.com/ccsweep/ccsweep/model"
 	"io"
 	"strings"
 	"time"
+
+	"github.com/ccsweep/ccsweep/model"
 )
 
 // Failed counts the rows that fail.
