@@ -206,7 +206,7 @@ type Network struct {
 	// allowDeadlock: the scenario runs a routing that may deadlock, and
 	// the run is watched (deadlock.go).
 	allowDeadlock bool
-	ar            fabric.ARState // adaptive routing's groups (routing_adaptive.go); ar.on when adaptive
+	ar            fabric.ARState // adaptive routing's groups (fabric.AdaptiveGroups); ar.On when adaptive
 	apps          *appsState     // closed-loop applications (app.go); nil: none
 }
 

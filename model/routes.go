@@ -13,7 +13,7 @@ import (
 // (adaptiveOut), and InspectScenario.
 
 // route programs every switch's forwarding table from the scenario's
-// routing (ComputeRoutes), in global port numbers.
+// routing (fabric.ComputeRoutes), in global port numbers.
 func (n *Network) route(t *fabric.Topology) error {
 	var r *fabric.Routes
 	var err error
@@ -52,7 +52,7 @@ func (n *Network) route(t *fabric.Topology) error {
 		for lid, p := range r.LFT[s] {
 			sw.lft[lid] = lftNoRoute
 			if p != fabric.NoRoute {
-				sw.lft[lid] = uint8(p) // at most maxSwitchPorts (254) ports
+				sw.lft[lid] = uint8(p) // at most fabric.MaxSwitchPorts (254) ports
 			}
 		}
 		r.LFT[s] = nil
@@ -62,7 +62,8 @@ func (n *Network) route(t *fabric.Topology) error {
 
 // adaptiveOut returns the output (global port) switch s forwards packet
 // lid to, table being its forwarding table's: the least occupied port of
-// its group (see the top of this file).
+// its group (fabric.ARState; model/fabric/routing_adaptive.go says how the
+// groups are made).
 func (n *Network) adaptiveOut(s, lid, table int32) int32 {
 	ar := &n.ar
 	d := ar.LIDDst[lid]
@@ -99,7 +100,7 @@ func (n *Network) adaptiveOut(s, lid, table int32) int32 {
 
 // InspectScenario routes sc's fabric under cfg with the named routing ("":
 // the scenario's, which may be the tables of its [routing] lfts) and
-// describes it (InspectFabric), with the scenario's LMC
+// describes it (fabric.InspectFabric), with the scenario's LMC
 // and cfg.VLs.
 func InspectScenario(sc *Scenario, cfg Config, routing string) (*fabric.FabricInfo, error) {
 	t, err := sc.Build(&cfg)

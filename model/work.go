@@ -222,7 +222,7 @@ const (
 // built with lmc (LIDs per host 2^lmc) and routing algorithm routing. It
 // grows as switches × hosts, the forwarding tables, except for dor on a
 // complete mesh or torus, which computes its forwarding from coordinates
-// (computeRoutes): then it grows as the nodes.
+// (fabric.ComputeRunRoutes): then it grows as the nodes.
 func NetworkBytes(t *fabric.Topology, lmc int, routing string) int64 {
 	var hosts, switches int64
 	for i := range t.Nodes {

@@ -209,7 +209,7 @@ func TestIBSimNetReadsBack(t *testing.T) {
 }
 
 // TestSimRoutedByLFTs: a simulation routed by a scenario's tables
-// (routesFromLFTs) refuses tables whose LIDs per host are not the
+// (RoutesFromLFTs) refuses tables whose LIDs per host are not the
 // scenario's, and tables that leave a host unreachable, naming the switch;
 // the tables as dumped pass.
 func TestSimRoutedByLFTs(t *testing.T) {

@@ -124,7 +124,7 @@ func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts Routing
 }
 
 // ComputeRunRoutes is ComputeRoutesWith; with computed, dor on a complete
-// mesh or torus (dorRouter.complete) returns Routes that compute
+// mesh or torus (DORRouter.complete) returns Routes that compute
 // forwarding and service levels from coordinates (Routes.dor), in
 // O(switches + hosts) of memory and time instead of switches × LIDs of
 // tables and a check that follows every route: the same routes, which the
@@ -340,7 +340,7 @@ func (f *Fabric) components() []NodeID {
 	return comp
 }
 
-// newRoutes returns Routes for 2^lmc LIDs per host with every entry noRoute.
+// newRoutes returns Routes for 2^lmc LIDs per host with every entry NoRoute.
 func (f *Fabric) newRoutes(lmc int) *Routes {
 	r := &Routes{LMC: lmc, LFT: make([][]int32, len(f.sws))}
 	for s := range r.LFT {

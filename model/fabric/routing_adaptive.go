@@ -28,7 +28,7 @@ import (
 // switch and destination switch (an int32 each, the port lists shared
 // between equal groups), not per destination LID.
 //
-// The choice. Among the group's ports the one with the fewest packets
+// The choice (model/routes.go, at run time). Among the group's ports the one with the fewest packets
 // waiting for it (all VLs), plus one where its link is busy; ties go to the
 // table's own port, then to the lowest port. The choice is made where the
 // model routes a packet: as it is forwarded to the switch (transmit).

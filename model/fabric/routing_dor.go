@@ -386,7 +386,7 @@ func dimsString(dims []int) string {
 }
 
 // DORComputed reports whether a run routes t by dor with 2^lmc LIDs per
-// host from coordinates, without tables (dorRouter.complete).
+// host from coordinates, without tables (DORRouter.complete).
 func DORComputed(t *Topology, lmc int) bool {
 	if t.Kind != "mesh" && t.Kind != "torus" {
 		return false

@@ -66,7 +66,7 @@ func TestDORComputedMatchesTheTables(t *testing.T) {
 					}
 					c, err := ComputeRunRoutes(top, "dor", lmc, d.need, RoutingOptions{}, true)
 					if err != nil || c.DOR == nil || c.LFT != nil || c.SLs != nil {
-						t.Fatalf("%s: computeRoutes: %v, dor %v, %d tables", name, err, c != nil && c.DOR != nil, len(c.LFT))
+						t.Fatalf("%s: ComputeRunRoutes: %v, dor %v, %d tables", name, err, c != nil && c.DOR != nil, len(c.LFT))
 					}
 					cases++
 				}

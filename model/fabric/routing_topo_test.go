@@ -287,7 +287,7 @@ func acyclic(deps map[[2]int32]bool) bool {
 }
 
 // linkHops returns, for every host, the number of links on a shortest path
-// from it to host dst (Topology.hopsTo, independent of routing).
+// from it to host dst (Topology.HopsTo, independent of routing).
 func linkHops(t *Topology, dst NodeID) []int {
 	dist := make([]int, len(t.Nodes))
 	t.HopsTo(t.Neighbours(), dst, dist)

@@ -77,7 +77,7 @@ func (f *Fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 // only leads to switches that have one, so where every switch with a host
 // has a route every host reaches every other; a switch without hosts that
 // has no legal route to a destination is on no route to it, and its entry
-// stays noRoute.
+// stays NoRoute.
 func (f *Fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad int32) {
 	n := len(f.sws)
 	dist := make([]int32, n)

@@ -159,7 +159,7 @@ func (t *Topology) Neighbours() [][]NodeID {
 
 // HopsTo sets dist[v] to the number of links on a shortest path from node v
 // to dst, or -1 where there is none, by a breadth-first search over adj
-// (neighbours). Hosts other than dst do not forward.
+// (Neighbours). Hosts other than dst do not forward.
 func (t *Topology) HopsTo(adj [][]NodeID, dst NodeID, dist []int) {
 	for i := range dist {
 		dist[i] = -1
