@@ -12,7 +12,7 @@
 //
 // Everything here is computed once, before a run: model programs its
 // switches from Routes, ARState and DORRouter, and the hot path only reads
-// them. A result depends only on the arguments: a Topology is only read,
+// them. A routing depends only on its arguments: a Topology is only read,
 // so routings of one topology may run concurrently.
 //
 // Its errors about a topology or a routing wrap ErrBadScenario, which
