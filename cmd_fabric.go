@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 func fabricCommand() *cli.Command {
@@ -27,7 +28,7 @@ func fabricCommand() *cli.Command {
 			"(.ci/opensm-oracle.sh routes it with OpenSM's engines; see docs/fabrics.md).",
 		Flags: []cli.Flag{
 			scenarioFlag(),
-			&cli.StringFlag{Name: "routing", Usage: "routing algorithm instead of the scenario's: " + strings.Join(model.RoutingAlgorithms, ", ")},
+			&cli.StringFlag{Name: "routing", Usage: "routing algorithm instead of the scenario's: " + strings.Join(fabric.RoutingAlgorithms, ", ")},
 			&cli.BoolFlag{Name: "json", Usage: "print JSON"},
 			&cli.StringFlag{Name: "lfts", Usage: "write the forwarding tables to FILE in OpenSM's opensm-lfts.dump format"},
 			&cli.StringFlag{Name: "ibsim", Usage: "write the fabric to FILE as an ibsim net file"},
@@ -49,14 +50,14 @@ func fabricAction(c *cli.Context) error {
 	}
 	ins := scenarioInputs(files)
 	routing := c.String("routing")
-	if c.IsSet("routing") && !slices.Contains(model.RoutingAlgorithms, routing) {
-		return usagef("--routing: want one of %s, not %q", strings.Join(model.RoutingAlgorithms, ", "), routing)
+	if c.IsSet("routing") && !slices.Contains(fabric.RoutingAlgorithms, routing) {
+		return usagef("--routing: want one of %s, not %q", strings.Join(fabric.RoutingAlgorithms, ", "), routing)
 	}
 	ins = append(ins, ioPath{"--read-lfts", c.String("read-lfts")})
 	if err := checkOutputs([]ioPath{{"--lfts", c.String("lfts")}, {"--ibsim", c.String("ibsim")}}, ins); err != nil {
 		return err
 	}
-	var info *model.FabricInfo
+	var info *fabric.FabricInfo
 	if path := c.String("read-lfts"); path != "" {
 		if c.IsSet("routing") {
 			return usagef("--routing and --read-lfts: give one; the tables read are the routing")
@@ -87,7 +88,7 @@ func fabricAction(c *cli.Context) error {
 
 // inspectLFTs describes sc's fabric routed by the tables in the file at
 // path, printing the reader's warnings on stderr.
-func inspectLFTs(c *cli.Context, sc *model.Scenario, path string) (*model.FabricInfo, error) {
+func inspectLFTs(c *cli.Context, sc *model.Scenario, path string) (*fabric.FabricInfo, error) {
 	cfg := sc.Config()
 	t, err := sc.Build(&cfg)
 	if err != nil {
@@ -98,7 +99,7 @@ func inspectLFTs(c *cli.Context, sc *model.Scenario, path string) (*model.Fabric
 		return nil, err
 	}
 	defer fh.Close()
-	info, warn, err := model.InspectLFTs(t, path, fh, cfg.VLs)
+	info, warn, err := fabric.InspectLFTs(t, path, fh, cfg.VLs)
 	for _, w := range warn {
 		fmt.Fprintln(c.App.ErrWriter, "ccsweep: warning:", w)
 	}

@@ -12,7 +12,7 @@ import (
 // on (the PuTTY log sample: its header, the prompt and command, the prompt
 // at the end are skipped).
 func TestImportWarningsOnStderr(t *testing.T) {
-	log, err := os.ReadFile(filepath.Join("model", "testdata", "ibnetdiscover", "putty-log.txt"))
+	log, err := os.ReadFile(filepath.Join("model", "fabric", "testdata", "ibnetdiscover", "putty-log.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

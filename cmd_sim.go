@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 func simCommand() *cli.Command {
@@ -129,7 +130,7 @@ func simAction(c *cli.Context) error {
 		var me *model.MemoryError
 		// A scenario the parameters make impossible (an lmc dor cannot
 		// route, rates for flows that do not exist) is bad input too.
-		if errors.As(err, &pe) || errors.As(err, &me) || errors.Is(err, model.ErrBadScenario) {
+		if errors.As(err, &pe) || errors.As(err, &me) || errors.Is(err, fabric.ErrBadScenario) {
 			return usageError{err}
 		}
 		return fmt.Errorf("simulation failed: %w", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fidelity"
 )
 
 // errValidationFailed is returned when a row of `ccsweep validate` fails:
@@ -83,7 +84,7 @@ func validateAction(c *cli.Context) error {
 	if err := cfg.Validate(); err != nil {
 		return usagef("%v", err)
 	}
-	opt := model.FidelityOptions{Base: &cfg, Phase: phase, Jobs: c.Int("jobs")}
+	opt := fidelity.FidelityOptions{Base: &cfg, Phase: phase, Jobs: c.Int("jobs")}
 	switch {
 	case c.Bool("cross") && c.Bool("sensitivity"):
 		return usagef("--cross and --sensitivity: choose one")
@@ -98,7 +99,7 @@ func validateAction(c *cli.Context) error {
 	}
 	opt.Progress = validateProgress(c)
 	start := time.Now()
-	rep, err := model.CheckFidelity(c.Context, opt)
+	rep, err := fidelity.CheckFidelity(c.Context, opt)
 	if err != nil {
 		return validateError("validate", err)
 	}

@@ -10,13 +10,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fidelity"
 )
 
 // parseFits reads --fit name=v1,v2,... into cross-validation axes.
-func parseFits(fits []string) ([]model.CrossAxis, error) {
-	var axes []model.CrossAxis
+func parseFits(fits []string) ([]fidelity.CrossAxis, error) {
+	var axes []fidelity.CrossAxis
 	for _, f := range fits {
-		a, err := model.ParseCrossAxis(f)
+		a, err := fidelity.ParseCrossAxis(f)
 		if err != nil {
 			return nil, usagef("--fit %v", err)
 		}
@@ -35,14 +36,14 @@ func validateError(what string, err error) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-func crossAction(c *cli.Context, fopt model.FidelityOptions) error {
+func crossAction(c *cli.Context, fopt fidelity.FidelityOptions) error {
 	axes, err := parseFits(c.StringSlice("fit"))
 	if err != nil {
 		return err
 	}
-	opt := model.CrossOptions{FidelityOptions: fopt, Axes: axes, Progress: checkProgress(c, "--cross")}
+	opt := fidelity.CrossOptions{FidelityOptions: fopt, Axes: axes, Progress: checkProgress(c, "--cross")}
 	start := time.Now()
-	rep, err := model.CrossValidate(c.Context, opt)
+	rep, err := fidelity.CrossValidate(c.Context, opt)
 	if err != nil {
 		return validateError("validate --cross", err)
 	}
@@ -53,7 +54,7 @@ func crossAction(c *cli.Context, fopt model.FidelityOptions) error {
 	return nil
 }
 
-func sensitivityAction(c *cli.Context, fopt model.FidelityOptions) error {
+func sensitivityAction(c *cli.Context, fopt fidelity.FidelityOptions) error {
 	params := c.StringSlice("param")
 	for _, p := range params {
 		if model.LookupParam(p) == nil {
@@ -63,9 +64,9 @@ func sensitivityAction(c *cli.Context, fopt model.FidelityOptions) error {
 	if len(params) == 0 {
 		params = nil
 	}
-	opt := model.SensitivityOptions{FidelityOptions: fopt, Params: params, Progress: checkProgress(c, "--sensitivity")}
+	opt := fidelity.SensitivityOptions{FidelityOptions: fopt, Params: params, Progress: checkProgress(c, "--sensitivity")}
 	start := time.Now()
-	rep, err := model.Sensitivity(c.Context, opt)
+	rep, err := fidelity.Sensitivity(c.Context, opt)
 	if err != nil {
 		return validateError("validate --sensitivity", err)
 	}

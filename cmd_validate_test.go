@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fidelity"
 )
 
 func TestValidateBadInputExitsTwoAndPrintsNothing(t *testing.T) {
@@ -104,14 +105,14 @@ func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
 func TestValidateCrossPrintsBothVerdicts(t *testing.T) {
 	out, stderr, code := ccsweep(t, "validate", "--cross", "--fit", "paced_read_latency=0s", "--phase", "20ms", "-j", "2", "--quiet")
 	def := model.DefaultConfig()
-	for _, p := range model.ParamProvenances {
+	for _, p := range fidelity.ParamProvenances {
 		if !strings.Contains(out, fmt.Sprintf("| `%s` | %s | %s |", p.Name, def.Canonical(p.Name), p.Kind)) {
 			t.Errorf("no provenance row for %s", p.Name)
 		}
 	}
 	groups := 0
 	for _, l := range strings.Split(out, "\n") {
-		for _, g := range model.RowGroups {
+		for _, g := range fidelity.RowGroups {
 			if strings.HasPrefix(l, "| "+g.Name+" | "+g.Kind+" | ") {
 				groups++
 				claim6 := g.Name == "[002] OMNeT++ validation"
@@ -121,8 +122,8 @@ func TestValidateCrossPrintsBothVerdicts(t *testing.T) {
 			}
 		}
 	}
-	if groups != len(model.RowGroups) {
-		t.Errorf("%d group rows, want %d:\n%s", groups, len(model.RowGroups), out)
+	if groups != len(fidelity.RowGroups) {
+		t.Errorf("%d group rows, want %d:\n%s", groups, len(fidelity.RowGroups), out)
 	}
 	if code != 1 || !strings.Contains(stderr, "validate --cross: ") || !strings.Contains(out, "| paced_read_latency=0s | ") {
 		t.Errorf("exit %d, stderr %q, output:\n%s", code, stderr, out)

@@ -5,8 +5,8 @@
 // # Imports
 //
 // The command wires the packages together and may import every one of them:
-// engine, model, grids, sweep, sweep/slurm, store, store/atomicfile, report
-// and report/rank. It must never hold what belongs in them: a command parses
+// engine, model, model/fabric, model/fidelity, grids, sweep, sweep/slurm,
+// store, store/atomicfile, report and report/rank. It must never hold what belongs in them: a command parses
 // flags, calls a package and prints.
 package main
 

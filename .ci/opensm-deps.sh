@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs what the OpenSM oracle (model/opensm_oracle_test.go,
+# Installs what the OpenSM oracle (model/fabric/opensm_oracle_test.go,
 # .ci/opensm-oracle.sh) needs, idempotently: Debian's opensm (the subnet
 # manager, /usr/sbin/opensm) and ibsim-utils (the fabric simulator ibsim and
 # its libumad2sim.so, through which OpenSM talks to it).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Routes a fabric with OpenSM's own routing engines, on ibsim, and keeps the
 # forwarding tables OpenSM computes, so that ccsweep's routing can be
-# compared with the subnet manager's (model/opensm_oracle_test.go) and a user
+# compared with the subnet manager's (model/fabric/opensm_oracle_test.go) and a user
 # can simulate exactly what OpenSM would program on their fabric.
 #
 #   .ci/opensm-oracle.sh NETFILE OUTDIR [ENGINE[:OPENSM OPTIONS]]...

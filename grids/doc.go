@@ -147,7 +147,8 @@
 // # Imports
 //
 // Of ccsweep, grids imports only engine (durations), model (the
-// parameters, scenarios and metrics a grid names), grids/param (a point's
+// parameters, scenarios and metrics a grid names), model/fabric (the
+// topology and routing keys of a scenario file), grids/param (a point's
 // parameter) and grids/point (a point), which store keeps as they are. It
 // must never import sweep, store, report or report/rank: a grid is plain
 // values that those consume.

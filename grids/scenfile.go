@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // A scenario file describes a network and its workload in TOML:
@@ -174,9 +175,9 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			tp.Preset = r.enum(topo, "topology", "preset", "-", []string{"648"})
 			if tp.Preset == "-" {
 				tp.Preset = ""
-				tp.Leaves = r.int(topo, "topology", "leaves", 0, 1, model.MaxSwitchPorts)
-				tp.Spines = r.int(topo, "topology", "spines", 0, 1, model.MaxSwitchPorts)
-				tp.HostsPerLeaf = r.int(topo, "topology", "hosts_per_leaf", 0, 1, model.MaxSwitchPorts)
+				tp.Leaves = r.int(topo, "topology", "leaves", 0, 1, fabric.MaxSwitchPorts)
+				tp.Spines = r.int(topo, "topology", "spines", 0, 1, fabric.MaxSwitchPorts)
+				tp.HostsPerLeaf = r.int(topo, "topology", "hosts_per_leaf", 0, 1, fabric.MaxSwitchPorts)
 				r.need(topo, "topology", "leaves", "spines", "hosts_per_leaf")
 			}
 		case "mesh", "torus":
@@ -216,7 +217,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	}
 	lftsLine := 0 // the line of routing.lfts, where its tables' problems are reported
 	if rt := r.table(root, "routing"); rt != nil {
-		spec.Routing = r.enum(rt, "routing", "algorithm", spec.Routing, model.RoutingAlgorithms)
+		spec.Routing = r.enum(rt, "routing", "algorithm", spec.Routing, fabric.RoutingAlgorithms)
 		spec.LMC = r.int(rt, "routing", "lmc", 0, 0, 7)
 		if n := rt.m["lfts"]; n != nil {
 			lftsLine = n.line
@@ -376,7 +377,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	// What only a built topology can tell: the hosts flows name, the
 	// patterns' host counts, the routing.
 	if _, err := model.NewNetwork(sc, sc.Config(), 1); err != nil {
-		var fe *model.TopologyFileError
+		var fe *fabric.TopologyFileError
 		if errors.As(err, &fe) { // a problem of the fabric file: its own line
 			path := fe.Name
 			if !filepath.IsAbs(path) {
@@ -396,7 +397,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			// placed at the traffic's field
 		} else if ae := (*model.AppError)(nil); errors.As(err, &ae) && ps.appProblem(appTables, ae) {
 			// placed at the app's field
-		} else if le := (*model.LFTsError)(nil); errors.As(err, &le) && lftsLine > 0 {
+		} else if le := (*fabric.LFTsError)(nil); errors.As(err, &le) && lftsLine > 0 {
 			ps.add(lftsLine, "routing.lfts", "%s: %s", le.Name, le.Reason)
 		} else if reason, ok := model.ScenarioReason(err); ok {
 			ps.add(line, "topology", "%s", reason)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // TestScenarioRoutingFiles: a scenario's [routing] names OpenSM's root GUID
@@ -29,8 +30,8 @@ func TestScenarioRoutingFiles(t *testing.T) {
 		}
 	}
 	copyIn(filepath.Join("..", "examples", "fabrics", "clos648.txt"), "clos648.txt")
-	copyIn(filepath.Join("..", "model", "testdata", "ibnetdiscover", "small.txt"), "small.txt")
-	copyIn(filepath.Join("..", "model", "testdata", "lfts", "small-ibroute.txt"), "small-ibroute.txt")
+	copyIn(filepath.Join("..", "model", "fabric", "testdata", "ibnetdiscover", "small.txt"), "small.txt")
+	copyIn(filepath.Join("..", "model", "fabric", "testdata", "lfts", "small-ibroute.txt"), "small-ibroute.txt")
 	write := func(name, text string) string {
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
@@ -40,7 +41,7 @@ func TestScenarioRoutingFiles(t *testing.T) {
 	}
 	write("roots.txt", "# spine1\n0x0002c90300100065\n")
 	traffic := "[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\nload = 0.1\n"
-	inspect := func(path string) *model.FabricInfo {
+	inspect := func(path string) *fabric.FabricInfo {
 		t.Helper()
 		sc, err := LoadScenario(path)
 		if err != nil {

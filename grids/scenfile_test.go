@@ -205,7 +205,7 @@ cc = [false, true]
 // padded with comment lines past it), and the reader's warnings reach the
 // scenario, naming the file as the scenario does.
 func TestScenarioFabricUncapped(t *testing.T) {
-	log, err := os.ReadFile(filepath.Join("..", "model", "testdata", "ibnetdiscover", "putty-log.txt"))
+	log, err := os.ReadFile(filepath.Join("..", "model", "fabric", "testdata", "ibnetdiscover", "putty-log.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

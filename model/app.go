@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // This file holds closed-loop applications (docs/apps.md): an app's ranks
@@ -126,11 +127,11 @@ type AppError struct {
 }
 
 func (e *AppError) Error() string {
-	return fmt.Sprintf("%v: app %s: %s: %s", ErrBadScenario, e.Name, e.Field, e.Msg)
+	return fmt.Sprintf("%v: app %s: %s: %s", fabric.ErrBadScenario, e.Name, e.Field, e.Msg)
 }
 
 // Unwrap returns ErrBadScenario.
-func (e *AppError) Unwrap() error { return ErrBadScenario }
+func (e *AppError) Unwrap() error { return fabric.ErrBadScenario }
 
 // AppResult is what an app measured in a run.
 type AppResult struct {
@@ -227,7 +228,7 @@ func (n *Network) addApps(specs []AppSpec, hostNames []string, hostIndex map[str
 		return nil
 	}
 	if len(specs) >= 1<<12 {
-		return fmt.Errorf("%w: %d apps; at most 4095", ErrBadScenario, len(specs))
+		return fmt.Errorf("%w: %d apps; at most 4095", fabric.ErrBadScenario, len(specs))
 	}
 	as := &appsState{flow0: int32(len(n.flows))}
 	byName := map[string]int32{}
@@ -948,7 +949,7 @@ func (n *Network) appResults() []AppResult {
 				prevEnd = end
 			}
 			setStats(vals, label+"_op_latency_", opLat, "_us")
-			vals[label+"_iteration_mean_us"] = mean(iterT)
+			vals[label+"_iteration_mean_us"] = Mean(iterT)
 			vals[label+"_iteration_p99_us"] = quantile(iterT, 0.99)
 			res.IterationUs = iterT
 		}
@@ -986,7 +987,7 @@ func setStats(vals map[string]float64, prefix string, xs []float64, suffix strin
 		lo, hi = slices.Min(xs), slices.Max(xs)
 	}
 	vals[prefix+"min"+suffix] = lo
-	vals[prefix+"mean"+suffix] = mean(xs)
+	vals[prefix+"mean"+suffix] = Mean(xs)
 	vals[prefix+"max"+suffix] = hi
 	vals[prefix+"p50"+suffix] = quantile(xs, 0.5)
 	vals[prefix+"p99"+suffix] = quantile(xs, 0.99)

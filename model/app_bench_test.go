@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // BenchmarkApps reports the cost of closed-loop apps: events per second of
@@ -24,7 +25,7 @@ func BenchmarkApps(b *testing.B) {
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			sp := tc.spec
-			sp.Name, sp.Phases, sp.Topology, sp.Topo, sp.Routing = tc.name, 1, "fattree", TopoParams{K: 4, Levels: 2}, "ftree"
+			sp.Name, sp.Phases, sp.Topology, sp.Topo, sp.Routing = tc.name, 1, "fattree", fabric.TopoParams{K: 4, Levels: 2}, "ftree"
 			sc, err := specScenario(tc.name, sp)
 			if err != nil {
 				b.Fatal(err)

@@ -8,13 +8,14 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // starScenario is hosts H1..Hn on one switch, running apps; phases of
 // phase each.
 func starScenario(name string, hosts int, apps ...AppSpec) *Scenario {
-	return &Scenario{Name: name, Phases: 1, Apps: apps, Build: func(c *Config) (*Topology, error) {
-		t := &Topology{}
+	return &Scenario{Name: name, Phases: 1, Apps: apps, Build: func(c *Config) (*fabric.Topology, error) {
+		t := &fabric.Topology{}
 		s := t.AddSwitch("S1", hosts)
 		for i := 1; i <= hosts; i++ {
 			if err := t.Connect(t.AddHost(fmt.Sprintf("H%d", i)), s, c.HostLinkGbps); err != nil {
@@ -138,7 +139,7 @@ func TestAppDeadlock(t *testing.T) {
 func fatTreeApps(t *testing.T, apps ...AppSpec) *Scenario {
 	t.Helper()
 	sc, err := specScenario("ft-apps", ScenarioSpec{Name: "ft-apps", Phases: 1, Topology: "fattree",
-		Topo: TopoParams{K: 4, Levels: 2}, Routing: "ftree", Apps: apps})
+		Topo: fabric.TopoParams{K: 4, Levels: 2}, Routing: "ftree", Apps: apps})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // BenchmarkTestbedS1 runs the full testbed-s1 scenario (five 1 s phases) per
@@ -87,8 +88,8 @@ func median(xs []float64) float64 {
 func BenchmarkBuildClos648(b *testing.B) {
 	sc := &model.Scenario{Name: "clos648", Phases: 1, Routing: "ftree",
 		Traffic: []model.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.5}},
-		Build: func(c *model.Config) (*model.Topology, error) {
-			return model.GenerateTopology("clos", model.TopoParams{Preset: "648", HostGbps: 32, SwitchGbps: 32})
+		Build: func(c *model.Config) (*fabric.Topology, error) {
+			return fabric.GenerateTopology("clos", fabric.TopoParams{Preset: "648", HostGbps: 32, SwitchGbps: 32})
 		}}
 	cfg := model.DefaultConfig()
 	cfg.CC.Scheme = model.SchemeIB
@@ -213,27 +214,27 @@ func BenchmarkScaling(b *testing.B) {
 	for _, s := range []struct {
 		name string
 		kind string
-		p    model.TopoParams
+		p    fabric.TopoParams
 	}{
-		{"hosts=16", "clos", model.TopoParams{Leaves: 4, HostsPerLeaf: 4, Spines: 4}},
-		{"hosts=128", "clos", model.TopoParams{Leaves: 8, HostsPerLeaf: 16, Spines: 16}},
-		{"hosts=648", "clos", model.TopoParams{Leaves: 36, HostsPerLeaf: 18, Spines: 18}},
-		{"hosts=2197/3-level", "fattree", model.TopoParams{K: 13, Levels: 3}},
-		{"hosts=2592/radix-72", "clos", model.TopoParams{Leaves: 72, HostsPerLeaf: 36, Spines: 36}},
-		{"hosts=10368/radix-144", "clos", model.TopoParams{Leaves: 144, HostsPerLeaf: 72, Spines: 72}},
+		{"hosts=16", "clos", fabric.TopoParams{Leaves: 4, HostsPerLeaf: 4, Spines: 4}},
+		{"hosts=128", "clos", fabric.TopoParams{Leaves: 8, HostsPerLeaf: 16, Spines: 16}},
+		{"hosts=648", "clos", fabric.TopoParams{Leaves: 36, HostsPerLeaf: 18, Spines: 18}},
+		{"hosts=2197/3-level", "fattree", fabric.TopoParams{K: 13, Levels: 3}},
+		{"hosts=2592/radix-72", "clos", fabric.TopoParams{Leaves: 72, HostsPerLeaf: 36, Spines: 36}},
+		{"hosts=10368/radix-144", "clos", fabric.TopoParams{Leaves: 144, HostsPerLeaf: 72, Spines: 72}},
 	} {
 		b.Run(s.name, func(b *testing.B) {
 			p := s.p
 			p.HostGbps, p.SwitchGbps = 32, 32
-			t, err := model.GenerateTopology(s.kind, p)
+			t, err := fabric.GenerateTopology(s.kind, p)
 			if err != nil {
 				b.Fatal(err)
 			}
 			hosts := len(t.Hosts())
 			sc := &model.Scenario{Name: s.name, Phases: 1, Routing: "ftree",
 				Traffic: []model.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
-				Build: func(c *model.Config) (*model.Topology, error) {
-					return model.GenerateTopology(s.kind, p)
+				Build: func(c *model.Config) (*fabric.Topology, error) {
+					return fabric.GenerateTopology(s.kind, p)
 				}}
 			cfg := model.DefaultConfig()
 			for name, v := range map[string]string{"cc": "on", "host_io_gbps": "25", "fill_mode": "voq",

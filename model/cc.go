@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // fillMode is how a switch output's buffer fill is measured against the
@@ -337,7 +338,7 @@ func (n *Network) sendCNP(pk *packet) {
 	flow, src, dst := pk.flow, pk.src, pk.dst
 	// Back to the source's LID of the data's path offset (DRB reads the
 	// offset), on that path's VL (dor's SL for it).
-	dlid := int32(n.routes.LID(int(src), n.routes.pathOf(pk.dlid)))
+	dlid := int32(n.routes.LID(int(src), n.routes.PathOf(pk.dlid)))
 	vl := VL((n.flows[flow].spec.SL + n.routes.SL(int(dst), int(dlid))) % n.nVL)
 	k := n.newPacket()
 	n.pkts[k] = packet{flow: flow, src: dst, dst: src, dlid: dlid, wire: n.cc.cnpWire, credits: int32(credits(int(n.cc.cnpWire))),
@@ -403,7 +404,7 @@ func (n *Network) meanCCTI() float64 {
 // applyVictimMask sets the victim mask of switch ports from spec: "host"
 // (host-facing ports), "all", "none", or a comma-separated list of
 // SWITCH:PORT with 1-based port numbers.
-func (n *Network) applyVictimMask(t *Topology, spec string) error {
+func (n *Network) applyVictimMask(t *fabric.Topology, spec string) error {
 	for i := range n.ports {
 		p := &n.ports[i]
 		if p.host || p.peer < 0 {
@@ -425,14 +426,14 @@ func (n *Network) applyVictimMask(t *Topology, spec string) error {
 
 // switchPort is a 1-based port of a switch.
 type switchPort struct {
-	node NodeID
+	node fabric.NodeID
 	port int
 }
 
 // victimPorts returns the ports a victim_mask port list names in t (none
 // for "host", "all" and "none"), or a ParamError for an item that is not
 // SWITCH:PORT of t.
-func victimPorts(t *Topology, spec string) ([]switchPort, error) {
+func victimPorts(t *fabric.Topology, spec string) ([]switchPort, error) {
 	if spec == "host" || spec == "all" || spec == "none" {
 		return nil, nil
 	}

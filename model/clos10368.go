@@ -1,6 +1,10 @@
 package model
 
-import "maps"
+import (
+	"maps"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
+)
 
 // clos10368-hotspot is clos648-hotspot on a fabric sixteen times its size:
 // a two-level folded Clos of 144 leaves with 72 hosts each and 72 spines of
@@ -41,7 +45,7 @@ func init() {
 		name: "clos10368-hotspot",
 		description: "10368-host Clos (144 leaves x 72 hosts, 72 spines, QDR, ftree): 32 hot nodes of 12 contributors each, " +
 			"128 victims beside them, Poisson background at 7 % from the rest",
-		topo:     TopoParams{Leaves: clos10368Leaves, HostsPerLeaf: clos10368HostsPerLeaf, Spines: clos10368Spines},
+		topo:     fabric.TopoParams{Leaves: clos10368Leaves, HostsPerLeaf: clos10368HostsPerLeaf, Spines: clos10368Spines},
 		defaults: defaults,
 		leaves:   clos10368Leaves, perLeaf: clos10368HostsPerLeaf, hots: hots,
 	}))

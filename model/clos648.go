@@ -3,6 +3,8 @@ package model
 import (
 	"fmt"
 	"slices"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // The 648-port director switch (reference [002] §1.5): a folded three-stage
@@ -61,7 +63,7 @@ func init() {
 		Phases:      clos648Phases,
 		Defaults:    clos648Defaults,
 		Topology:    "clos",
-		Topo:        TopoParams{Preset: "648"},
+		Topo:        fabric.TopoParams{Preset: "648"},
 		Routing:     "ftree",
 		Traffic: []TrafficSpec{{
 			Name: "all", Pattern: "uniform", Arrival: "saturate", Role: Background,
@@ -74,7 +76,7 @@ func init() {
 // the host at position p of its leaf through spine p mod spines.
 type closHotspotShape struct {
 	name, description string
-	topo              TopoParams // the Clos
+	topo              fabric.TopoParams // the Clos
 	defaults          map[string]string
 	leaves, perLeaf   int
 	hots              []int // the hot nodes: distinct leaves, distinct positions
@@ -91,7 +93,7 @@ func clos648Hotspot() ScenarioSpec {
 		name: "clos648-hotspot",
 		description: "648-port Clos (36x18, QDR, ftree): 8 hot nodes of 12 contributors each, " +
 			"32 victims beside them, Poisson background at 7 % from the rest",
-		topo: TopoParams{Preset: "648"}, defaults: clos648Defaults,
+		topo: fabric.TopoParams{Preset: "648"}, defaults: clos648Defaults,
 		leaves: clos648Leaves, perLeaf: clos648HostsPerLeaf, hots: hots,
 	})
 }

@@ -1,45 +1,47 @@
-// Package model is ccsweep's InfiniBand network: topologies of switches and
-// host channel adapters (HCAs), generated or read from ibnetdiscover output;
-// routing engines that fill linear forwarding tables and prove them free of
-// deadlock; full-duplex links with credit-based flow control in 64-byte
-// credits per virtual lane, input-buffered switches with virtual output
-// queues and virtual cut-through, round-robin output arbitration, HCAs whose
-// I/O bandwidth caps both injection and absorption; greedy flows and
-// generated traffic (destination patterns, arrival processes, message
-// sizes); IB congestion control and the other congestion-control schemes
-// (ECN marking variants with window-one rate-controlled sources, NIC rate
-// control with admission); the built-in scenarios of the reference
-// testbed and scenarios described as data; per-flow throughput samples,
-// message latencies and the metrics computed from them.
+// Package model is ccsweep's InfiniBand network at run time: full-duplex
+// links with credit-based flow control in 64-byte credits per virtual lane,
+// input-buffered switches with virtual output queues and virtual
+// cut-through, round-robin output arbitration, HCAs whose I/O bandwidth caps
+// both injection and absorption; greedy flows and generated traffic
+// (destination patterns, arrival processes, message sizes); IB congestion
+// control and the other congestion-control schemes (ECN marking variants
+// with window-one rate-controlled sources, NIC rate control with admission);
+// the built-in scenarios of the reference testbed and scenarios described
+// as data; per-flow throughput samples, message latencies and the metrics
+// computed from them. The fabric a run is built on (topologies, the
+// ibnetdiscover reader, routing engines, forwarding tables and their
+// deadlock check) is package model/fabric; the model against the testbed's
+// published measurements (ccsweep validate) is package model/fidelity.
 //
 // Where each part lives: network.go (the Network, its events and their
 // dispatch, construction), link.go (transmission and credit flow control,
 // with the credit conservation invariant), switch.go (VoQs, arbitration and
 // the output wake-up protocol), hca.go (injection, the send and receive
-// DMAs, the message rate), topology.go, topogen.go and ibnetdiscover.go
-// (topologies), routing.go and routing_*.go (routing engines and the
-// reachability and deadlock check), traffic.go and generator.go (generated
-// traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers, the CCT's
-// shapes), presets.go (named IB CC settings and their sources), transport.go (what
-// the RC transport and the adapters add to CC: BECNs in ACKs, timer starts,
-// paced reads), schemes.go (the cc scheme and its parameters), santos.go
-// (marking variants, per-packet ACKs, AIMD/FIMD/LIPD sources), nicrate.go
-// (the NDT dispatcher and admission control), drb.go (distributed routing
-// balancing: congestion control by opening LMC paths on BECNs), params.go
-// (parameters and Config), scenario.go (the built-in scenarios; clos648.go
-// the two on the 648-port director switch), scenfile.go
-// (scenarios described as data, with their own parameters), work.go (the
-// cost of a run, estimated before it runs), stats.go (latency and window
-// statistics), sample.go, metrics.go and result.go, fidelity.go and
-// fidelity_reference.go (the model against the testbed's published
-// measurements: ccsweep validate).
+// DMAs, the message rate), routes.go (the switches' forwarding programmed
+// from the fabric's routes, the adaptive choice at run time), deadlock.go
+// (a run that stops making progress), traffic.go and generator.go
+// (generated traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers, the
+// CCT's shapes), presets.go (named IB CC settings and their sources),
+// transport.go (what the RC transport and the adapters add to CC: BECNs in
+// ACKs, timer starts, paced reads), schemes.go (the cc scheme and its
+// parameters), santos.go (marking variants, per-packet ACKs, AIMD/FIMD/LIPD
+// sources), nicrate.go (the NDT dispatcher and admission control), drb.go
+// (distributed routing balancing: congestion control by opening LMC paths
+// on BECNs), params.go (parameters and Config), scenario.go (the built-in
+// scenarios; clos648.go and clos10368.go those on the director switches),
+// scenfile.go (scenarios described as data, with their own parameters),
+// app*.go (applications: GOAL traces, HPCC kernels), work.go (the cost of a
+// run, estimated before it runs), stats.go (latency and window statistics),
+// sample.go, metrics.go and result.go.
 //
 // A run is a pure function of its Scenario, Config and seed: the same inputs
 // give bit-identical samples on any machine.
 //
 // # Imports
 //
-// Of ccsweep, model imports only engine. It must never import grids, sweep,
-// store, report or report/rank: they build on it, and a run must not depend on
-// how it was planned, stored or drawn.
+// Of ccsweep, model imports only engine and model/fabric (the topology and
+// routes a run is built on; fabric never imports model). It must never
+// import model/fidelity, which checks it, nor grids, sweep, store, report or
+// report/rank: they build on it, and a run must not depend on how it was
+// planned, stored or drawn.
 package model

@@ -116,9 +116,6 @@ func (n *Network) initDRB() {
 	d.window, _ = n.scenario.Window(&n.cfg)
 }
 
-// pathOf returns the path (LID offset) of lid.
-func (r *Routes) pathOf(lid int32) int { return int(lid) & (1<<r.LMC - 1) }
-
 // drbPick routes flow fi's new message: it picks one of the open paths to
 // the message's destination and sets the flow's DLID and VL to it.
 func (n *Network) drbPick(fi int32) {
@@ -133,7 +130,7 @@ func (n *Network) drbPick(fi int32) {
 // data's destination (pk.src) on the path the data took (pk.dlid's offset).
 func (n *Network) drbNotify(pk *packet) {
 	pr := n.drbPair(pk.flow, pk.dst, pk.src)
-	pr.notify(n.sim.Now(), uint8(n.routes.pathOf(pk.dlid)), &n.drb)
+	pr.notify(n.sim.Now(), uint8(n.routes.PathOf(pk.dlid)), &n.drb)
 }
 
 // notify counts a BECN for path (a LID offset) at now: the path's count

@@ -9,16 +9,17 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // drbScenario is a small torus or fat tree with the given routing, LMC,
 // greedy flows and generated traffic, for DRB's tests.
-func drbScenario(kind string, tp TopoParams, routing string, lmc int, flows []FlowSpec, traffic []TrafficSpec) *Scenario {
+func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flows []FlowSpec, traffic []TrafficSpec) *Scenario {
 	return &Scenario{Name: "drb-test", Phases: 2, Routing: routing, LMC: lmc, Flows: flows, Traffic: traffic,
-		Build: func(c *Config) (*Topology, error) {
+		Build: func(c *Config) (*fabric.Topology, error) {
 			p := tp
 			p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
-			return GenerateTopology(kind, p)
+			return fabric.GenerateTopology(kind, p)
 		}}
 }
 
@@ -44,7 +45,7 @@ func hotSpotFlows(dst int, srcs ...int) []FlowSpec {
 	return fs
 }
 
-func torus(dims ...int) TopoParams { return TopoParams{Dims: dims, HostsPerRouter: 1} }
+func torus(dims ...int) fabric.TopoParams { return fabric.TopoParams{Dims: dims, HostsPerRouter: 1} }
 
 // pathLen returns the switch hops of path p from src to dst.
 func pathLen(n *Network, src, dst, p int) int { return len(n.walk(src, int32(n.routes.LID(dst, p)))) }
@@ -53,7 +54,7 @@ func TestDRBPathOrder(t *testing.T) {
 	cases := []struct {
 		name    string
 		kind    string
-		tp      TopoParams
+		tp      fabric.TopoParams
 		routing string
 		lmc     int
 		vls     int
@@ -77,9 +78,9 @@ func TestDRBPathOrder(t *testing.T) {
 		{"6x6 torus halfway x", "torus", torus(6, 6), "dor", 2, 8, 0, 9, 4},
 		// A 4-ary 2-tree: 4 spines, so hosts on different leaves have 4
 		// disjoint paths of 3 switches, one per spine.
-		{"fattree across spines", "fattree", TopoParams{K: 4, Levels: 2}, "ftree", 2, 1, 0, 5, 4},
-		{"fattree same leaf", "fattree", TopoParams{K: 4, Levels: 2}, "ftree", 2, 1, 0, 1, 1},
-		{"fattree updn", "fattree", TopoParams{K: 4, Levels: 2}, "updn", 2, 1, 0, 15, 4},
+		{"fattree across spines", "fattree", fabric.TopoParams{K: 4, Levels: 2}, "ftree", 2, 1, 0, 5, 4},
+		{"fattree same leaf", "fattree", fabric.TopoParams{K: 4, Levels: 2}, "ftree", 2, 1, 0, 1, 1},
+		{"fattree updn", "fattree", fabric.TopoParams{K: 4, Levels: 2}, "updn", 2, 1, 0, 15, 4},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -158,7 +159,7 @@ func checkOrder(t *testing.T, n *Network, src, dst int, order drbOrder) {
 // leaf onto path 0's uplink, it shares that uplink with path 0, so path 3,
 // sharing only the last hop, must come before it, whatever their offsets.
 func TestDRBOrderPrefersDisjoint(t *testing.T) {
-	sc := drbScenario("fattree", TopoParams{K: 2, Levels: 3}, "ftree", 2, hotSpotFlows(8, 1), nil)
+	sc := drbScenario("fattree", fabric.TopoParams{K: 2, Levels: 3}, "ftree", 2, hotSpotFlows(8, 1), nil)
 	n, err := NewNetwork(sc, drbConfig(1), 1)
 	if err != nil {
 		t.Fatal(err)
@@ -349,7 +350,7 @@ func TestDRBUsesEveryOpenPath(t *testing.T) {
 		n.RunUntil(t0)
 		for i := range n.flows {
 			if f := &n.flows[i]; f.gen == nil && f.msgLeft > 0 {
-				perPath[n.routes.pathOf(f.dlid)]++
+				perPath[n.routes.PathOf(f.dlid)]++
 			}
 		}
 	}
@@ -415,7 +416,7 @@ func TestDRBPathsAreCheckedForDeadlock(t *testing.T) {
 				}
 				return
 			}
-			if err == nil || !errors.Is(err, ErrBadScenario) || !strings.Contains(err.Error(), c.want) {
+			if err == nil || !errors.Is(err, fabric.ErrBadScenario) || !strings.Contains(err.Error(), c.want) {
 				t.Fatalf("error %v, want one containing %q", err, c.want)
 			}
 		})
@@ -446,7 +447,7 @@ func TestDRBNotificationsReturnOnTheDataPath(t *testing.T) {
 				if back.kind != kindCNP || back.dst != src {
 					t.Fatalf("path %d: no notification to the source (%+v)", p, back)
 				}
-				if got := n.routes.pathOf(back.dlid); got != p || int(back.dlid)>>n.routes.LMC != int(src) {
+				if got := n.routes.PathOf(back.dlid); got != p || int(back.dlid)>>n.routes.LMC != int(src) {
 					t.Fatalf("path %d: the notification goes to LID %d (offset %d)", p, back.dlid, got)
 				}
 				if want := VL(n.routes.SL(int(dst), int(back.dlid)) % n.nVL); back.vl != want {

@@ -18,6 +18,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden (TestGolden)")
@@ -39,11 +40,11 @@ type goldenTopo struct {
 // one is small and runs 2 to 5 phases of 1 ms.
 func goldenTopos(t *testing.T) map[string]goldenTopo {
 	t.Helper()
-	gen := func(kind string, p model.TopoParams) func(c *model.Config) (*model.Topology, error) {
-		return func(c *model.Config) (*model.Topology, error) {
+	gen := func(kind string, p fabric.TopoParams) func(c *model.Config) (*fabric.Topology, error) {
+		return func(c *model.Config) (*fabric.Topology, error) {
 			q := p
 			q.HostGbps, q.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
-			return model.GenerateTopology(kind, q)
+			return fabric.GenerateTopology(kind, q)
 		}
 	}
 	// incast sends greedily from every host of srcs to dst (contributors)
@@ -72,7 +73,7 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 	fdrBackground := slices.Clone(background)
 	fdrBackground[0].Sources = []string{"node01", "node02", "node05", "node06", "node09", "node10", "node13", "node14",
 		"storage1/1", "storage1/2", "login_mlx4_0", "login_mlx4_1"}
-	fabric, err := os.ReadFile(filepath.Join("testdata", "ibnetdiscover", "fattree.txt"))
+	fattree, err := os.ReadFile(filepath.Join("fabric", "testdata", "ibnetdiscover", "fattree.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,24 +82,26 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 		{name: "testbed-s2", sc: model.LookupScenario("testbed-s2"), desc: "testbed (built-in testbed-s2), minhop, lmc 0"},
 		{name: "fattree", desc: "fattree k=4 levels=2 (16 hosts, 8 switches), ftree, lmc 2",
 			sc: &model.Scenario{Name: "golden-fattree", Phases: 2, Routing: "ftree", LMC: 2,
-				Build: gen("fattree", model.TopoParams{K: 4, Levels: 2}),
+				Build: gen("fattree", fabric.TopoParams{K: 4, Levels: 2}),
 				Flows: incast("H1", []string{"H5", "H9", "H13", "H6"}, [2]string{"H10", "H2"}), Traffic: background}},
 		{name: "clos", desc: "clos 4 leaves x 4 hosts, 2 spines, 1 link per pair, ftree, lmc 1",
 			sc: &model.Scenario{Name: "golden-clos", Phases: 2, Routing: "ftree", LMC: 1,
-				Build: gen("clos", model.TopoParams{Leaves: 4, Spines: 2, HostsPerLeaf: 4}),
+				Build: gen("clos", fabric.TopoParams{Leaves: 4, Spines: 2, HostsPerLeaf: 4}),
 				Flows: incast("H1", []string{"H5", "H9", "H13", "H6"}, [2]string{"H10", "H2"}), Traffic: background}},
 		{name: "mesh", desc: "mesh 4x4, 1 host per router, dor, lmc 1, 2 VLs", set: []string{"vls=2"},
 			sc: &model.Scenario{Name: "golden-mesh", Phases: 2, Routing: "dor", LMC: 1,
-				Build: gen("mesh", model.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
+				Build: gen("mesh", fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
 				Flows: incast("H6", []string{"H1", "H4", "H13", "H16", "H8"}, [2]string{"H5", "H7"}), Traffic: background}},
 		{name: "torus", desc: "torus 4x4, 1 host per router, dor, lmc 1, 2 VLs", set: []string{"vls=2"},
 			sc: &model.Scenario{Name: "golden-torus", Phases: 2, Routing: "dor", LMC: 1,
-				Build: gen("torus", model.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
+				Build: gen("torus", fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
 				Flows: incast("H1", []string{"H3", "H11", "H9", "H6", "H16"}, [2]string{"H2", "H4"}), Traffic: background}},
 		{name: "ibnet", desc: "ibnetdiscover testdata/ibnetdiscover/fattree.txt (4 leaves, 2 spines, 20 hosts, mixed rates; FDR hosts send), updn, lmc 1",
 			set: []string{"host_io_gbps=32"},
 			sc: &model.Scenario{Name: "golden-ibnet", Phases: 2, Routing: "updn", LMC: 1,
-				Build:   func(*model.Config) (*model.Topology, error) { return model.ParseIBNetDiscover("fattree.txt", fabric) },
+				Build: func(*model.Config) (*fabric.Topology, error) {
+					return fabric.ParseIBNetDiscover("fattree.txt", fattree)
+				},
 				Flows:   incast("node01", []string{"node05", "node06", "node09", "node13", "node10"}, [2]string{"node14", "node02"}),
 				Traffic: fdrBackground}},
 	}

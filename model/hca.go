@@ -4,11 +4,12 @@ import (
 	"math"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 type hcaState struct {
 	port    int32
-	node    NodeID
+	node    fabric.NodeID
 	flows   []int32 // flows sourced here, in scenario order
 	rr      int
 	ioFree  engine.Time // the send DMA can start the next packet then

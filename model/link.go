@@ -74,7 +74,7 @@ func (n *Network) transmit(p, k, from int32) {
 		return
 	}
 	out := n.sws[pt.peerOwner].out(pk.dlid)
-	if n.ar.on {
+	if n.ar.On {
 		out = n.adaptiveOut(pt.peerOwner, pk.dlid, out)
 	}
 	pk.outPort = out

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // TestMechDRBChargesTheNotifiedPathAndContracts follows DRB's documented
@@ -94,7 +95,7 @@ func TestMechDRBExpandsAndContractsGradually(t *testing.T) {
 	cfg.Phase = engine.Millisecond
 	cfg.Transport.BECNReturn = "cnp"
 	cfg.DRB.Timer = timer
-	n, err := NewNetwork(drbScenario("fattree", TopoParams{K: 4, Levels: 2}, "ftree", 2, []FlowSpec{flow}, nil), cfg, 1)
+	n, err := NewNetwork(drbScenario("fattree", fabric.TopoParams{K: 4, Levels: 2}, "ftree", 2, []FlowSpec{flow}, nil), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +149,7 @@ func drbPicks(n *Network, order drbOrder, k int) []int {
 	for range k {
 		n.drbPick(0)
 		for j, p := range order {
-			if int(p) == n.routes.pathOf(n.flows[0].dlid) {
+			if int(p) == n.routes.PathOf(n.flows[0].dlid) {
 				got[j]++
 			}
 		}

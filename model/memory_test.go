@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // meshScenario is a dimension-order-routed mesh of dims routers, one host
@@ -13,7 +15,7 @@ import (
 func meshScenario(t *testing.T, dims []int) *Scenario {
 	t.Helper()
 	sc, err := NewScenario(ScenarioSpec{Name: "memmesh", Source: []byte(fmt.Sprint(dims)), Phases: 1, Topology: "mesh", Routing: "dor",
-		Topo:    TopoParams{Dims: dims, HostsPerRouter: 1},
+		Topo:    fabric.TopoParams{Dims: dims, HostsPerRouter: 1},
 		Traffic: []TrafficSpec{{Name: "a", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
 	if err != nil {
 		t.Fatal(err)
@@ -64,7 +66,7 @@ func TestNewNetworkRefusesWhatWouldNotFit(t *testing.T) {
 	MemoryBudget = est - 1
 	_, err := NewNetwork(sc, cfg, 1)
 	var me *MemoryError
-	if !errors.As(err, &me) || !errors.Is(err, ErrBadScenario) || me.Hosts != 1000 || me.Switches != 1000 || me.Bytes != est ||
+	if !errors.As(err, &me) || !errors.Is(err, fabric.ErrBadScenario) || me.Hosts != 1000 || me.Switches != 1000 || me.Bytes != est ||
 		!strings.Contains(err.Error(), "a network of 1000 hosts and 1000 switches needs about") {
 		t.Fatalf("budget %d below the estimate: %v", MemoryBudget, err)
 	}

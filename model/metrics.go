@@ -259,7 +259,7 @@ func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
 	var shareErrs []float64
 	for _, f := range r.Flows {
 		s := f.Gbps[first : last+1]
-		mean, sd := meanSD(s)
+		mean, sd := MeanSD(s)
 		if f.AdmittedGbps > 0 {
 			shareErrs = append(shareErrs, math.Abs(mean/f.AdmittedGbps-1))
 		}
@@ -276,15 +276,15 @@ func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
 		}
 	}
 	m.SDGbps = sdSum / float64(len(r.Flows))
-	m.VictimGbps = mean(victims)
-	m.ContributorsGbps = mean(contrib)
+	m.VictimGbps = Mean(victims)
+	m.ContributorsGbps = Mean(contrib)
 	m.FairnessJain = Jain(contrib)
 	m.Var = TreatmentVariation(contribSeries)
-	m.BackgroundGbps = mean(background)
+	m.BackgroundGbps = Mean(background)
 	m.VictimJain = Jain(victims)
 	m.BackgroundJain = Jain(background)
 	m.AcceptedLoad = total / r.Stats.SenderGbps
-	m.ShareError = mean(shareErrs)
+	m.ShareError = Mean(shareErrs)
 	return m
 }
 
@@ -324,11 +324,12 @@ func TreatmentVariation(series [][]float64) float64 {
 		}
 		spread[i] = hi - lo
 	}
-	_, sd := meanSD(spread)
+	_, sd := MeanSD(spread)
 	return sd * sd
 }
 
-func mean(xs []float64) float64 {
+// Mean returns the arithmetic mean of xs, NaN if xs is empty.
+func Mean(xs []float64) float64 {
 	if len(xs) == 0 {
 		return math.NaN()
 	}
@@ -339,12 +340,12 @@ func mean(xs []float64) float64 {
 	return s / float64(len(xs))
 }
 
-// meanSD returns the mean and population standard deviation of xs.
-func meanSD(xs []float64) (m, sd float64) {
+// MeanSD returns the mean and population standard deviation of xs.
+func MeanSD(xs []float64) (m, sd float64) {
 	if len(xs) == 0 {
 		return math.NaN(), math.NaN()
 	}
-	m = mean(xs)
+	m = Mean(xs)
 	var v float64
 	for _, x := range xs {
 		v += (x - m) * (x - m)

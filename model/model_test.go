@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // phaseMeans returns every flow's mean throughput in each phase, skipping the
@@ -96,8 +97,8 @@ func TestTestbedS2CCOffSharesSwitchLinkEvenly(t *testing.T) {
 // pair is a two-host, one-or-two-switch topology for closed-form checks.
 func lineScenario(nSources, switches int) *model.Scenario {
 	sc := &model.Scenario{Name: "line", Phases: 2}
-	sc.Build = func(c *model.Config) (*model.Topology, error) {
-		t := &model.Topology{}
+	sc.Build = func(c *model.Config) (*fabric.Topology, error) {
+		t := &fabric.Topology{}
 		s1 := t.AddSwitch("S1", 8)
 		last := s1
 		if switches == 2 {

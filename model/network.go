@@ -7,10 +7,11 @@ import (
 	"slices"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // maxVLs bounds the data virtual lanes (IB has VL0-VL14 for data).
-const maxVLs = 15
+const maxVLs = fabric.MaxVLs
 
 // VL is a data virtual lane, 0..maxVLs-1. A flow's packets travel on
 // VL = SL mod vls (no SL-to-VL tables are modelled).
@@ -67,7 +68,7 @@ type port struct {
 	rateMbps int64
 	txBytes  int64    // bytes sent, headers included
 	leave    voqLeave // CC: the VoQ fill the packet on the link gives up when it has left
-	node     NodeID
+	node     fabric.NodeID
 	arbIdx   int32 // current entry of the VL arbitration table
 	arbLeft  int32 // bytes the current entry may still start
 	// markThreshold is the fill in credits at which the port-VL is over
@@ -186,7 +187,7 @@ type Network struct {
 	nVL    int
 	vlArb  []arbEntry
 	commit bool // Arbitration "commit" (arbiter.go)
-	routes *Routes
+	routes *fabric.Routes
 	stats  runStats
 
 	msgGap     engine.Time // least time between message starts at one HCA; 0: no cap
@@ -205,8 +206,8 @@ type Network struct {
 	// allowDeadlock: the scenario runs a routing that may deadlock, and
 	// the run is watched (deadlock.go).
 	allowDeadlock bool
-	ar            arState    // adaptive routing's groups (routing_adaptive.go); ar.on when adaptive
-	apps          *appsState // closed-loop applications (app.go); nil: none
+	ar            fabric.ARState // adaptive routing's groups (fabric.AdaptiveGroups); ar.On when adaptive
+	apps          *appsState     // closed-loop applications (app.go); nil: none
 }
 
 // Counters are whole-run event counts.
@@ -216,9 +217,6 @@ type Counters struct {
 	CNPs    int64 // congestion notifications (BECN) sent by destinations
 	BECNs   int64 // congestion notifications received by sources
 }
-
-// ErrBadScenario is wrapped by errors about a scenario's topology or flows.
-var ErrBadScenario = errors.New("bad scenario")
 
 // NewNetwork builds the network of sc under cfg, ready to run from time 0.
 // The seed drives every random choice of the run.
@@ -294,12 +292,12 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		return nil, err
 	}
 	if len(n.flows) == 0 && n.apps == nil {
-		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", ErrBadScenario, sc.Name)
+		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", fabric.ErrBadScenario, sc.Name)
 	}
 	if cfg.CC.Scheme == SchemeNICRate {
 		// A rate past the last flow would request for no flow: a typo.
 		if rates, _ := parseRates(cfg.NICRate.Rates); len(rates) > len(n.flows) {
-			return nil, fmt.Errorf("%w %s: nicrate.rates lists %d rates, but the run has %d flows", ErrBadScenario, sc.Name, len(rates), len(n.flows))
+			return nil, fmt.Errorf("%w %s: nicrate.rates lists %d rates, but the run has %d flows", fabric.ErrBadScenario, sc.Name, len(rates), len(n.flows))
 		}
 	}
 	n.initCC()
@@ -372,7 +370,7 @@ func streamID(name string, h int) uint64 {
 }
 
 // nodePort returns the first global port of node id (an HCA's only port).
-func (n *Network) nodePort(id NodeID) int32 {
+func (n *Network) nodePort(id fabric.NodeID) int32 {
 	for i := range n.ports {
 		if n.ports[i].node == id {
 			return int32(i)
@@ -381,7 +379,7 @@ func (n *Network) nodePort(id NodeID) int32 {
 	return -1
 }
 
-func (n *Network) build(t *Topology) error {
+func (n *Network) build(t *fabric.Topology) error {
 	nPorts := 0
 	for i := range t.Nodes {
 		nPorts += t.Nodes[i].Ports
@@ -393,12 +391,12 @@ func (n *Network) build(t *Topology) error {
 		owner := int32(len(n.sws))
 		if nd.Host {
 			owner = int32(len(n.hcas))
-			n.hcas = append(n.hcas, hcaState{port: first[id], node: NodeID(id)})
+			n.hcas = append(n.hcas, hcaState{port: first[id], node: fabric.NodeID(id)})
 		} else {
 			n.sws = append(n.sws, switchState{firstPort: first[id], nPorts: int32(nd.Ports)})
 		}
 		for p := 0; p < nd.Ports; p++ {
-			n.ports = append(n.ports, port{node: NodeID(id), local: int32(p), peer: -1, owner: owner, host: nd.Host})
+			n.ports = append(n.ports, port{node: fabric.NodeID(id), local: int32(p), peer: -1, owner: owner, host: nd.Host})
 		}
 	}
 	for _, l := range t.Links {
@@ -413,7 +411,7 @@ func (n *Network) build(t *Topology) error {
 		}
 	}
 	if len(n.ports) >= 1<<20 {
-		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", ErrBadScenario, len(n.ports))
+		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", fabric.ErrBadScenario, len(n.ports))
 	}
 	n.lanes = make([]lane, len(n.ports)*n.nVL)
 	for h := range n.hcas {
@@ -432,7 +430,7 @@ func (n *Network) build(t *Topology) error {
 			continue
 		}
 		if p.rateMbps <= 0 {
-			return fmt.Errorf("%w: link at %s port %d has no rate", ErrBadScenario, t.Nodes[p.node].Name, p.local)
+			return fmt.Errorf("%w: link at %s port %d has no rate", fabric.ErrBadScenario, t.Nodes[p.node].Name, p.local)
 		}
 		p.peerCap = n.ports[p.peer].bufCap
 		for v := 0; v < n.nVL; v++ {
@@ -588,8 +586,8 @@ type FlowHostError struct {
 }
 
 func (e *FlowHostError) Error() string {
-	return fmt.Sprintf("%v %s: flow %s: %s->%s is not a pair of distinct hosts", ErrBadScenario, e.Scenario, e.Name, e.Src, e.Dst)
+	return fmt.Sprintf("%v %s: flow %s: %s->%s is not a pair of distinct hosts", fabric.ErrBadScenario, e.Scenario, e.Name, e.Src, e.Dst)
 }
 
 // Unwrap returns ErrBadScenario.
-func (e *FlowHostError) Unwrap() error { return ErrBadScenario }
+func (e *FlowHostError) Unwrap() error { return fabric.ErrBadScenario }

@@ -115,7 +115,7 @@ func TestRateControlCostsUnderOnePercent(t *testing.T) {
 		t.Logf("%6d-byte messages: %.3f Gbit/s without rate control, %.3f with (%.2f %% lost)", size, off[0], ctl[0], 100*loss)
 		losses = append(losses, loss)
 	}
-	if m := mean(losses); m >= 0.01 {
+	if m := Mean(losses); m >= 0.01 {
 		t.Errorf("mean bandwidth loss %.2f %% over message sizes, want under 1 %%", 100*m)
 	}
 }

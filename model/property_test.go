@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // The invariants of propChecker, on small scenarios drawn at random:
@@ -161,7 +162,7 @@ func drawPropNetwork(seed uint64) (*propCase, *Network, error) {
 		}
 		n, err := NewNetwork(sc, pc.cfg, seed)
 		var pe *ParamError
-		if errors.Is(err, ErrBadScenario) || errors.As(err, &pe) {
+		if errors.Is(err, fabric.ErrBadScenario) || errors.As(err, &pe) {
 			refusals = append(refusals, err.Error())
 			continue
 		}
@@ -190,7 +191,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 	// Topology and routing.
 	sp := &pc.spec
 	sp.Phases = 1
-	sp.Topology = pick(TopologyKinds...)
+	sp.Topology = pick(fabric.TopologyKinds...)
 	for {
 		switch sp.Topology {
 		case "fattree":
@@ -211,7 +212,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 		}
 	}
 	if r.IntN(4) == 0 {
-		sp.Routing = pick(RoutingAlgorithms...) // may be one the topology refuses
+		sp.Routing = pick(fabric.RoutingAlgorithms...) // may be one the topology refuses
 	} else if sp.Topology == "mesh" || sp.Topology == "torus" {
 		sp.Routing = pick("dor", "updn")
 	} else {
@@ -382,7 +383,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 }
 
 // propHosts returns the hosts of a generated topology of kind with p.
-func propHosts(p *TopoParams, kind string) int {
+func propHosts(p *fabric.TopoParams, kind string) int {
 	switch kind {
 	case "fattree":
 		h := 1

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // TestMixedRateRunRepeats runs a fabric whose senders have different link
@@ -15,12 +16,14 @@ import (
 // from run to run, and sender_gbps, offered_load and accepted_load
 // differed in their last bits between runs of the same seed.
 func TestMixedRateRunRepeats(t *testing.T) {
-	fabric, err := os.ReadFile(filepath.Join("testdata", "ibnetdiscover", "fattree.txt"))
+	fattree, err := os.ReadFile(filepath.Join("fabric", "testdata", "ibnetdiscover", "fattree.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	sc := &model.Scenario{Name: "mixed-rates", Phases: 1, Routing: "updn",
-		Build: func(*model.Config) (*model.Topology, error) { return model.ParseIBNetDiscover("fattree.txt", fabric) },
+		Build: func(*model.Config) (*fabric.Topology, error) {
+			return fabric.ParseIBNetDiscover("fattree.txt", fattree)
+		},
 		// Every host sends: QDR, FDR and the rest, a few of each.
 		Traffic: []model.TrafficSpec{{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.05,
 			MessageSize: 2048, SizeDist: "fixed", Role: model.Background}}}

@@ -1,8 +1,9 @@
 package model
 
 import (
-	"fmt"
 	"sort"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // Role is what a flow is in a scenario's metrics.
@@ -36,7 +37,7 @@ type Scenario struct {
 	// Phases is the run's length in phases.
 	Phases int
 	// Build returns the topology for c's link rates.
-	Build func(c *Config) (*Topology, error)
+	Build func(c *Config) (*fabric.Topology, error)
 	Flows []FlowSpec
 	// Routing names the routing algorithm (RoutingAlgorithms); "" is minhop.
 	Routing string
@@ -104,28 +105,10 @@ func ScenarioNames() []string {
 	return names
 }
 
-// testbed builds the reference testbed of SPEC §3: H1-H3 on S1, H4-H7 on S2,
-// host links at HostLinkGbps and S1-S2 at SwitchLinkGbps.
-func testbed(c *Config) (*Topology, error) {
-	t := &Topology{}
-	s1 := t.AddSwitch("S1", 8)
-	s2 := t.AddSwitch("S2", 8)
-	must := func(err error) {
-		if err != nil {
-			panic(err)
-		}
-	}
-	for i := 1; i <= 7; i++ {
-		h := t.AddHost(fmt.Sprintf("H%d", i))
-		sw := s1
-		if i >= 4 {
-			sw = s2
-		}
-		must(t.Connect(h, sw, c.HostLinkGbps))
-	}
-	must(t.Connect(s1, s2, c.SwitchLinkGbps))
-	t.Kind = "testbed"
-	return t, nil
+// testbed builds the reference testbed of SPEC §3 (Testbed) with host
+// links at HostLinkGbps and S1-S2 at SwitchLinkGbps.
+func testbed(c *Config) (*fabric.Topology, error) {
+	return fabric.Testbed(c.HostLinkGbps, c.SwitchLinkGbps), nil
 }
 
 func init() {

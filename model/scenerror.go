@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"strings"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // ScenarioReason returns what err says is wrong with a scenario, for a
@@ -12,8 +14,8 @@ import (
 // *MemoryError), its message without the leading "bad scenario: " that
 // names the class; ok is false for any other error, whatever its text.
 func ScenarioReason(err error) (reason string, ok bool) {
-	if !errors.Is(err, ErrBadScenario) {
+	if !errors.Is(err, fabric.ErrBadScenario) {
 		return "", false
 	}
-	return strings.TrimPrefix(err.Error(), ErrBadScenario.Error()+": "), true
+	return strings.TrimPrefix(err.Error(), fabric.ErrBadScenario.Error()+": "), true
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // TestScenarioReasonGoesByTypeNotText: what decides is whether the error
@@ -17,10 +18,10 @@ func TestScenarioReasonGoesByTypeNotText(t *testing.T) {
 		reason string
 		ok     bool
 	}{
-		{"wrapped", fmt.Errorf("%w: routing dor: set vls", model.ErrBadScenario), "routing dor: set vls", true},
-		{"wrapped twice", fmt.Errorf("build: %w", fmt.Errorf("%w: lmc 9: want 0 to 7", model.ErrBadScenario)), "build: bad scenario: lmc 9: want 0 to 7", true},
-		{"named scenario", fmt.Errorf("%w s@1: traffic bg: too few hosts", model.ErrBadScenario), "bad scenario s@1: traffic bg: too few hosts", true},
-		{"lfts error", &model.LFTsError{Name: "t.dump", Reason: "no route"}, "routing lfts t.dump: no route", true},
+		{"wrapped", fmt.Errorf("%w: routing dor: set vls", fabric.ErrBadScenario), "routing dor: set vls", true},
+		{"wrapped twice", fmt.Errorf("build: %w", fmt.Errorf("%w: lmc 9: want 0 to 7", fabric.ErrBadScenario)), "build: bad scenario: lmc 9: want 0 to 7", true},
+		{"named scenario", fmt.Errorf("%w s@1: traffic bg: too few hosts", fabric.ErrBadScenario), "bad scenario s@1: traffic bg: too few hosts", true},
+		{"lfts error", &fabric.LFTsError{Name: "t.dump", Reason: "no route"}, "routing lfts t.dump: no route", true},
 		{"the text without the type", errors.New("bad scenario: routing dor: set vls"), "", false},
 		{"another error", fmt.Errorf("%w: mtu", model.ErrUnknownParam), "", false},
 		{"nil", nil, "", false},
@@ -46,13 +47,13 @@ func TestTrafficErrorNamesItsTraffic(t *testing.T) {
 		{Name: "b", Pattern: "bitreverse", Arrival: "saturate"},
 	}
 	sc, err := model.NewScenario(model.ScenarioSpec{Name: "misfit", Phases: 1, Topology: "fattree",
-		Topo: model.TopoParams{K: 3, Levels: 2}, Traffic: traffic, Source: []byte("misfit")})
+		Topo: fabric.TopoParams{K: 3, Levels: 2}, Traffic: traffic, Source: []byte("misfit")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, err = model.NewNetwork(sc, sc.Config(), 1)
 	var te *model.TrafficError
-	if !errors.As(err, &te) || !errors.Is(err, model.ErrBadScenario) {
+	if !errors.As(err, &te) || !errors.Is(err, fabric.ErrBadScenario) {
 		t.Fatalf("error %v (%T), want a *model.TrafficError wrapping ErrBadScenario", err, err)
 	}
 	if te.Traffic != 1 || te.Name != "b" || te.Field != "pattern" || te.Scenario != sc.Name ||

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // ScenarioSpec is a scenario described as data, as a scenario file gives
@@ -30,7 +31,7 @@ type ScenarioSpec struct {
 	// run's host_link_gbps and switch_link_gbps unless the clos preset sets
 	// them.
 	Topology string
-	Topo     TopoParams
+	Topo     fabric.TopoParams
 	// Fabric is the text of an ibnetdiscover output and FabricName where it
 	// came from, for Topology "ibnetdiscover".
 	Fabric     []byte
@@ -127,7 +128,7 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 	if spec.Topology == "ibnetdiscover" {
 		// An error waits for the build, which reports it with the run's
 		// other problems.
-		if _, warns, err := ReadIBNetDiscover(spec.FabricName, bytes.NewReader(spec.Fabric)); err == nil {
+		if _, warns, err := fabric.ReadIBNetDiscover(spec.FabricName, bytes.NewReader(spec.Fabric)); err == nil {
 			sc.Warnings = warns
 		}
 	}
@@ -139,7 +140,7 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		sc.params = append(sc.params, spec.own...)
 		slices.SortFunc(sc.params, func(a, b scenParam) int { return strings.Compare(a.Name, b.Name) })
 	}
-	sc.Build = func(c *Config) (*Topology, error) { return sc.resolve(c).build(c) }
+	sc.Build = func(c *Config) (*fabric.Topology, error) { return sc.resolve(c).build(c) }
 	return sc, nil
 }
 
@@ -160,26 +161,26 @@ var registry = struct {
 }{files: map[string]*Scenario{}}
 
 // build makes the spec's topology under c's link rates.
-func (sp *ScenarioSpec) build(c *Config) (*Topology, error) {
+func (sp *ScenarioSpec) build(c *Config) (*fabric.Topology, error) {
 	if sp.Topology == "ibnetdiscover" {
-		return ParseIBNetDiscover(sp.FabricName, sp.Fabric)
+		return fabric.ParseIBNetDiscover(sp.FabricName, sp.Fabric)
 	}
 	if sp.Topology == "testbed" { // built-ins only
 		return testbed(c)
 	}
 	p := sp.Topo
 	p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
-	return GenerateTopology(sp.Topology, p)
+	return fabric.GenerateTopology(sp.Topology, p)
 }
 
 // routingOptions returns the roots and compute nodes the scenario gives
 // its routing under c (roots is one of a file scenario's parameters).
-func (sc *Scenario) routingOptions(c *Config) RoutingOptions {
+func (sc *Scenario) routingOptions(c *Config) fabric.RoutingOptions {
 	if sc.spec == nil {
-		return RoutingOptions{}
+		return fabric.RoutingOptions{}
 	}
 	sp := sc.resolve(c)
-	return RoutingOptions{Roots: sp.Roots, ComputeNodes: sp.ComputeNodes, AllowDeadlock: sp.AllowDeadlock}
+	return fabric.RoutingOptions{Roots: sp.Roots, ComputeNodes: sp.ComputeNodes, AllowDeadlock: sp.AllowDeadlock}
 }
 
 // lftsFile returns the forwarding tables the scenario is routed by under
@@ -402,9 +403,9 @@ func (sp *ScenarioSpec) params() []scenParam {
 		intP("levels", "fat tree: levels of switches", 1, 4, t.Levels, func(s *ScenarioSpec, v int) { s.Topo.Levels = v })
 	case "clos":
 		if t.Preset == "" {
-			intP("leaves", "clos: leaf switches", 1, maxSwitchPorts, t.Leaves, func(s *ScenarioSpec, v int) { s.Topo.Leaves = v })
-			intP("spines", "clos: spine switches", 1, maxSwitchPorts, t.Spines, func(s *ScenarioSpec, v int) { s.Topo.Spines = v })
-			intP("hosts_per_leaf", "clos: hosts on each leaf", 1, maxSwitchPorts, t.HostsPerLeaf, func(s *ScenarioSpec, v int) { s.Topo.HostsPerLeaf = v })
+			intP("leaves", "clos: leaf switches", 1, fabric.MaxSwitchPorts, t.Leaves, func(s *ScenarioSpec, v int) { s.Topo.Leaves = v })
+			intP("spines", "clos: spine switches", 1, fabric.MaxSwitchPorts, t.Spines, func(s *ScenarioSpec, v int) { s.Topo.Spines = v })
+			intP("hosts_per_leaf", "clos: hosts on each leaf", 1, fabric.MaxSwitchPorts, t.HostsPerLeaf, func(s *ScenarioSpec, v int) { s.Topo.HostsPerLeaf = v })
 		}
 	case "mesh", "torus":
 		intP("hosts_per_router", "mesh/torus: hosts on each router", 1, 64, t.HostsPerRouter, func(s *ScenarioSpec, v int) { s.Topo.HostsPerRouter = v })
@@ -497,7 +498,7 @@ func (sp *ScenarioSpec) params() []scenParam {
 // gives tables; an engine replaces them), roots (names or GUIDs, comma
 // separated; "" finds them by ranking) and adaptive.
 func (sp *ScenarioSpec) routingParams() []scenParam {
-	choices := slices.Clone(RoutingAlgorithms)
+	choices := slices.Clone(fabric.RoutingAlgorithms)
 	if sp.LFTs != nil {
 		choices = append(choices, "lfts")
 	}

@@ -1,6 +1,10 @@
 package model
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/ccsweep/ccsweep/model/fabric"
+)
 
 type switchState struct {
 	firstPort int32
@@ -10,7 +14,7 @@ type switchState struct {
 	lft       []uint8  // destination LID -> output port (local), lftNoRoute where none: a byte a LID
 	// dor computes the forwarding of switch index where lft is nil
 	// (dor on a complete mesh or torus: Routes.dor).
-	dor   *dorRouter
+	dor   *fabric.DORRouter
 	index int32
 }
 
@@ -177,7 +181,7 @@ const lftNoRoute = 255
 // out returns the output port (global) the switch forwards lid to.
 func (sw *switchState) out(lid int32) int32 {
 	if sw.lft == nil {
-		return sw.firstPort + sw.dor.port(sw.index, lid)
+		return sw.firstPort + sw.dor.Port(sw.index, lid)
 	}
 	return sw.firstPort + int32(sw.lft[lid])
 }

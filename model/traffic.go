@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // TrafficSpec is one generated workload of a scenario: which hosts send,
@@ -349,7 +350,7 @@ type TrafficError struct {
 }
 
 func (e *TrafficError) Error() string {
-	s := ErrBadScenario.Error()
+	s := fabric.ErrBadScenario.Error()
 	if e.Scenario != "" {
 		s += " " + e.Scenario
 	}
@@ -361,7 +362,7 @@ func (e *TrafficError) Error() string {
 }
 
 // Unwrap returns ErrBadScenario.
-func (e *TrafficError) Unwrap() error { return ErrBadScenario }
+func (e *TrafficError) Unwrap() error { return fabric.ErrBadScenario }
 
 // withoutHost returns hosts without h, as a new slice.
 func withoutHost(hosts []int, h int) []int {

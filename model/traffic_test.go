@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // bitsOf spells s in b binary digits, most significant first.
@@ -217,8 +218,8 @@ func TestHotspotWithNoColdDestinationIsRefused(t *testing.T) {
 // twoHosts is A - S1 - B, one generated traffic from A to B.
 func twoHosts(ts TrafficSpec, phases int) *Scenario {
 	return &Scenario{Name: "two", Phases: phases, Traffic: []TrafficSpec{ts},
-		Build: func(c *Config) (*Topology, error) {
-			t := &Topology{}
+		Build: func(c *Config) (*fabric.Topology, error) {
+			t := &fabric.Topology{}
 			s := t.AddSwitch("S1", 4)
 			for _, h := range []string{"A", "B"} {
 				if err := t.Connect(t.AddHost(h), s, c.HostLinkGbps); err != nil {
@@ -278,8 +279,8 @@ func TestGeneratedTrafficConservesAndRepeats(t *testing.T) {
 			cfg.Phase, cfg.Sample = 3*engine.Millisecond, 100*engine.Microsecond
 			cfg.HostIOGbps, cfg.CC.Scheme = 16, SchemeIB
 			sc := &Scenario{Name: "ft", Phases: 1, Traffic: []TrafficSpec{ts}, Routing: "ftree",
-				Build: func(c *Config) (*Topology, error) {
-					return GenerateTopology("fattree", TopoParams{K: 4, Levels: 2, HostGbps: 16, SwitchGbps: 16})
+				Build: func(c *Config) (*fabric.Topology, error) {
+					return fabric.GenerateTopology("fattree", fabric.TopoParams{K: 4, Levels: 2, HostGbps: 16, SwitchGbps: 16})
 				}}
 			n, err := NewNetwork(sc, cfg, 3)
 			if err != nil {
@@ -340,8 +341,8 @@ func TestOfferedLoadCountsABlockedSourcesArrivals(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Phase, cfg.HCAMsgRate = 2*engine.Millisecond, 0.002
 	sc := &Scenario{Name: "ft", Phases: 1, Traffic: []TrafficSpec{ts}, Routing: "ftree",
-		Build: func(c *Config) (*Topology, error) {
-			return GenerateTopology("fattree", TopoParams{K: 2, Levels: 2, HostGbps: 16, SwitchGbps: 16})
+		Build: func(c *Config) (*fabric.Topology, error) {
+			return fabric.GenerateTopology("fattree", fabric.TopoParams{K: 2, Levels: 2, HostGbps: 16, SwitchGbps: 16})
 		}}
 	n, err := NewNetwork(sc, cfg, 5)
 	if err != nil {

@@ -95,7 +95,7 @@ func (n *Network) answerFECN(pk *packet) {
 	}
 	n.rc.fecnSeen[f] = false
 	k := n.newPacket()
-	n.pkts[k] = packet{flow: f, src: pk.dst, dst: pk.src, dlid: int32(n.routes.LID(int(pk.src), n.routes.pathOf(pk.dlid))),
+	n.pkts[k] = packet{flow: f, src: pk.dst, dst: pk.src, dlid: int32(n.routes.LID(int(pk.src), n.routes.PathOf(pk.dlid))),
 		wire: n.rc.ackWire, credits: int32(credits(int(n.rc.ackWire))), vl: pk.vl, kind: kindCNP, becn: true}
 	n.counters.CNPs++
 	n.sim.At(max(pk.tailAt, n.sim.Now()), evAck, uint32(k))

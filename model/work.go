@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 // Work is what one run costs, estimated from its scenario and parameters
@@ -161,17 +162,17 @@ func (sc *Scenario) shape(c *Config) (*shape, error) {
 	if err != nil {
 		return nil, err
 	}
-	adj := t.neighbours()
+	adj := t.Neighbours()
 	dist := make([]int, len(t.Nodes))
 	sh := &shape{links: make([]int, len(sc.Flows))}
 	for i, f := range sc.Flows {
 		src, dst := t.Lookup(f.Src), t.Lookup(f.Dst)
 		if src < 0 || dst < 0 {
-			return nil, fmt.Errorf("%w: flow %s: no host %s or %s", ErrBadScenario, f.Name, f.Src, f.Dst)
+			return nil, fmt.Errorf("%w: flow %s: no host %s or %s", fabric.ErrBadScenario, f.Name, f.Src, f.Dst)
 		}
-		t.hopsTo(adj, dst, dist)
+		t.HopsTo(adj, dst, dist)
 		if dist[src] < 0 {
-			return nil, fmt.Errorf("%w: flow %s: %s cannot reach %s", ErrBadScenario, f.Name, f.Src, f.Dst)
+			return nil, fmt.Errorf("%w: flow %s: %s cannot reach %s", fabric.ErrBadScenario, f.Name, f.Src, f.Dst)
 		}
 		sh.links[i] = dist[src]
 	}
@@ -179,7 +180,7 @@ func (sc *Scenario) shape(c *Config) (*shape, error) {
 	sh.hosts = len(hosts)
 	var sum, n float64
 	for j := 0; j < min(16, len(hosts)); j++ {
-		t.hopsTo(adj, hosts[j*len(hosts)/min(16, len(hosts))], dist)
+		t.HopsTo(adj, hosts[j*len(hosts)/min(16, len(hosts))], dist)
 		for _, h := range hosts {
 			if dist[h] > 0 {
 				sum += float64(dist[h])
@@ -221,8 +222,8 @@ const (
 // built with lmc (LIDs per host 2^lmc) and routing algorithm routing. It
 // grows as switches × hosts, the forwarding tables, except for dor on a
 // complete mesh or torus, which computes its forwarding from coordinates
-// (computeRoutes): then it grows as the nodes.
-func NetworkBytes(t *Topology, lmc int, routing string) int64 {
+// (fabric.ComputeRunRoutes): then it grows as the nodes.
+func NetworkBytes(t *fabric.Topology, lmc int, routing string) int64 {
 	var hosts, switches int64
 	for i := range t.Nodes {
 		if t.Nodes[i].Host {
@@ -232,7 +233,7 @@ func NetworkBytes(t *Topology, lmc int, routing string) int64 {
 		}
 	}
 	b := float64(hosts+switches) * bytesPerNode
-	if routing == "dor" && dorComputed(t, lmc) {
+	if routing == "dor" && fabric.DORComputed(t, lmc) {
 		return int64(min(b, math.MaxInt64/2))
 	}
 	lids := hosts << lmc
@@ -241,17 +242,6 @@ func NetworkBytes(t *Topology, lmc int, routing string) int64 {
 		b += float64(hosts) * float64(lids) * bytesPerSLEntry
 	}
 	return int64(min(b, math.MaxInt64/2))
-}
-
-// dorComputed reports whether a run routes t by dor with 2^lmc LIDs per
-// host from coordinates, without tables (dorRouter.complete).
-func dorComputed(t *Topology, lmc int) bool {
-	if t.Kind != "mesh" && t.Kind != "torus" {
-		return false
-	}
-	f := newFabric(t)
-	d, err := f.dorSetup(lmc)
-	return err == nil && d.complete(f)
 }
 
 // MemoryError reports a network that would not fit MemoryBudget. It wraps
@@ -263,15 +253,15 @@ type MemoryError struct {
 
 func (e *MemoryError) Error() string {
 	return fmt.Sprintf("%v: a network of %d hosts and %d switches needs about %s, mostly forwarding state (switches × hosts); this process may use %s for it",
-		ErrBadScenario, e.Hosts, e.Switches, FormatBytes(e.Bytes), FormatBytes(e.Budget))
+		fabric.ErrBadScenario, e.Hosts, e.Switches, FormatBytes(e.Bytes), FormatBytes(e.Budget))
 }
 
 // Unwrap returns ErrBadScenario.
-func (e *MemoryError) Unwrap() error { return ErrBadScenario }
+func (e *MemoryError) Unwrap() error { return fabric.ErrBadScenario }
 
 // checkMemory refuses, with a *MemoryError, a network of t that would not
 // fit MemoryBudget.
-func checkMemory(t *Topology, lmc int, routing string) error {
+func checkMemory(t *fabric.Topology, lmc int, routing string) error {
 	budget := MemoryBudget
 	if budget <= 0 {
 		return nil

@@ -1,0 +1,478 @@
+package fabric
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// NoRoute marks a forwarding-table entry of a switch that cannot reach the
+// destination, or (updn) has no legal route to it. The check of every
+// routing follows every route from every host, so no packet ever reads
+// such an entry.
+const NoRoute = -1
+
+// MaxVLs bounds the data virtual lanes (IB has VL0-VL14 for data).
+const MaxVLs = 15
+
+// RoutingAlgorithms are the routing engines ComputeRoutes knows, as a subnet
+// manager's routing engines:
+//
+//   - minhop: shortest paths; among the equal-cost output ports of a switch,
+//     the one with the fewest LIDs routed through it so far (ties to the
+//     lowest port), LIDs taken in increasing order, as OpenSM's minhop
+//     spreads them. Deadlock-free only where the topology makes it so
+//     (trees); the check refuses it elsewhere.
+//   - updn: up*/down* (routing_updn.go): no path goes down and then up, so
+//     it is deadlock-free on any topology; spread like minhop.
+//   - ftree: fat trees and folded Clos networks (routing_ftree.go): up to a
+//     common ancestor then down, the up port chosen by destination mod k.
+//   - dor: dimension-order routing on meshes and tori (routing_dor.go), with
+//     a service level per path that keeps each VL free of cycles.
+var RoutingAlgorithms = []string{"minhop", "updn", "ftree", "dor"}
+
+// Routes is a fabric's forwarding state as a subnet manager programs it:
+// LIDs for every host port, a linear forwarding table per switch and the
+// service level each path travels on.
+//
+// Host h (index into Topology.Hosts) owns the 2^LMC LIDs h<<LMC ..
+// h<<LMC + 2^LMC - 1; path p of h is LID h<<LMC | p, and each path of a
+// host is routed on a different route where one exists.
+type Routes struct {
+	LMC int
+	// LFT[s][lid] is the switch-local output port (counting from 0) of
+	// switch s (index into Topology.Switches) towards lid, or NoRoute;
+	// len(LFT[s]) is the number of LIDs, len(Topology.Hosts()) << LMC.
+	LFT [][]int32
+	// SLs[src][lid], when not nil, is the service level a packet from host
+	// src to lid travels on (dor's deadlock-free VL assignment); nil: SL 0.
+	SLs [][]uint8
+	// DOR, when not nil, computes the service levels (and a run's
+	// switches their forwarding) from coordinates, and LFT and SLs are nil
+	// (ComputeRunRoutes).
+	DOR *DORRouter
+}
+
+// LID returns path p's LID of host h.
+func (r *Routes) LID(h, p int) int { return h<<r.LMC | p }
+
+// SL returns the service level of packets from host src to lid. A flow of
+// service level fsl travels on VL (fsl + SL) mod vls; the check of
+// ComputeRoutes covers flows of service level 0 (for minhop, updn and ftree,
+// which give every path SL 0, it covers every VL).
+func (r *Routes) SL(src, lid int) int {
+	switch {
+	case r.SLs != nil:
+		return int(r.SLs[src][lid])
+	case r.DOR != nil:
+		return r.DOR.sl(src, lid)
+	}
+	return 0
+}
+
+// ComputeRoutes routes t with the named algorithm (RoutingAlgorithms) and
+// 2^lmc LIDs per host (lmc 0 to 7), for vls data VLs, and checks the result:
+// every host reaches every LID of every other host by following the
+// forwarding tables, and no VL's channel dependency graph has a cycle. Its
+// errors wrap ErrBadScenario and name the problem (a pair of hosts that
+// cannot reach each other, a topology the algorithm does not route, a cycle
+// of channels). The result depends only on its arguments; t is only read,
+// so calls may run concurrently.
+func ComputeRoutes(t *Topology, algorithm string, lmc, vls int) (*Routes, error) {
+	return ComputeRoutesWith(t, algorithm, lmc, vls, RoutingOptions{})
+}
+
+// RoutingOptions are what a subnet manager may be told about a fabric
+// besides its shape, as OpenSM's root GUID file (-a) and compute node GUID
+// file (-u) tell it: the switches updn and ftree take as roots, and the
+// hosts ftree ranks switches from. Each entry is a node's name or its GUID
+// (Node.GUID) as hex digits with 0x, e.g. "0x0002c90200410a20"; empty:
+// found by ranking (see routing_updn.go and routing_ftree.go).
+type RoutingOptions struct {
+	Roots        []string
+	ComputeNodes []string
+	// AllowDeadlock keeps a routing whose channel dependencies form a
+	// cycle (a routing a cluster runs, such as minhop on a ring), which
+	// ComputeRoutes refuses; a run that then deadlocks ends with an error
+	// wrapping ErrDeadlock.
+	AllowDeadlock bool
+}
+
+// prepareFabric checks the routing's settings and t's connectivity and
+// returns t's fabric with opts applied, ready to route.
+func prepareFabric(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*Fabric, error) {
+	if err := checkRouting(algorithm, lmc, vls); err != nil {
+		return nil, err
+	}
+	f := NewFabric(t)
+	if err := f.connected(); err != nil {
+		return nil, err
+	}
+	if err := f.setOptions(opts); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+// ComputeRoutesWith is ComputeRoutes with routing options (roots and
+// compute nodes); a name or GUID that is not a switch (a host for
+// ComputeNodes) of t is an error.
+func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions) (*Routes, error) {
+	return ComputeRunRoutes(t, algorithm, lmc, vls, opts, false)
+}
+
+// ComputeRunRoutes is ComputeRoutesWith; with computed, dor on a complete
+// mesh or torus (DORRouter.complete) returns Routes that compute
+// forwarding and service levels from coordinates (Routes.dor), in
+// O(switches + hosts) of memory and time instead of switches × LIDs of
+// tables and a check that follows every route: the same routes, which the
+// construction proves (the same errors too: what complete accepts, the
+// tables and the check accept).
+func ComputeRunRoutes(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions, computed bool) (*Routes, error) {
+	f, err := prepareFabric(t, algorithm, lmc, vls, opts)
+	if err != nil {
+		return nil, err
+	}
+	if computed && algorithm == "dor" {
+		d, err := f.dorSetup(lmc)
+		if err == nil && d.need > vls {
+			err = f.dorVLError(lmc, d.orders, len(d.dateline), d.need)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
+		}
+		if d.complete(f) {
+			return &Routes{LMC: lmc, DOR: d}, nil
+		}
+	}
+	r, _, err := f.route(algorithm, lmc, vls)
+	if err == nil {
+		err = f.check(r, vls)
+		var ce *cycleError
+		if opts.AllowDeadlock && errors.As(err, &ce) {
+			err = nil
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w: routing %s: %w", ErrBadScenario, algorithm, err)
+	}
+	return r, nil
+}
+
+// route fills the forwarding tables with the named algorithm, unchecked,
+// and returns the switches it took as roots (updn's roots, ftree's top
+// level; nil for minhop and dor).
+func (f *Fabric) route(algorithm string, lmc, vls int) (r *Routes, roots []int32, err error) {
+	switch algorithm {
+	case "minhop":
+		r = f.minHop(lmc)
+	case "updn":
+		if f.rootSet != nil {
+			r, roots, err = f.upDownGiven(lmc)
+		} else {
+			r, _, roots = f.upDownRoutes(lmc)
+		}
+	case "ftree":
+		r, roots, err = f.fatTree(lmc)
+	case "dor":
+		r, err = f.dimensionOrder(lmc, vls)
+	}
+	return r, roots, err
+}
+
+// Fabric is a Topology indexed for routing: every port of every node has a
+// global number, node n's ports being base[n] .. base[n]+Ports-1.
+type Fabric struct {
+	t     *Topology
+	hosts []NodeID // host index -> node
+	sws   []NodeID // switch index -> node
+	sw    []int32  // node -> switch index, or -1 for a host
+	host  []int32  // node -> host index, or -1 for a switch
+	base  []int32  // node -> its first global port
+	owner []NodeID // global port -> its node
+	peer  []int32  // global port -> the global port at the other end of its link, or -1
+	// attach[h] is the switch index host h hangs off, or -1 where its
+	// port leads nowhere or to another host; attachPort[h] is that
+	// switch's local port to h.
+	attach, attachPort []int32
+	// rootSet are the switches RoutingOptions.Roots names, nil where the
+	// routing finds its roots; compute marks the hosts of
+	// RoutingOptions.ComputeNodes, nil for every host.
+	rootSet []int32
+	compute []bool
+}
+
+// setOptions resolves opts' names and GUIDs into f.rootSet and f.compute.
+func (f *Fabric) setOptions(opts RoutingOptions) error {
+	find := func(what, key string, host bool) (NodeID, error) {
+		for i, n := range f.t.Nodes {
+			if n.Host != host || n.Name != key && (n.GUID == 0 || !strings.EqualFold(key, fmt.Sprintf("0x%016x", n.GUID)) &&
+				!strings.EqualFold(key, fmt.Sprintf("0x%x", n.GUID))) {
+				continue
+			}
+			return NodeID(i), nil
+		}
+		kind := map[bool]string{true: "host", false: "switch"}[host]
+		return -1, fmt.Errorf("%w: %s %q: no %s of the fabric has that name or GUID", ErrBadScenario, what, key, kind)
+	}
+	f.rootSet, f.compute = nil, nil
+	for _, k := range opts.Roots {
+		n, err := find("root", k, false)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(f.rootSet, f.sw[n]) {
+			f.rootSet = append(f.rootSet, f.sw[n])
+		}
+	}
+	slices.Sort(f.rootSet)
+	if len(opts.ComputeNodes) > 0 {
+		f.compute = make([]bool, len(f.hosts))
+		for _, k := range opts.ComputeNodes {
+			n, err := find("compute node", k, true)
+			if err != nil {
+				return err
+			}
+			f.compute[f.host[n]] = true
+		}
+	}
+	return nil
+}
+
+// NewFabric indexes t for routing.
+func NewFabric(t *Topology) *Fabric {
+	f := &Fabric{t: t, hosts: t.Hosts(), sws: t.Switches(),
+		sw: make([]int32, len(t.Nodes)), host: make([]int32, len(t.Nodes)), base: make([]int32, len(t.Nodes)+1)}
+	for i := range t.Nodes {
+		f.sw[i], f.host[i] = -1, -1
+	}
+	for i, n := range f.hosts {
+		f.host[n] = int32(i)
+	}
+	for i, n := range f.sws {
+		f.sw[n] = int32(i)
+	}
+	for i, nd := range t.Nodes {
+		f.base[i+1] = f.base[i] + int32(nd.Ports)
+	}
+	nPorts := f.base[len(t.Nodes)]
+	f.owner = make([]NodeID, nPorts)
+	f.peer = make([]int32, nPorts)
+	for i, nd := range t.Nodes {
+		for p := range nd.Ports {
+			f.owner[f.base[i]+int32(p)] = NodeID(i)
+		}
+	}
+	for i := range f.peer {
+		f.peer[i] = -1
+	}
+	for _, l := range t.Links {
+		a, b := f.base[l.A]+int32(l.APort), f.base[l.B]+int32(l.BPort)
+		f.peer[a], f.peer[b] = b, a
+	}
+	f.attach = make([]int32, len(f.hosts))
+	f.attachPort = make([]int32, len(f.hosts))
+	for h, n := range f.hosts {
+		f.attach[h], f.attachPort[h] = -1, -1
+		if pp := f.peer[f.base[n]]; pp >= 0 && f.sw[f.owner[pp]] >= 0 {
+			f.attach[h] = f.sw[f.owner[pp]]
+			f.attachPort[h] = pp - f.base[f.owner[pp]]
+		}
+	}
+	return f
+}
+
+// ports returns the global port numbers of switch s.
+func (f *Fabric) ports(s int32) (first, end int32) {
+	n := f.sws[s]
+	return f.base[n], f.base[n+1]
+}
+
+// next returns the switch at the other end of global port gp, or -1 where
+// the port leads to a host or nowhere.
+func (f *Fabric) next(gp int32) int32 {
+	if p := f.peer[gp]; p >= 0 {
+		return f.sw[f.owner[p]]
+	}
+	return -1
+}
+
+// connected refuses a topology where some host cannot reach another. Hosts
+// do not forward, and have one port each, so two hosts reach each other
+// exactly when they are in one connected component.
+func (f *Fabric) connected() error {
+	comp := f.components()
+	for i := 1; i < len(f.hosts); i++ {
+		if comp[f.hosts[i]] != comp[f.hosts[0]] {
+			return fmt.Errorf("%w: host %s cannot reach host %s: the topology is not connected",
+				ErrBadScenario, f.t.Nodes[f.hosts[0]].Name, f.t.Nodes[f.hosts[i]].Name)
+		}
+	}
+	return nil
+}
+
+// components labels every node with the lowest node of its connected
+// component.
+func (f *Fabric) components() []NodeID {
+	comp := make([]NodeID, len(f.t.Nodes))
+	for i := range comp {
+		comp[i] = NodeID(i)
+	}
+	find := func(n NodeID) NodeID {
+		for comp[n] != n {
+			comp[n] = comp[comp[n]]
+			n = comp[n]
+		}
+		return n
+	}
+	for _, l := range f.t.Links {
+		a, b := find(l.A), find(l.B)
+		if a > b {
+			a, b = b, a
+		}
+		comp[b] = a
+	}
+	for i := range comp {
+		comp[i] = find(NodeID(i))
+	}
+	return comp
+}
+
+// newRoutes returns Routes for 2^lmc LIDs per host with every entry NoRoute.
+func (f *Fabric) newRoutes(lmc int) *Routes {
+	r := &Routes{LMC: lmc, LFT: make([][]int32, len(f.sws))}
+	for s := range r.LFT {
+		r.LFT[s] = make([]int32, len(f.hosts)<<lmc)
+		for i := range r.LFT[s] {
+			r.LFT[s][i] = NoRoute
+		}
+	}
+	return r
+}
+
+// candidates are, for every switch, the local output ports a routing engine
+// may take towards one destination switch: ports[start[s]:start[s+1]].
+type candidates struct {
+	start []int32
+	ports []int32
+}
+
+func (c *candidates) reset() {
+	c.start = append(c.start[:0], 0)
+	c.ports = c.ports[:0]
+}
+
+// add appends port p to the candidates of the switch being listed.
+func (c *candidates) add(p int32) { c.ports = append(c.ports, p) }
+
+// done closes the list of the switch being listed.
+func (c *candidates) done() { c.start = append(c.start, int32(len(c.ports))) }
+
+// of returns switch s's candidate ports.
+func (c *candidates) of(s int32) []int32 { return c.ports[c.start[s]:c.start[s+1]] }
+
+// spreadRoutes fills the forwarding tables of minhop and updn: for every
+// LID in increasing order and every switch, one of the candidate ports that
+// cands lists towards the destination host's switch, as a subnet manager
+// spreads destinations over equal-cost ports. The pick prefers a port that
+// no earlier LID of the same host took at this switch (so a host's LIDs
+// leave on different ports where there are several), then the port with
+// the fewest LIDs routed through it so far, then the lowest port.
+func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Routes {
+	r := f.newRoutes(lmc)
+	type portUse struct {
+		load  int32 // LIDs routed out of the port
+		taken int32 // 1 + the host whose earlier LID left by the port
+	}
+	use := make([]portUse, len(f.peer)) // by global port
+	var c candidates
+	cached := int32(-1)
+	for g := range f.hosts {
+		dst := f.attach[g]
+		if dst < 0 {
+			continue
+		}
+		if dst != cached {
+			cands(dst, &c)
+			cached = dst
+		}
+		for p := range 1 << lmc {
+			lid := g<<lmc | p
+			for s := range f.sws {
+				if int32(s) == dst {
+					r.LFT[s][lid] = f.attachPort[g]
+					continue
+				}
+				first, _ := f.ports(int32(s))
+				best, bestFresh, bestLoad := int32(NoRoute), false, int32(0)
+				for _, pt := range c.of(int32(s)) {
+					u := use[first+pt]
+					fresh := u.taken != int32(g)+1
+					if best == NoRoute || fresh && !bestFresh || fresh == bestFresh && u.load < bestLoad {
+						best, bestFresh, bestLoad = pt, fresh, u.load
+					}
+				}
+				if best != NoRoute {
+					use[first+best] = portUse{load: bestLoad + 1, taken: int32(g) + 1}
+				}
+				r.LFT[s][lid] = best
+			}
+		}
+	}
+	return r
+}
+
+// RoutesFromLFTs reads t's forwarding tables from text (ReadLFTs) and
+// checks them as ComputeRoutes checks an engine's: every host reaches every
+// LID of every other host, and no VL's channel dependencies form a cycle.
+// The tables' LIDs per host must be the scenario's 2^lmc; allowDeadlock
+// keeps tables with a channel cycle.
+func RoutesFromLFTs(t *Topology, name string, text []byte, lmc, vls int, allowDeadlock bool) (*Routes, error) {
+	r, _, err := ReadLFTs(t, name, bytes.NewReader(text))
+	if err != nil {
+		return nil, err
+	}
+	if r.LMC != lmc {
+		return nil, &LFTsError{Name: name, Reason: fmt.Sprintf("the tables give every host %d LIDs (lmc %d), the scenario has lmc %d",
+			1<<r.LMC, r.LMC, lmc)}
+	}
+	if err := NewFabric(t).check(r, vls); err != nil {
+		var ce *cycleError
+		if !allowDeadlock || !errors.As(err, &ce) {
+			return nil, &LFTsError{Name: name, Reason: err.Error()}
+		}
+	}
+	return r, nil
+}
+
+// LFTsError is forwarding tables a scenario supplies (routing lfts, from
+// the file Name) that do not route its topology: a host they leave
+// unreachable, a channel cycle, LIDs per host other than the scenario's. It
+// wraps ErrBadScenario.
+type LFTsError struct{ Name, Reason string }
+
+func (e *LFTsError) Error() string {
+	return fmt.Sprintf("%v: routing lfts %s: %s", ErrBadScenario, e.Name, e.Reason)
+}
+
+// Unwrap returns ErrBadScenario.
+func (e *LFTsError) Unwrap() error { return ErrBadScenario }
+
+// checkRouting refuses an unknown engine, an lmc out of 0..7 or no VL.
+func checkRouting(algorithm string, lmc, vls int) error {
+	if !slices.Contains(RoutingAlgorithms, algorithm) {
+		return fmt.Errorf("%w: unknown routing %q (known: %s)", ErrBadScenario, algorithm, strings.Join(RoutingAlgorithms, ", "))
+	}
+	if lmc < 0 || lmc > 7 {
+		return fmt.Errorf("%w: lmc %d: want 0 to 7", ErrBadScenario, lmc)
+	}
+	if vls < 1 {
+		return fmt.Errorf("%w: %d VLs: want at least 1", ErrBadScenario, vls)
+	}
+	return nil
+}
+
+// PathOf returns the path (LID offset) of lid.
+func (r *Routes) PathOf(lid int32) int { return int(lid) & (1<<r.LMC - 1) }

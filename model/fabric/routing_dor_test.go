@@ -1,0 +1,116 @@
+package fabric
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+// TestDORComputedMatchesTheTables: on every small complete mesh and torus
+// (1 to 3 dimensions of 1 to 6 routers, 1 or 2 hosts a router, lmc 0 to
+// 2), dor computed from coordinates gives every switch the output port of
+// dimensionOrder's table for every LID and every path the table's service
+// level, and those tables pass the check that follows every route on the
+// VLs dor asks for: the construction that lets a run skip the tables and
+// the check holds where the check can still be run.
+func TestDORComputedMatchesTheTables(t *testing.T) {
+	var shapes [][]int
+	for a := 1; a <= 6; a++ {
+		shapes = append(shapes, []int{a})
+		for b := 1; b <= 6; b++ {
+			shapes = append(shapes, []int{a, b})
+		}
+	}
+	shapes = append(shapes, []int{2, 3, 4}, []int{5, 1, 3}, []int{3, 3, 3}, []int{4, 2, 5}, []int{6, 5, 2})
+	cases := 0
+	for _, dims := range shapes {
+		for _, wrap := range []bool{false, true} {
+			for _, hpr := range []int{1, 2} {
+				if hpr == 2 && len(dims) == 3 {
+					continue
+				}
+				top := gridTopo(dims, wrap, hpr)
+				for lmc := range 3 {
+					f := NewFabric(top)
+					d, err := f.dorSetup(lmc)
+					if err != nil {
+						t.Fatalf("%v wrap %v: %v", dims, wrap, err)
+					}
+					if d.need > MaxVLs {
+						continue
+					}
+					name := fmt.Sprintf("%s %s, %d hosts a router, lmc %d", top.Kind, dimsString(dims), hpr, lmc)
+					if !d.complete(f) {
+						t.Fatalf("%s: not complete", name)
+					}
+					r, err := f.dimensionOrder(lmc, d.need)
+					if err != nil {
+						t.Fatalf("%s: tables: %v", name, err)
+					}
+					for s := range f.sws {
+						for lid, want := range r.LFT[s] {
+							if got := d.Port(int32(s), int32(lid)); got != want {
+								t.Fatalf("%s: switch %s, LID %d: computed port %d, table %d", name, top.Nodes[f.sws[s]].Name, lid, got, want)
+							}
+						}
+					}
+					for h := range f.hosts {
+						for lid := range len(f.hosts) << lmc {
+							if got, want := d.sl(h, lid), r.SL(h, lid); got != want {
+								t.Fatalf("%s: host %d, LID %d: computed SL %d, table %d", name, h, lid, got, want)
+							}
+						}
+					}
+					if err := f.check(r, d.need); err != nil {
+						t.Fatalf("%s: the check refuses dor's tables on %d VLs: %v", name, d.need, err)
+					}
+					c, err := ComputeRunRoutes(top, "dor", lmc, d.need, RoutingOptions{}, true)
+					if err != nil || c.DOR == nil || c.LFT != nil || c.SLs != nil {
+						t.Fatalf("%s: ComputeRunRoutes: %v, dor %v, %d tables", name, err, c != nil && c.DOR != nil, len(c.LFT))
+					}
+					cases++
+				}
+			}
+		}
+	}
+	t.Logf("%d meshes and tori", cases)
+}
+
+// TestDORFallsBackToTables: where dor's routes do not all exist by
+// construction, a run routes by tables and the check, as before: a grid
+// with points no switch holds (its routes still exist: the same tables),
+// and a mesh missing a link (the same error, naming the link).
+func TestDORFallsBackToTables(t *testing.T) {
+	holes := gridTopo([]int{3, 3}, false, 1)
+	holes.Dims = []int{3, 4} // row y = 3 is empty
+	cut := gridTopo([]int{3, 3}, false, 1)
+	for i, l := range cut.Links {
+		if cut.Nodes[l.A].Name == "R0.0" && cut.Nodes[l.B].Name == "R1.0" {
+			cut.Links = slices.Delete(cut.Links, i, i+1)
+			break
+		}
+	}
+	for _, c := range []struct {
+		name string
+		top  *Topology
+		err  string
+	}{
+		{"holes", holes, ""},
+		{"cut", cut, "bad scenario: routing dor: switch R1.0 at [1 0] has no link to its neighbour down along x"},
+	} {
+		want, wantErr := ComputeRoutes(c.top, "dor", 0, 1)
+		got, err := ComputeRunRoutes(c.top, "dor", 0, 1, RoutingOptions{}, true)
+		if c.err != "" {
+			if wantErr == nil || err == nil || err.Error() != c.err || wantErr.Error() != c.err {
+				t.Errorf("%s: computed %v, tables %v; want %q", c.name, err, wantErr, c.err)
+			}
+			continue
+		}
+		if wantErr != nil || err != nil || got.DOR != nil || !slices.EqualFunc(got.LFT, want.LFT, slices.Equal) {
+			t.Errorf("%s: %v, %v; want the tables", c.name, err, wantErr)
+		}
+		if DORComputed(c.top, 0) {
+			t.Errorf("%s: dor computes from coordinates where a run must keep tables", c.name)
+		}
+	}
+}

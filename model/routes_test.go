@@ -1,0 +1,280 @@
+package model
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
+)
+
+// hotUplink is a 4-ary 2-tree (4 leaves of 4 hosts, 4 spines, every link
+// 16 Gbit/s, hosts' I/O 13) where ftree's d-mod-k sends H1->H5, H2->H9 and
+// H3->H13 (destinations 4, 8, 12: all 0 mod 4) up S1_1's port 5 alone.
+func hotUplink(t *testing.T, adaptive bool, cc string) (*Network, Config) {
+	t.Helper()
+	sc, err := specScenario(fmt.Sprint("hot-uplink-", adaptive), ScenarioSpec{Name: "hot-uplink", Phases: 1, Topology: "fattree",
+		Topo: fabric.TopoParams{K: 4, Levels: 2}, Routing: "ftree", Adaptive: adaptive,
+		Flows: []FlowSpec{{Name: "F1", Src: "H1", Dst: "H5"}, {Name: "F2", Src: "H2", Dst: "H9"}, {Name: "F3", Src: "H3", Dst: "H13"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.Phase, cfg.Sample = engine.Millisecond, 100*engine.Microsecond
+	cfg.HostLinkGbps, cfg.SwitchLinkGbps, cfg.HostIOGbps = 16, 16, 13
+	cfg.CC.Scheme = cc
+	n, err := NewNetwork(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, cfg
+}
+
+// TestAdaptiveSpreadsAHotUplink: with the tables alone the three flows
+// share S1_1's port 5 (16 Gbit/s · 2048/2074 = 15.8 of payload, 5.27
+// each); adaptive routing spreads their packets over S1_1's four up ports
+// (its AR group towards every other leaf), so each flow moves its host's
+// 13 Gbit/s and no up link carries more than its 16: at most 16/39 of the
+// bytes, counted per link.
+func TestAdaptiveSpreadsAHotUplink(t *testing.T) {
+	for _, adaptive := range []bool{false, true} {
+		n, _ := hotUplink(t, adaptive, SchemeOff)
+		n.RunUntil(n.End())
+		res := n.Result()
+		up := make([]int64, 4)
+		var total int64
+		for i := range up {
+			up[i] = n.ports[n.sws[0].firstPort+4+int32(i)].txBytes
+			total += up[i]
+		}
+		var gbps []float64
+		for _, f := range res.Flows {
+			g := f.Gbps[2:]
+			sum := 0.0
+			for _, x := range g {
+				sum += x
+			}
+			gbps = append(gbps, sum/float64(len(g)))
+		}
+		maxShare := 0.0
+		used := 0
+		for _, b := range up {
+			maxShare = max(maxShare, float64(b)/float64(total))
+			if b > 0 {
+				used++
+			}
+		}
+		if !adaptive {
+			if up[0] != total {
+				t.Errorf("tables: up ports carry %v bytes, want all on port 5", up)
+			}
+			for i, g := range gbps {
+				if want := 16 * 2048.0 / 2074 / 3; g < 0.97*want || g > 1.03*want {
+					t.Errorf("tables: flow %d moves %.2f Gbit/s, want %.2f", i+1, g, want)
+				}
+			}
+			continue
+		}
+		if used < 3 || maxShare > 16.0/39*1.05 {
+			t.Errorf("adaptive: up ports carry %v bytes: %d used, busiest %.2f of them (want at most %.2f)", up, used, maxShare, 16.0/39)
+		}
+		for i, g := range gbps {
+			if g < 0.97*13 || g > 13.01 {
+				t.Errorf("adaptive: flow %d moves %.2f Gbit/s, want 13", i+1, g)
+			}
+		}
+	}
+}
+
+// TestAdaptiveIsDeterministic: the same scenario, configuration and seed
+// give the same run with adaptive routing (its choices read only the
+// network's state), and a run other than the tables'.
+func TestAdaptiveIsDeterministic(t *testing.T) {
+	run := func(adaptive bool) string {
+		n, _ := hotUplink(t, adaptive, SchemeIB)
+		n.RunUntil(n.End())
+		res := n.Result()
+		return fmt.Sprint(res.Flows, res.Counters, n.Events())
+	}
+	a, b := run(true), run(true)
+	if a != b {
+		t.Error("two adaptive runs of one seed differ")
+	}
+	if a == run(false) {
+		t.Error("the adaptive run is the tables' run")
+	}
+}
+
+// TestAdaptiveConserves runs a 4-ary 3-tree under uniform saturating
+// traffic with CC on and adaptive routing (choices at two levels), and
+// checks bytes and credits at odd instants.
+func TestAdaptiveConserves(t *testing.T) {
+	sc, err := specScenario("ar-conserve", ScenarioSpec{Name: "ar-conserve", Phases: 1, Topology: "fattree",
+		Topo: fabric.TopoParams{K: 4, Levels: 3}, Routing: "ftree", Adaptive: true,
+		Traffic: []TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.Phase, cfg.Sample = engine.Millisecond, 100*engine.Microsecond
+	cfg.CC.Scheme = SchemeIB
+	n, err := NewNetwork(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runConserving(t, n, 77*engine.Microsecond+13)
+	if n.counters.Packets == 0 {
+		t.Fatal("nothing was sent")
+	}
+}
+
+// TestAdaptiveRefusedWithDOR: dor's paths keep their SLs; adaptive is
+// refused with it, naming why.
+func TestAdaptiveRefusedWithDOR(t *testing.T) {
+	sc, err := specScenario("ar-dor", ScenarioSpec{Name: "ar-dor", Phases: 1, Topology: "torus",
+		Topo: fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}, Routing: "dor", Adaptive: true,
+		Traffic: []TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	cfg.VLs = 4
+	if _, err := NewNetwork(sc, cfg, 1); err == nil || !strings.Contains(err.Error(), "adaptive routing") {
+		t.Fatalf("err %v", err)
+	}
+}
+
+// TestAdaptiveParam: adaptive, as a scenario parameter (a grid axis),
+// turns the groups on and off for one run of a scenario that says
+// otherwise.
+func TestAdaptiveParam(t *testing.T) {
+	for _, set := range []bool{true, false} {
+		n0, _ := hotUplink(t, !set, SchemeOff)
+		cfg := n0.cfg
+		if err := n0.scenario.Set(&cfg, "adaptive", set); err != nil {
+			t.Fatal(err)
+		}
+		n, err := NewNetwork(n0.scenario, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.ar.On != set {
+			t.Errorf("adaptive = %v: groups on %v", set, n.ar.On)
+		}
+	}
+}
+
+// TestAdaptiveChoiceRule checks the choice among S1_1's up ports towards
+// H5 (ports 5-8) as documented: all idle, the table's port (5); port 5's
+// link busy, the next idle one (6); 6 with a packet waiting too, 7; every
+// port with one packet waiting and 5's link idle, 5 again (a tie goes to
+// the table's port).
+func TestAdaptiveChoiceRule(t *testing.T) {
+	n, _ := hotUplink(t, true, SchemeOff)
+	first := n.sws[0].firstPort
+	table := n.sws[0].out(4) // H5's LID
+	if table != first+4 {
+		t.Fatalf("table port %d, want port 5", table-first+1)
+	}
+	pick := func() int32 { return n.adaptiveOut(0, 4, table) - first + 1 }
+	if p := pick(); p != 5 {
+		t.Errorf("all idle: port %d, want 5", p)
+	}
+	n.ports[first+4].linkFree = engine.Microsecond
+	if p := pick(); p != 6 {
+		t.Errorf("port 5 busy: port %d, want 6", p)
+	}
+	n.ports[first+5].queued = 1
+	if p := pick(); p != 7 {
+		t.Errorf("port 5 busy, 6 with a packet: port %d, want 7", p)
+	}
+	n.ports[first+4].linkFree = 0
+	for o := first + 4; o < first+8; o++ {
+		n.ports[o].queued = 1
+	}
+	if p := pick(); p != 5 {
+		t.Errorf("one packet everywhere: port %d, want 5", p)
+	}
+}
+
+// TestDORMeshKeepsNoForwardingTables builds dor meshes of 1 000 and 8 000
+// hosts: a switch keeps no table, and the live heap per host of the larger
+// is within 20 % of the smaller's (a byte per switch and LID, 8 KB a host
+// at 8 000 hosts, would double it).
+func TestDORMeshKeepsNoForwardingTables(t *testing.T) {
+	perHost := map[int]float64{}
+	for _, dims := range [][]int{{25, 40}, {80, 100}} {
+		sc := meshScenario(t, dims)
+		cfg := sc.Config()
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		n, err := NewNetwork(sc, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		for s := range n.sws {
+			if n.sws[s].lft != nil {
+				t.Fatalf("mesh %v: switch %d keeps a table of %d LIDs", dims, s, len(n.sws[s].lft))
+			}
+		}
+		hosts := len(n.hcas)
+		perHost[hosts] = float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / float64(hosts)
+		runtime.KeepAlive(n)
+		t.Logf("mesh %v: %.0f bytes of live heap a host", dims, perHost[hosts])
+	}
+	if perHost[8000] > 1.2*perHost[1000] {
+		t.Errorf("live heap a host: %.0f at 1 000 hosts, %.0f at 8 000", perHost[1000], perHost[8000])
+	}
+}
+
+// TestBalanceClos648Ftree checks the 648-port Clos under ftree against
+// d-mod-k's closed form: a leaf's 18 hosts send to the 630 hosts of the
+// other 35 leaves, spread evenly over its 18 uplinks (630 routes each); a
+// spine's link down to a leaf carries the routes of the 630 outside hosts
+// to the one host of that leaf at the spine's position (630); a leaf's
+// link to a host carries all 647 others.
+func TestBalanceClos648Ftree(t *testing.T) {
+	info, err := InspectScenario(LookupScenario("clos648-uniform"), LookupScenario("clos648-uniform").Config(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := info.Balance
+	if info.Hosts != 648 || info.Switches != 54 || info.Routing != "ftree" {
+		t.Fatalf("%d hosts, %d switches, %s", info.Hosts, info.Switches, info.Routing)
+	}
+	if b.SwitchLinks != 2*648 || b.SwitchMax != 630 || b.SwitchMean != 630 {
+		t.Errorf("switch links %d, max %d, mean %g; want 1296, 630, 630", b.SwitchLinks, b.SwitchMax, b.SwitchMean)
+	}
+	if b.Links != 3*648 || b.Max != 647 || b.P99 != 647 {
+		t.Errorf("links %d, max %d, p99 %d; want 1944, 647, 647", b.Links, b.Max, b.P99)
+	}
+	if want := float64(2*648*630+648*647) / (3 * 648); b.Mean != want {
+		t.Errorf("mean %g, want %g", b.Mean, want)
+	}
+	if len(info.Roots) != 18 || info.Levels != 2 || info.VLsNeeded != 1 || info.Deadlock != "" {
+		t.Errorf("roots %v, levels %d, VLs needed %d, deadlock %q", info.Roots, info.Levels, info.VLsNeeded, info.Deadlock)
+	}
+}
+
+// TestNetworkBytesCountsTablesWhereDORFallsBack: a 3×3 mesh declared 3×4
+// (an empty row) is not a complete mesh, so dor routes it by tables
+// (TestDORFallsBackToTables) and the memory estimate counts them: more than
+// the nodes alone.
+func TestNetworkBytesCountsTablesWhereDORFallsBack(t *testing.T) {
+	top, err := fabric.GenerateTopology("mesh", fabric.TopoParams{Dims: []int{3, 3}, HostsPerRouter: 1, HostGbps: 16, SwitchGbps: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fabric.DORComputed(top, 0) {
+		t.Fatal("the complete 3×3 mesh is not routed from coordinates")
+	}
+	top.Dims = []int{3, 4}
+	if fabric.DORComputed(top, 0) || NetworkBytes(top, 0, "dor") <= int64(len(top.Nodes))*bytesPerNode {
+		t.Errorf("holes: the memory estimate counts no tables (%d bytes, %d nodes)", NetworkBytes(top, 0, "dor"), len(top.Nodes))
+	}
+}
