@@ -57,13 +57,13 @@ func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
 		mustFail string
 	}{
 		{"defaults", nil, ""},
-		{"no paced read", []string{"--set", "paced_read_latency=0s"}, "| claim 6 | F2 + F3"},
-		{"ib-1 transport", []string{"--set", "becn_return=cnp", "--set", "paced_read_latency=0s"}, "| claim 1 |"},
+		{"no paced read", []string{"--set", "paced_read_latency=0s"}, "| claim 6 | figure | F2 + F3"},
+		{"ib-1 transport", []string{"--set", "becn_return=cnp", "--set", "paced_read_latency=0s"}, "| claim 1 | figure |"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			out, stderr, code := ccsweep(t, append([]string{"validate", "--phase", "20ms", "-j", "2", "--quiet"}, c.args...)...)
 			lines := strings.Split(strings.TrimSpace(out), "\n")
-			if len(lines) < 25 || lines[0] != "| source | compared | model | published | measure | verdict |" {
+			if len(lines) < 25 || lines[0] != "| source | kind | compared | model | published | measure | verdict |" {
 				t.Fatalf("exit %d, output:\n%s%s", code, out, stderr)
 			}
 			rows, failed := 0, 0

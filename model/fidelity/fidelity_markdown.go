@@ -21,17 +21,18 @@ func (rep *FidelityReport) Failed() int {
 }
 
 // WriteMarkdown prints rep as `ccsweep validate` does: a Markdown table,
-// a row per check, and a summary line naming sets (the --set flags the
+// a row per check naming its source and how precise that source is (its
+// group's kind: a table, or a reading of a figure), and a summary line naming sets (the --set flags the
 // runs had) and took (their wall time).
 func (rep *FidelityReport) WriteMarkdown(w io.Writer, sets []string, took time.Duration) {
-	fmt.Fprintln(w, "| source | compared | model | published | measure | verdict |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| source | kind | compared | model | published | measure | verdict |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, r := range rep.Rows {
 		verdict := "pass"
 		if !r.Pass {
 			verdict = "**FAIL**"
 		}
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n", r.Source, r.Item, r.Model, r.Published, r.Measure, verdict)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", r.Source, r.Kind, r.Item, r.Model, r.Published, r.Measure, verdict)
 	}
 	with := ""
 	if len(sets) > 0 {
