@@ -66,3 +66,14 @@ func TestFlowHotFieldsShareALine(t *testing.T) {
 		}
 	}
 }
+
+// TestPacketIsOneCacheLine: a packet is 64 bytes, so that in the packets'
+// slice each is one line, and a VoQ's pop (switch.go) reads the new head's
+// credits from the packet it pops (packet.nextCredits), not from a second
+// packet's line.
+func TestPacketIsOneCacheLine(t *testing.T) {
+	var pk packet
+	if s := unsafe.Sizeof(pk); s != 64 {
+		t.Errorf("a packet takes %d bytes, want 64 (one cache line)", s)
+	}
+}

@@ -124,13 +124,18 @@ type packet struct {
 	kind    uint8
 	fecn    bool
 	becn    bool
-	ackReq  bool  // the requester asks for an ACK (transport.go)
-	last    bool  // the last packet of its message
-	inPort  int32 // port whose input buffer holds it
-	outPort int32 // at a switch, the output it was routed to
-	next    int32 // the next packet in its VoQ (switch.go)
-	tailAt  engine.Time
-	born    engine.Time // with last: when the message arrived at its source
+	ackReq  bool // the requester asks for an ACK (transport.go)
+	last    bool // the last packet of its message
+	// nextCredits is the credits of the packet at next, written when that
+	// packet joins the VoQ behind this one, so that a VoQ's pop reads the
+	// new head's credits from the packet it pops and not from the new
+	// head, a line more (credits fit a byte: 69 at most, see packCredit).
+	nextCredits uint8
+	inPort      int32 // port whose input buffer holds it
+	outPort     int32 // at a switch, the output it was routed to
+	next        int32 // the next packet in its VoQ (switch.go)
+	tailAt      engine.Time
+	born        engine.Time // with last: when the message arrived at its source
 }
 
 // flowState is a flow's state in a run. What sending a packet reads and

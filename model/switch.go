@@ -154,7 +154,8 @@ func (n *Network) push(q *voq, k int32) {
 	if q.head < 0 {
 		q.head, q.credits = k, n.pkts[k].credits
 	} else {
-		n.pkts[q.tail].next = k
+		t := &n.pkts[q.tail]
+		t.next, t.nextCredits = k, uint8(n.pkts[k].credits)
 	}
 	q.tail = k
 }
@@ -165,7 +166,7 @@ func (n *Network) pop(q *voq) int32 {
 	if q.head = n.pkts[k].next; q.head < 0 {
 		q.tail = -1
 	} else {
-		q.credits = n.pkts[q.head].credits
+		q.credits = int32(n.pkts[k].nextCredits)
 	}
 	return k
 }
