@@ -514,6 +514,10 @@ func (n *Network) Now() engine.Time { return n.sim.Now() }
 // Events returns the number of events run so far.
 func (n *Network) Events() uint64 { return n.sim.Handled() }
 
+// Pending returns the number of events scheduled and not yet run: the
+// depth of the run's event queue.
+func (n *Network) Pending() int { return n.sim.Pending() }
+
 // lane returns port p's state for VL vl.
 func (n *Network) lane(p int32, vl VL) *lane { return &n.lanes[int(p)*n.nVL+int(vl)] }
 
