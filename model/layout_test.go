@@ -30,6 +30,7 @@ func TestPortHotFieldsShareALine(t *testing.T) {
 		{"peerCap", unsafe.Offsetof(p.peerCap), unsafe.Sizeof(p.peerCap)},
 		{"host", unsafe.Offsetof(p.host), unsafe.Sizeof(p.host)},
 		{"toHost", unsafe.Offsetof(p.toHost), unsafe.Sizeof(p.toHost)},
+		{"peerLocal", unsafe.Offsetof(p.peerLocal), unsafe.Sizeof(p.peerLocal)},
 	} {
 		if f.off+f.size > 64 {
 			t.Errorf("port.%s at bytes %d-%d, beyond the first cache line", f.name, f.off, f.off+f.size-1)

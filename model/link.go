@@ -67,7 +67,7 @@ func (n *Network) transmit(p, k, from int32) {
 		}
 	}
 	header := now + pt.prop
-	pk.inPort = pt.peer
+	pk.inPort, pk.inLocal = pt.peer, pt.peerLocal
 	pk.tailAt = header + tx
 	if pt.toHost {
 		n.sim.At(header, evArrive, uint32(k))

@@ -62,6 +62,9 @@ type port struct {
 	peerCap   int32 // the peer's input buffer, per VL, in credits
 	host      bool  // belongs to an HCA
 	toHost    bool  // its peer belongs to an HCA
+	// peerLocal is the peer's local index, hcaLocal when the peer is an
+	// HCA's: what a packet sent here keeps of its input (packet.inLocal).
+	peerLocal uint8
 
 	// Second cache line.
 	rateMbps int64
@@ -131,11 +134,15 @@ type packet struct {
 	// new head's credits from the packet it pops and not from the new
 	// head, a line more (credits fit a byte: 69 at most, see packCredit).
 	nextCredits uint8
-	inPort      int32 // port whose input buffer holds it
-	outPort     int32 // at a switch, the output it was routed to
-	next        int32 // the next packet in its VoQ (switch.go)
-	tailAt      engine.Time
-	born        engine.Time // with last: when the message arrived at its source
+	// inLocal is inPort's local index at a switch, hcaLocal at an HCA
+	// (transmit copies the sender's peerLocal), so that arriving reads no
+	// line of the input port.
+	inLocal uint8
+	inPort  int32 // port whose input buffer holds it
+	outPort int32 // at a switch, the output it was routed to
+	next    int32 // the next packet in its VoQ (switch.go)
+	tailAt  engine.Time
+	born    engine.Time // with last: when the message arrived at its source
 }
 
 // flowState is a flow's state in a run. What sending a packet reads and
@@ -415,6 +422,11 @@ func (n *Network) build(t *Topology) error {
 			p.prop = n.cfg.PropDelay
 			p.toHost = t.Nodes[n.ports[pair[1]].node].Host
 			p.peerOwner = n.ports[pair[1]].owner
+			p.peerLocal = hcaLocal
+			if !p.toHost {
+				// At most maxSwitchPorts (254), which routing checks.
+				p.peerLocal = uint8(n.ports[pair[1]].local)
+			}
 		}
 	}
 	if len(n.ports) >= 1<<20 {
@@ -543,8 +555,8 @@ func (n *Network) freePacket(k int32) { n.free = append(n.free, k) }
 // send.
 func (n *Network) arrive(k int32) {
 	pk := &n.pkts[k]
-	in := &n.ports[pk.inPort]
-	if in.host {
+	if pk.inLocal == hcaLocal {
+		in := &n.ports[pk.inPort]
 		if pk.kind == kindCNP {
 			// The HCA acts on a CNP at once; it never reaches host memory.
 			if n.santos != nil {
@@ -567,18 +579,21 @@ func (n *Network) arrive(k int32) {
 		n.receive(in.owner, k)
 		return
 	}
-	sw := &n.sws[in.owner]
+	// At a switch: the output port (routed at transmit) names the switch,
+	// the packet its input's local index.
 	out := &n.ports[pk.outPort]
-	q := n.voqs.at(n.voqs.get(voqKey(pk.outPort, pk.vl, in.local)))
+	sw := &n.sws[out.owner]
+	in := int32(pk.inLocal)
+	q := n.voqs.at(n.voqs.get(voqKey(pk.outPort, pk.vl, in)))
 	n.push(q, k)
 	ln := n.lane(pk.outPort, pk.vl)
 	ln.waiting++
 	out.queued++
 	if q.head == k { // a new head
-		sw.ready[sw.readyWord(out.local, pk.vl, n.nVL)+int(in.local>>6)] |= 1 << (in.local & 63)
+		sw.ready[sw.readyWord(out.local, pk.vl, n.nVL)+int(in>>6)] |= 1 << (in & 63)
 		ln.heads++
 	}
-	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
+	n.enterVoQ(in, pk.outPort, pk.vl, pk.credits)
 	if n.santos != nil {
 		n.santosArrive(k)
 	}

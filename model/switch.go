@@ -171,6 +171,10 @@ func (n *Network) pop(q *voq) int32 {
 	return k
 }
 
+// hcaLocal is a packet's inLocal, and a port's peerLocal, at an HCA: no
+// switch has that many ports (maxSwitchPorts).
+const hcaLocal = 255
+
 // lftNoRoute is an lft entry for a LID the switch cannot reach; the routing
 // checks that no packet needs one.
 const lftNoRoute = 255
