@@ -432,6 +432,22 @@ func (n *Network) build(t *Topology) error {
 	if len(n.ports) >= 1<<20 {
 		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", ErrBadScenario, len(n.ports))
 	}
+	for s := range n.sws {
+		sw := &n.sws[s]
+		for i := sw.firstPort; i < sw.firstPort+sw.nPorts; i++ {
+			p := &n.ports[i]
+			if p.peer < 0 {
+				continue
+			}
+			if sw.rateMbps == 0 {
+				sw.rateMbps = p.rateMbps
+			} else if p.rateMbps != sw.rateMbps {
+				sw.rateMbps = -1
+				break
+			}
+		}
+		sw.rateMbps = max(sw.rateMbps, 0)
+	}
 	n.lanes = make([]lane, len(n.ports)*n.nVL)
 	for h := range n.hcas {
 		n.hcas[h].ioMbps = mbps(n.hostIOGbps(h))

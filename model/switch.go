@@ -1,6 +1,10 @@
 package model
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
 
 type switchState struct {
 	firstPort int32
@@ -12,6 +16,24 @@ type switchState struct {
 	// (dor on a complete mesh or torus: Routes.dor).
 	dor   *dorRouter
 	index int32
+	// rateMbps is the rate of every linked port's link when they all have
+	// one rate (0 when not): a packet routed here is timed on its output
+	// link from the switch, which stays in the cache (a few hundred
+	// switches), and not from the output port's line, which at ten
+	// thousand hosts does not (transmit). txWire and txPs keep the last
+	// answer, as port.txTime does.
+	rateMbps int64
+	txPs     engine.Time
+	txWire   int32
+}
+
+// txTime returns the time wire bytes take on any of the switch's links,
+// all of rate sw.rateMbps (not 0).
+func (sw *switchState) txTime(wire int32) engine.Time {
+	if wire != sw.txWire {
+		sw.txWire, sw.txPs = wire, txTime(wire, sw.rateMbps)
+	}
+	return sw.txPs
 }
 
 // voq is a virtual output queue: a list of packets linked through
