@@ -205,7 +205,9 @@ var scalingPhase = flag.Duration("scaling.phase", 0, "BenchmarkScaling's simulat
 // packets), so that the per-event cost can be read against the network's
 // size and against BenchmarkMemoryLatency at that working set. Beside the
 // wall time it reports the CPU time per event (cpu-ns/event), which on a
-// machine shared with other loads varies less:
+// machine shared with other loads varies less, and the event queue's mean
+// depth (pending-events, read at 20 instants of the run), so that the
+// queue's cost can be told from the state's:
 //
 //	GOMAXPROCS=1 go test -run '^$' -bench 'Scaling|MemoryLatency' -benchtime 1x ./model
 //
@@ -250,7 +252,7 @@ func BenchmarkScaling(b *testing.B) {
 			// Building the network is not timed: it is run once per run
 			// (BenchmarkBuildClos648 measures it).
 			var events uint64
-			var simulated, state, cpu float64
+			var simulated, state, cpu, pending float64
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				b.StopTimer()
@@ -261,7 +263,13 @@ func BenchmarkScaling(b *testing.B) {
 				state = liveHeapMB()
 				b.StartTimer()
 				c0 := cpuSeconds()
-				n.RunUntil(n.End())
+				// In steps, to read the event queue's depth as it goes
+				// (the same events in the same order as one step).
+				const steps = 20
+				for s := 1; s <= steps; s++ {
+					n.RunUntil(n.End() * engine.Time(s) / steps)
+					pending += float64(n.Pending()) / steps
+				}
 				cpu += cpuSeconds() - c0
 				events += n.Events()
 				simulated += n.End().Seconds()
@@ -273,6 +281,7 @@ func BenchmarkScaling(b *testing.B) {
 			b.ReportMetric(float64(events)/simulated/float64(hosts), "events/host/sim-s")
 			b.ReportMetric(state, "state-MB")
 			b.ReportMetric(state*(1<<20)/float64(hosts), "state-B/host")
+			b.ReportMetric(pending/float64(b.N), "pending-events")
 		})
 	}
 }

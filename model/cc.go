@@ -290,8 +290,8 @@ func (n *Network) markFECN(p, from int32, pk *packet) {
 // enterVoQ and leaveVoQ keep the fill of the output port-VL, in credits,
 // from a packet's arrival to the end of its transmission, and, when the fill
 // mode needs them, the fill of each VoQ and the number of inputs whose VoQ
-// is not empty.
-func (n *Network) enterVoQ(in, out int32, vl VL, c int32) {
+// is not empty. enterVoQ takes the input's local index, leaveVoQ its port.
+func (n *Network) enterVoQ(inLocal, out int32, vl VL, c int32) {
 	if !n.cc.on {
 		return
 	}
@@ -301,7 +301,7 @@ func (n *Network) enterVoQ(in, out int32, vl VL, c int32) {
 	if !n.cc.perVoQ {
 		return
 	}
-	q := n.voqs.at(n.voqs.get(voqKey(out, vl, n.ports[in].local)))
+	q := n.voqs.at(n.voqs.get(voqKey(out, vl, inLocal)))
 	if q.fill == 0 {
 		ln.fillInputs++
 	}

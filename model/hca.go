@@ -36,7 +36,16 @@ type delivery struct {
 func (n *Network) receive(h, k int32) {
 	hc := &n.hcas[h]
 	pk := &n.pkts[k]
-	end := max(n.sim.Now(), hc.dmaFree) + txTime(pk.payload, hc.ioMbps)
+	now := n.sim.Now()
+	// What has reached host memory by now is counted now, so that the list
+	// holds only the payloads still being moved (a few), not every one of
+	// a sampling interval, which at ten thousand hosts is tens of MB that
+	// each receive writes a cold line of. A flow's delivered bytes are
+	// read only after settleDeliveries, so they read the same.
+	if len(hc.arrived) > 0 && hc.arrived[0].at <= now {
+		n.settle(hc, now)
+	}
+	end := max(now, hc.dmaFree) + txTime(pk.payload, hc.ioMbps)
 	end = max(end, pk.tailAt)
 	hc.dmaFree = end
 	n.freeBufferAt(hc.port, pk.vl, pk.credits, end)
@@ -56,14 +65,19 @@ func (n *Network) receive(h, k int32) {
 func (n *Network) settleDeliveries() {
 	now := n.sim.Now()
 	for h := range n.hcas {
-		hc := &n.hcas[h]
-		i := 0
-		for ; i < len(hc.arrived) && hc.arrived[i].at <= now; i++ {
-			d := hc.arrived[i]
-			n.flows[d.flow].delivered += int64(d.bytes)
-		}
-		hc.arrived = hc.arrived[:copy(hc.arrived, hc.arrived[i:])]
+		n.settle(&n.hcas[h], now)
 	}
+}
+
+// settle counts as delivered every payload of hc whose DMA has ended by
+// now, and forgets them.
+func (n *Network) settle(hc *hcaState, now engine.Time) {
+	i := 0
+	for ; i < len(hc.arrived) && hc.arrived[i].at <= now; i++ {
+		d := hc.arrived[i]
+		n.flows[d.flow].delivered += int64(d.bytes)
+	}
+	hc.arrived = hc.arrived[:copy(hc.arrived, hc.arrived[i:])]
 }
 
 // wake makes HCA h try to send again at t, unless a try is due by then.

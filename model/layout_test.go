@@ -30,6 +30,7 @@ func TestPortHotFieldsShareALine(t *testing.T) {
 		{"peerCap", unsafe.Offsetof(p.peerCap), unsafe.Sizeof(p.peerCap)},
 		{"host", unsafe.Offsetof(p.host), unsafe.Sizeof(p.host)},
 		{"toHost", unsafe.Offsetof(p.toHost), unsafe.Sizeof(p.toHost)},
+		{"peerLocal", unsafe.Offsetof(p.peerLocal), unsafe.Sizeof(p.peerLocal)},
 	} {
 		if f.off+f.size > 64 {
 			t.Errorf("port.%s at bytes %d-%d, beyond the first cache line", f.name, f.off, f.off+f.size-1)
@@ -64,5 +65,16 @@ func TestFlowHotFieldsShareALine(t *testing.T) {
 		if c.off+c.size > 64 {
 			t.Errorf("flowState.%s at bytes %d-%d, beyond the first cache line", c.name, c.off, c.off+c.size-1)
 		}
+	}
+}
+
+// TestPacketIsOneCacheLine: a packet is 64 bytes, so that in the packets'
+// slice each is one line, and a VoQ's pop (switch.go) reads the new head's
+// credits from the packet it pops (packet.nextCredits), not from a second
+// packet's line.
+func TestPacketIsOneCacheLine(t *testing.T) {
+	var pk packet
+	if s := unsafe.Sizeof(pk); s != 64 {
+		t.Errorf("a packet takes %d bytes, want 64 (one cache line)", s)
 	}
 }

@@ -67,19 +67,26 @@ func (n *Network) transmit(p, k, from int32) {
 		}
 	}
 	header := now + pt.prop
-	pk.inPort = pt.peer
+	pk.inPort, pk.inLocal = pt.peer, pt.peerLocal
 	pk.tailAt = header + tx
 	if pt.toHost {
 		n.sim.At(header, evArrive, uint32(k))
 		return
 	}
-	out := n.sws[pt.peerOwner].out(pk.dlid)
+	sw := &n.sws[pt.peerOwner]
+	out := sw.out(pk.dlid)
 	if n.ar.On {
 		out = n.adaptiveOut(pt.peerOwner, pk.dlid, out)
 	}
 	pk.outPort = out
 	ready := header + n.cfg.SwitchLatency
-	if t := pk.tailAt - n.ports[out].txTime(pk.wire); t > ready {
+	var next engine.Time // the packet's time on the output link
+	if sw.rateMbps > 0 {
+		next = sw.txTime(pk.wire)
+	} else {
+		next = n.ports[out].txTime(pk.wire)
+	}
+	if t := pk.tailAt - next; t > ready {
 		ready = t
 	}
 	n.sim.At(ready, evArrive, uint32(k))

@@ -63,6 +63,9 @@ type port struct {
 	peerCap   int32 // the peer's input buffer, per VL, in credits
 	host      bool  // belongs to an HCA
 	toHost    bool  // its peer belongs to an HCA
+	// peerLocal is the peer's local index, hcaLocal when the peer is an
+	// HCA's: what a packet sent here keeps of its input (packet.inLocal).
+	peerLocal uint8
 
 	// Second cache line.
 	rateMbps int64
@@ -125,8 +128,17 @@ type packet struct {
 	kind    uint8
 	fecn    bool
 	becn    bool
-	ackReq  bool  // the requester asks for an ACK (transport.go)
-	last    bool  // the last packet of its message
+	ackReq  bool // the requester asks for an ACK (transport.go)
+	last    bool // the last packet of its message
+	// nextCredits is the credits of the packet at next, written when that
+	// packet joins the VoQ behind this one, so that a VoQ's pop reads the
+	// new head's credits from the packet it pops and not from the new
+	// head, a line more (credits fit a byte: 69 at most, see packCredit).
+	nextCredits uint8
+	// inLocal is inPort's local index at a switch, hcaLocal at an HCA
+	// (transmit copies the sender's peerLocal), so that arriving reads no
+	// line of the input port.
+	inLocal uint8
 	inPort  int32 // port whose input buffer holds it
 	outPort int32 // at a switch, the output it was routed to
 	next    int32 // the next packet in its VoQ (switch.go)
@@ -408,10 +420,31 @@ func (n *Network) build(t *fabric.Topology) error {
 			p.prop = n.cfg.PropDelay
 			p.toHost = t.Nodes[n.ports[pair[1]].node].Host
 			p.peerOwner = n.ports[pair[1]].owner
+			p.peerLocal = hcaLocal
+			if !p.toHost {
+				// At most maxSwitchPorts (254), which routing checks.
+				p.peerLocal = uint8(n.ports[pair[1]].local)
+			}
 		}
 	}
 	if len(n.ports) >= 1<<20 {
 		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", fabric.ErrBadScenario, len(n.ports))
+	}
+	for s := range n.sws {
+		sw := &n.sws[s]
+		for i := sw.firstPort; i < sw.firstPort+sw.nPorts; i++ {
+			p := &n.ports[i]
+			if p.peer < 0 {
+				continue
+			}
+			if sw.rateMbps == 0 {
+				sw.rateMbps = p.rateMbps
+			} else if p.rateMbps != sw.rateMbps {
+				sw.rateMbps = -1
+				break
+			}
+		}
+		sw.rateMbps = max(sw.rateMbps, 0)
 	}
 	n.lanes = make([]lane, len(n.ports)*n.nVL)
 	for h := range n.hcas {
@@ -507,6 +540,10 @@ func (n *Network) Now() engine.Time { return n.sim.Now() }
 // Events returns the number of events run so far.
 func (n *Network) Events() uint64 { return n.sim.Handled() }
 
+// Pending returns the number of events scheduled and not yet run: the
+// depth of the run's event queue.
+func (n *Network) Pending() int { return n.sim.Pending() }
+
 // lane returns port p's state for VL vl.
 func (n *Network) lane(p int32, vl VL) *lane { return &n.lanes[int(p)*n.nVL+int(vl)] }
 
@@ -532,8 +569,8 @@ func (n *Network) freePacket(k int32) { n.free = append(n.free, k) }
 // send.
 func (n *Network) arrive(k int32) {
 	pk := &n.pkts[k]
-	in := &n.ports[pk.inPort]
-	if in.host {
+	if pk.inLocal == hcaLocal {
+		in := &n.ports[pk.inPort]
 		if pk.kind == kindCNP {
 			// The HCA acts on a CNP at once; it never reaches host memory.
 			if n.santos != nil {
@@ -556,18 +593,21 @@ func (n *Network) arrive(k int32) {
 		n.receive(in.owner, k)
 		return
 	}
-	sw := &n.sws[in.owner]
+	// At a switch: the output port (routed at transmit) names the switch,
+	// the packet its input's local index.
 	out := &n.ports[pk.outPort]
-	q := n.voqs.at(n.voqs.get(voqKey(pk.outPort, pk.vl, in.local)))
+	sw := &n.sws[out.owner]
+	in := int32(pk.inLocal)
+	q := n.voqs.at(n.voqs.get(voqKey(pk.outPort, pk.vl, in)))
 	n.push(q, k)
 	ln := n.lane(pk.outPort, pk.vl)
 	ln.waiting++
 	out.queued++
 	if q.head == k { // a new head
-		sw.ready[sw.readyWord(out.local, pk.vl, n.nVL)+int(in.local>>6)] |= 1 << (in.local & 63)
+		sw.ready[sw.readyWord(out.local, pk.vl, n.nVL)+int(in>>6)] |= 1 << (in & 63)
 		ln.heads++
 	}
-	n.enterVoQ(pk.inPort, pk.outPort, pk.vl, pk.credits)
+	n.enterVoQ(in, pk.outPort, pk.vl, pk.credits)
 	if n.santos != nil {
 		n.santosArrive(k)
 	}

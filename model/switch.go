@@ -3,6 +3,7 @@ package model
 import (
 	"math/bits"
 
+	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
@@ -16,6 +17,24 @@ type switchState struct {
 	// (dor on a complete mesh or torus: Routes.dor).
 	dor   *fabric.DORRouter
 	index int32
+	// rateMbps is the rate of every linked port's link when they all have
+	// one rate (0 when not): a packet routed here is timed on its output
+	// link from the switch, which stays in the cache (a few hundred
+	// switches), and not from the output port's line, which at ten
+	// thousand hosts does not (transmit). txWire and txPs keep the last
+	// answer, as port.txTime does.
+	rateMbps int64
+	txPs     engine.Time
+	txWire   int32
+}
+
+// txTime returns the time wire bytes take on any of the switch's links,
+// all of rate sw.rateMbps (not 0).
+func (sw *switchState) txTime(wire int32) engine.Time {
+	if wire != sw.txWire {
+		sw.txWire, sw.txPs = wire, txTime(wire, sw.rateMbps)
+	}
+	return sw.txPs
 }
 
 // voq is a virtual output queue: a list of packets linked through
@@ -158,7 +177,8 @@ func (n *Network) push(q *voq, k int32) {
 	if q.head < 0 {
 		q.head, q.credits = k, n.pkts[k].credits
 	} else {
-		n.pkts[q.tail].next = k
+		t := &n.pkts[q.tail]
+		t.next, t.nextCredits = k, uint8(n.pkts[k].credits)
 	}
 	q.tail = k
 }
@@ -169,10 +189,14 @@ func (n *Network) pop(q *voq) int32 {
 	if q.head = n.pkts[k].next; q.head < 0 {
 		q.tail = -1
 	} else {
-		q.credits = n.pkts[q.head].credits
+		q.credits = int32(n.pkts[k].nextCredits)
 	}
 	return k
 }
+
+// hcaLocal is a packet's inLocal, and a port's peerLocal, at an HCA: no
+// switch has that many ports (maxSwitchPorts).
+const hcaLocal = 255
 
 // lftNoRoute is an lft entry for a LID the switch cannot reach; the routing
 // checks that no packet needs one.
