@@ -166,7 +166,9 @@ func scenarioInputs(files []string) []ioPath {
 var dbArgCommands = map[string]bool{"report": true, "serve": true, "export": true, "best": true, "status": true, "merge": true}
 
 // dbArgFlag is --db of a dbArgCommands command. normalizeArgs makes its
-// value the command's first argument, so the command never sees it set.
+// value the command's first argument, so the command never sees it set;
+// except for status, whose argument may be a directory too: it reads --db
+// itself, as a database.
 func dbArgFlag(command string) cli.Flag {
 	what := "the database"
 	if command == "merge" {
@@ -210,7 +212,7 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name == "db" && dbArgCommands[cmd.Name] && (hasValue || i+1 < len(rest)) {
+		if name == "db" && dbArgCommands[cmd.Name] && cmd.Name != "status" && (hasValue || i+1 < len(rest)) {
 			if !hasValue {
 				i++
 				value = rest[i]
