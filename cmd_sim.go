@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -88,6 +89,9 @@ func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, 
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, cfg, usagef("%v", err)
+	}
+	if err := grids.CheckScenarioConfig(sc, cfg); err != nil {
+		return nil, cfg, usageError{err}
 	}
 	return sc, cfg, nil
 }
