@@ -1,12 +1,14 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -129,10 +131,46 @@ type surfaceData struct {
 }
 
 type gridData struct {
-	ID    string  `json:"id"`
-	Name  string  `json:"name"`
-	Dims  []Dim   `json:"dims"`
-	Cells []*Cell `json:"cells"`
+	ID    string      `json:"id"`
+	Name  string      `json:"name"`
+	Dims  []Dim       `json:"dims"`
+	Cells *cellsTable `json:"cells"`
+}
+
+// cellsTable is a grid's cells as the report page carries them (the serve
+// page's /api/view sends Cells as they are): each parameter's name and each
+// metric's name once for the grid, each cell's parameters as indices into
+// the grid's list of values of each parameter, its means as a list in the
+// grid's metric order. The page's script (cellOf) turns a row back into the
+// Cell the formatters and the cell details read, when they read it.
+type cellsTable struct {
+	// Params are the names of the parameters the cells set, sorted.
+	Params []string `json:"params"`
+	// Values are the values of each parameter, in the order of their
+	// first appearance.
+	Values [][]string `json:"values"`
+	// Metrics are the names of the metrics the cells have a mean of, sorted.
+	Metrics []string   `json:"metrics"`
+	Rows    []*cellRow `json:"rows"`
+}
+
+// cellRow is one Cell of a cellsTable, without its key and Added, which
+// the page does not read.
+type cellRow struct {
+	Status string `json:"s"`
+	// Counts are the cell's Seeds, Done and Failed.
+	Counts [3]int `json:"c"`
+	// Params holds, for each of the table's parameters, the index of the
+	// cell's value in the table's Values, or -1 if the cell does not set it.
+	Params []int `json:"p"`
+	// Mean and SD hold the means and spreads of the table's Metrics (null
+	// where the cell has none); SD is left out for a cell of one done
+	// seed.
+	Mean []*float64 `json:"m,omitempty"`
+	SD   []*float64 `json:"sd,omitempty"`
+	// Points and Errors are the cell's.
+	Points []string `json:"id,omitempty"`
+	Errors []string `json:"e,omitempty"`
 }
 
 type gridView struct {
@@ -207,9 +245,45 @@ func newPage(ov *Overview, opt Options) *page {
 
 func (p *page) chart(c *Chart) *Chart {
 	if c != nil {
+		hoistCommon(c)
 		p.data.Charts[c.ID] = c
 	}
 	return c
+}
+
+// hoistCommon moves the top-level keys whose values are the same in every
+// option of c (axes, colour scale, tooltip: all but the data, for most
+// charts of several slices) into c.Common, once.
+func hoistCommon(c *Chart) {
+	if len(c.Options) < 2 {
+		return
+	}
+	opts := make([]map[string]json.RawMessage, len(c.Options))
+	for i, o := range c.Options {
+		if err := json.Unmarshal(o, &opts[i]); err != nil {
+			return // written by marshalOption: an object
+		}
+	}
+	common := map[string]json.RawMessage{}
+	for k, v := range opts[0] {
+		if !slices.ContainsFunc(opts[1:], func(o map[string]json.RawMessage) bool { return !bytes.Equal(o[k], v) }) {
+			common[k] = v
+		}
+	}
+	if len(common) == 0 {
+		return
+	}
+	for i, o := range opts {
+		for k := range common {
+			delete(o, k)
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return // c is left as it was
+		}
+		c.Options[i] = b
+	}
+	c.Common, _ = json.Marshal(common)
 }
 
 // addGrid builds the charts of one grid.
@@ -277,28 +351,67 @@ func (p *page) addGrid(gi int, g *Grid) {
 	p.Grids = append(p.Grids, v)
 }
 
-// pageCells are the cells as the page's script reads them: without the
-// spreads of cells with one done seed, which it does not show (all zero;
-// a third of a large grid's data), without their keys, which it does not
-// read, and with means to five significant digits, which is what the
-// charts plot.
-func pageCells(cells []*Cell) []*Cell {
-	out := make([]*Cell, len(cells))
-	for i, c := range cells {
-		cc := *c
-		// The page finds a cell by its index, never by its key.
-		cc.Key = nil
-		if c.Done <= 1 {
-			cc.SD = nil
+// pageCells are the cells as the report page's script reads them
+// (cellsTable): without the spreads of cells with one done seed, which it
+// does not show (all zero; a third of a large grid's data), without their
+// keys, which it does not read, and with means to five significant digits,
+// which is what the charts plot.
+func pageCells(cells []*Cell) *cellsTable {
+	t := &cellsTable{Params: []string{}, Values: [][]string{}, Metrics: []string{}, Rows: make([]*cellRow, len(cells))}
+	params, metrics := map[string]bool{}, map[string]bool{}
+	for _, c := range cells {
+		for _, p := range c.Params {
+			params[p.Name] = true
 		}
-		// Five significant digits, one more than the cell's details show.
-		cc.Mean = make(map[string]float64, len(c.Mean))
-		for m, v := range c.Mean {
-			cc.Mean[m] = roundSig(v, 5)
+		for m := range c.Mean {
+			metrics[m] = true
 		}
-		out[i] = &cc
 	}
-	return out
+	t.Params, t.Metrics = slices.Sorted(maps.Keys(params)), slices.Sorted(maps.Keys(metrics))
+	t.Values = make([][]string, len(t.Params))
+	index := make([]map[string]int, len(t.Params))
+	for i := range index {
+		index[i] = map[string]int{}
+	}
+	list := func(m map[string]float64, round bool) []*float64 {
+		if len(m) == 0 {
+			return nil
+		}
+		out := make([]*float64, len(t.Metrics))
+		for i, name := range t.Metrics {
+			if v, ok := m[name]; ok {
+				if round {
+					// Five significant digits, one more than the cell's
+					// details show.
+					v = roundSig(v, 5)
+				}
+				out[i] = &v
+			}
+		}
+		return out
+	}
+	for ci, c := range cells {
+		r := &cellRow{Status: c.Status, Counts: [3]int{c.Seeds, c.Done, c.Failed}, Params: make([]int, len(t.Params)),
+			Mean: list(c.Mean, true), Points: c.Points, Errors: c.Errors}
+		if c.Done > 1 {
+			r.SD = list(c.SD, false)
+		}
+		for i := range r.Params {
+			r.Params[i] = -1
+		}
+		for _, p := range c.Params {
+			i, _ := slices.BinarySearch(t.Params, p.Name)
+			k, ok := index[i][p.Value]
+			if !ok {
+				k = len(t.Values[i])
+				index[i][p.Value] = k
+				t.Values[i] = append(t.Values[i], p.Value)
+			}
+			r.Params[i] = k
+		}
+		t.Rows[ci] = r
+	}
+	return t
 }
 
 func (p *page) render(w io.Writer) error {
