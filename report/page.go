@@ -245,10 +245,109 @@ func newPage(ov *Overview, opt Options) *page {
 
 func (p *page) chart(c *Chart) *Chart {
 	if c != nil {
+		if c.Kind == "surface" || c.Kind == "heatmap" {
+			for i, o := range c.Options {
+				c.Options[i] = gridSeries(o)
+			}
+		}
 		hoistCommon(c)
 		p.data.Charts[c.ID] = c
 	}
 	return c
+}
+
+// seriesGrid is a series' data, points [x, y, rest...], written as a
+// grid: each distinct x and y once, and each point's rest (a lone value
+// bare, null where there is no point) in the order the points come:
+// row by row (each y, every x) or, with T, column by column. The page's
+// script (expandGrid in report.js) writes the points back.
+type seriesGrid struct {
+	X []json.RawMessage `json:"x"`
+	Y []json.RawMessage `json:"y"`
+	V []json.RawMessage `json:"v"`
+	T bool              `json:"t,omitempty"`
+}
+
+// gridSeries writes the data of the first series of option, a surface's or
+// a heat map's points, as a seriesGrid when its points are bare arrays at
+// distinct places of a grid and the grid gives them back in their order;
+// otherwise (a heat map's outlined cells are objects) it returns option as
+// it is.
+func gridSeries(option json.RawMessage) json.RawMessage {
+	var o map[string]json.RawMessage
+	var series []map[string]json.RawMessage
+	var data []json.RawMessage
+	if json.Unmarshal(option, &o) != nil || json.Unmarshal(o["series"], &series) != nil || len(series) == 0 ||
+		json.Unmarshal(series[0]["data"], &data) != nil || len(data) < 2 {
+		return option
+	}
+	var g seriesGrid
+	xs, ys := map[string]int{}, map[string]int{}
+	place := func(seen map[string]int, list *[]json.RawMessage, v json.RawMessage) int {
+		i, ok := seen[string(v)]
+		if !ok {
+			i = len(*list)
+			seen[string(v)] = i
+			*list = append(*list, v)
+		}
+		return i
+	}
+	type point struct {
+		x, y int
+		rest json.RawMessage
+	}
+	points := make([]point, len(data))
+	for k, d := range data {
+		var item []json.RawMessage
+		if json.Unmarshal(d, &item) != nil || len(item) < 3 {
+			return option
+		}
+		rest := item[2]
+		if len(item) == 3 && (rest[0] == '[' || string(rest) == "null") {
+			return option // a lone rest that reads as a list, or as no point
+		}
+		if len(item) > 3 {
+			rest, _ = json.Marshal(item[2:])
+		}
+		points[k] = point{place(xs, &g.X, item[0]), place(ys, &g.Y, item[1]), rest}
+	}
+	nx, ny := len(g.X), len(g.Y)
+	for _, t := range []bool{false, true} {
+		at := func(p point) int { return p.y*nx + p.x }
+		if t {
+			at = func(p point) int { return p.x*ny + p.y }
+		}
+		v, inOrder := make([]json.RawMessage, nx*ny), true
+		for k, p := range points {
+			if v[at(p)] != nil || (k > 0 && at(p) < at(points[k-1])) {
+				inOrder = false // a place twice, or out of order
+				break
+			}
+			v[at(p)] = p.rest
+		}
+		if !inOrder {
+			continue
+		}
+		for i := range v {
+			if v[i] == nil {
+				v[i] = json.RawMessage("null")
+			}
+		}
+		g.V, g.T = v, t
+		b, err := json.Marshal(g)
+		if err != nil {
+			return option
+		}
+		series[0]["data"] = b
+		if o["series"], err = json.Marshal(series); err != nil {
+			return option
+		}
+		if b, err = json.Marshal(o); err != nil {
+			return option
+		}
+		return b
+	}
+	return option
 }
 
 // hoistCommon moves the top-level keys whose values are the same in every

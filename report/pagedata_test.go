@@ -37,7 +37,7 @@ scenario = "testbed-s1"
 cc = "on"
 seeds = 2
 [sweep]
-ccti_timer   = ["100us", "200us", "300us"]
+ccti_timer   = ["100us", "200us", "300us", "400us", "500us"]
 marking_rate = [1, 2, 4, 8]
 `), 0o644); err != nil {
 		t.Fatal(err)
@@ -83,11 +83,15 @@ marking_rate = [1, 2, 4, 8]
 			Kind    string `json:"kind"`
 			Options []struct {
 				Series []struct {
-					Data []json.RawMessage `json:"data"`
+					Data json.RawMessage `json:"data"`
 				} `json:"series"`
 			} `json:"options"`
 			Meta struct {
 				Metric struct{ Name string } `json:"metric"`
+				X, Y   struct {
+					Name   string
+					Labels []string
+				}
 			} `json:"meta"`
 		} `json:"charts"`
 		Grids []struct {
@@ -122,8 +126,8 @@ marking_rate = [1, 2, 4, 8]
 	if err := json.Unmarshal(data.Grids[0].Cells, &tab); err != nil {
 		t.Fatal(err)
 	}
-	if len(tab.Rows) != 12 {
-		t.Fatalf("want 12 cells, got %d", len(tab.Rows))
+	if len(tab.Rows) != 20 {
+		t.Fatalf("want 20 cells, got %d", len(tab.Rows))
 	}
 	// Five significant digits, spelt independently of the report's code.
 	sig5 := func(x float64) float64 {
@@ -158,17 +162,16 @@ marking_rate = [1, 2, 4, 8]
 			means[ci][name] = *r.M[i]
 		}
 	}
-	plotted := 0
+	plotted, columns := 0, 0
 	for id, ch := range data.Charts {
 		if ch.Kind != "surface" && ch.Kind != "heatmap" {
 			continue
 		}
 		for _, o := range ch.Options {
-			for k, item := range o.Series[0].Data {
-				var v []any
-				if err := json.Unmarshal(item, &v); err != nil {
-					t.Fatalf("%s: point %d is not a bare array: %s", id, k, item)
-				}
+			if strings.Contains(string(o.Series[0].Data), `"t":true`) {
+				columns++
+			}
+			for k, v := range expandGrid(t, id, o.Series[0].Data) {
 				if ch.Kind != "heatmap" {
 					continue
 				}
@@ -177,6 +180,18 @@ marking_rate = [1, 2, 4, 8]
 					t.Fatalf("%s: point %d is %v; want [x, y, mean, cell, sd]", id, k, v)
 				}
 				ci := int(v[3].(float64))
+				// The point sits at its cell's values (labels of
+				// microseconds and rates).
+				for k, a := range []struct {
+					Name   string
+					Labels []string
+				}{ch.Meta.X, ch.Meta.Y} {
+					r := tab.Rows[ci]
+					val := tab.Values[slices.Index(tab.Params, a.Name)][r.P[slices.Index(tab.Params, a.Name)]]
+					if at := int(v[k].(float64)); a.Labels[at] != strings.TrimSuffix(val, "us") {
+						t.Errorf("%s: cell %d (%s=%s) drawn at %s %s", id, ci, a.Name, val, a.Name, a.Labels[at])
+					}
+				}
 				if got, want := means[ci][ch.Meta.Metric.Name], v[2].(float64); got != want {
 					t.Errorf("%s: cell %d's %s is %v in its details, %v on the chart", id, ci, ch.Meta.Metric.Name, got, want)
 				}
@@ -187,9 +202,48 @@ marking_rate = [1, 2, 4, 8]
 			}
 		}
 	}
-	if want := 3 * 12; plotted != want {
-		t.Errorf("heat maps plot %d cells; want %d (3 metrics of 12 cells)", plotted, want)
+	// The heat maps put ccti_timer (5 values) on their y axis, the
+	// surfaces on their x axis: the heat maps' points come column by
+	// column.
+	if columns != 3 {
+		t.Errorf("%d charts' points are written column by column; want the 3 heat maps'", columns)
 	}
+	if want := 3 * 20; plotted != want {
+		t.Errorf("heat maps plot %d cells; want %d (3 metrics of 20 cells)", plotted, want)
+	}
+}
+
+// expandGrid returns the points of a surface's or heat map's series
+// written as a grid ({"x": [...], "y": [...], "v": [...]}, "t" for column
+// order), as the page's script reads them: [x, y, v...] for each v not
+// null. Points given as a list fail the test: the grid is the compact form.
+func expandGrid(t *testing.T, id string, raw json.RawMessage) [][]any {
+	t.Helper()
+	var g struct {
+		X, Y, V []any
+		T       bool
+	}
+	if err := json.Unmarshal(raw, &g); err != nil || len(g.V) != len(g.X)*len(g.Y) {
+		t.Fatalf("%s: data %.80s... is not a grid of x × y values (%v)", id, raw, err)
+	}
+	var out [][]any
+	for i, v := range g.V {
+		if v == nil {
+			continue
+		}
+		xi, yi := i%len(g.X), i/len(g.X)
+		if g.T {
+			xi, yi = i/len(g.Y), i%len(g.Y)
+		}
+		p := []any{g.X[xi], g.Y[yi]}
+		if l, ok := v.([]any); ok {
+			p = append(p, l...)
+		} else {
+			p = append(p, v)
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // sig3 rounds x to three significant digits.

@@ -169,8 +169,22 @@
   // optionOf is the chart's current option: its keys over those every
   // option shares (page.go, hoistCommon).
   function optionOf(spec) {
-    const o = spec.options[spec.current];
-    return spec.common ? Object.assign({}, spec.common, o) : o;
+    const o = Object.assign({}, spec.common || {}, spec.options[spec.current]);
+    if (Array.isArray(o.series)) o.series = o.series.map((s) => (s.data && !Array.isArray(s.data) ? Object.assign({}, s, { data: expandGrid(s.data) }) : s));
+    return o;
+  }
+  // expandGrid writes back the points of a series written as a grid
+  // (page.go, seriesGrid): [x, y, rest...] in row order, or column order
+  // with t, where the grid has one.
+  function expandGrid(g) {
+    const out = [], nx = g.x.length, ny = g.y.length;
+    for (let i = 0; i < g.v.length; i++) {
+      const v = g.v[i];
+      if (v === null) continue;
+      const xi = g.t ? Math.floor(i / ny) : i % nx, yi = g.t ? i % ny : Math.floor(i / nx);
+      out.push([g.x[xi], g.y[yi]].concat(Array.isArray(v) ? v : [v]));
+    }
+    return out;
   }
   function redraw(id) {
     const spec = specs[id], chart = live.get(id);
