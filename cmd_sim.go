@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 )
 
@@ -89,9 +88,6 @@ func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, 
 	}
 	if err := cfg.Validate(); err != nil {
 		return nil, cfg, usagef("%v", err)
-	}
-	if err := grids.CheckScenarioConfig(sc, cfg); err != nil {
-		return nil, cfg, usageError{err}
 	}
 	return sc, cfg, nil
 }

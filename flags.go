@@ -61,11 +61,15 @@ func loadScenario(name, prefix string) (*model.Scenario, []string, error) {
 // about ten minutes of one core at the simulator's 15-25 M events/s.
 const defaultMaxEvents = 1e10
 
-// checkWork refuses a negative --max-events, and a run of sc under cfg
+// checkWork refuses a negative --max-events, a run of sc under cfg its
+// file's routing lacks the VLs for (at the file's line), and a run
 // estimated to take more events than --max-events.
 func checkWork(c *cli.Context, sc *model.Scenario, cfg model.Config) error {
 	if err := checkMaxEvents(c); err != nil {
 		return err
+	}
+	if err := grids.CheckScenarioConfig(sc, cfg); err != nil {
+		return usageError{err}
 	}
 	if _, err := sc.CheckWork(cfg, c.Float64("max-events")); err != nil {
 		var we *model.WorkError
