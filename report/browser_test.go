@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strconv"
 	"strings"
 	"sync"
@@ -382,6 +383,33 @@ func checkCellsReadBack(t *testing.T, b *browser, dbPath string) {
 		}
 		t.Logf("grid %d: %d cells read back (%v)", gi, len(g.Cells), kinds)
 	}
+	// Every heat-map point's tooltip, as the page writes it for the
+	// current slice: the spread and the seed counts of its cell.
+	tips, err := chromedp.Run(b.ctx, chromedp.Evaluate[[][]any](`(() => {
+		const out = [], st = window.ccsweep;
+		for (const spec of Object.values(st.specs)) {
+			if (spec.kind !== 'heatmap') continue;
+			for (const v of st.optionOf(spec).series[0].data) out.push([spec.meta.grid, v[3], st.formatter('cell', spec.meta)({value: v, seriesIndex: 0})]);
+		}
+		return out;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spread := regexp.MustCompile(`: [-0-9.e]+ ± [-0-9.e]+( |</b>)`)
+	for _, tip := range tips {
+		gi, ci, text := int(tip[0].(float64)), int(tip[1].(float64)), tip[2].(string)
+		c := ov.Grids[gi].Cells[ci]
+		seeds := fmt.Sprintf("mean ± sd over %d of %d seeds", c.Done, c.Seeds)
+		if strings.Contains(text, seeds) != (c.Done > 1 || c.Seeds > 1) || spread.MatchString(text) != (c.Done > 1) ||
+			strings.Contains(text, "failed") != (c.Failed > 0) {
+			t.Errorf("grid %d cell %d (%d done, %d failed of %d seeds): tooltip %q", gi, ci, c.Done, c.Failed, c.Seeds, text)
+		}
+	}
+	if len(tips) == 0 {
+		t.Error("no heat-map point to check the tooltip of")
+	}
+	t.Logf("%d heat-map tooltips checked", len(tips))
 }
 
 // writeReport writes the report of the database at dbPath to file.

@@ -92,11 +92,11 @@
       // (charts.go, heatmapOptionScaled).
       s += '<b>' + esc(meta.metric.title) + ': ' + num(v[2], meta.metric.digits + 1);
       if (v[3] < 0) return s + unit(meta.metric) + '</b><br><i>interpolated between the points run</i>';
-      const c = cellOf(meta, v[3]) || { done: 0, seeds: 0 };
-      if (c.done > 1) s += ' ± ' + num(v[4], 2);
+      const c = cellOf(meta, v[3]);
+      if (c && c.done > 1) s += ' ± ' + num(v[4], 2);
       s += unit(meta.metric) + '</b>';
-      if (c.seeds > 1 || c.done > 1) s += '<br>mean ± sd over ' + c.done + ' of ' + c.seeds + ' seeds';
-      return s + cellStatus(cellOf(meta, v[3])) + '<br><i>click for details</i>';
+      if (c && (c.seeds > 1 || c.done > 1)) s += '<br>mean ± sd over ' + c.done + ' of ' + c.seeds + ' seeds';
+      return s + cellStatus(c) + '<br><i>click for details</i>';
     },
     heatLabel: (meta) => (p) => (p.value[3] < 0 ? '' : fixed(p.value[2], meta.metric.digits)),
     pareto: (meta) => (p) => {
@@ -228,6 +228,8 @@
   window.addEventListener('resize', () => live.forEach((c) => c.resize()));
   state.draw = draw;
   state.cellOf = cellOf;
+  state.optionOf = optionOf;
+  state.formatter = (name, meta) => formatters[name](meta);
   state.drawAll = () => Object.keys(specs).forEach(draw);
 
   // ---- report: slice selectors and cell details ---------------------------
