@@ -35,10 +35,19 @@ func statusCommand() *cli.Command {
 }
 
 func statusAction(c *cli.Context) error {
-	if c.NArg() != 1 {
+	path := c.Args().First()
+	if c.IsSet("db") {
+		// --db names a database, as in every command: never a directory.
+		if c.NArg() != 0 {
+			return usagef("status takes one directory or database, got --db and %d arguments", c.NArg())
+		}
+		path = c.String("db")
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			return usagef("--db %s is a directory, not a database (for a sharded run's directory: ccsweep status %s)", path, path)
+		}
+	} else if c.NArg() != 1 {
 		return usagef("status takes one directory or database, got %d arguments", c.NArg())
 	}
-	path := c.Args().First()
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):

@@ -142,3 +142,38 @@ func TestStatusBadInputExitsTwo(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusDBFlagNamesADatabase: `status --db FILE` is `status FILE`, as
+// --db names a database in every command; `status --db DIR` is refused in
+// one sentence saying DIR is a directory, not a database, instead of being
+// read as a sharded run's directory.
+func TestStatusDBFlagNamesADatabase(t *testing.T) {
+	grid := writeGrid(t, shardGrid)
+	dir := filepath.Dir(grid)
+	db := filepath.Join(dir, "s.db")
+	runInto(t, grid, db, "1/4")
+	want, _, code := ccsweep(t, "status", db)
+	if code != 0 {
+		t.Fatalf("status %s: exit %d", db, code)
+	}
+	for _, args := range [][]string{{"status", "--db", db}, {"status", "--db=" + db}} {
+		if o, stderr, code := ccsweep(t, args...); code != 0 || o != want {
+			t.Errorf("%v: exit %d, %q%s; want %q as for status DB", args, code, o, stderr, want)
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"a directory", []string{"status", "--db", dir, "--tasks", "4"}, "--db " + dir + " is a directory, not a database"},
+		{"--db and an argument", []string{"status", "--db", db, dir}, "one directory or database"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, stderr, code := ccsweep(t, tt.args...)
+			if code != 2 || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", code, o, stderr, tt.want)
+			}
+		})
+	}
+}

@@ -61,11 +61,15 @@ func loadScenario(name, prefix string) (*model.Scenario, []string, error) {
 // about ten minutes of one core at the simulator's 15-25 M events/s.
 const defaultMaxEvents = 1e10
 
-// checkWork refuses a negative --max-events, and a run of sc under cfg
+// checkWork refuses a negative --max-events, a run of sc under cfg its
+// file's routing lacks the VLs for (at the file's line), and a run
 // estimated to take more events than --max-events.
 func checkWork(c *cli.Context, sc *model.Scenario, cfg model.Config) error {
 	if err := checkMaxEvents(c); err != nil {
 		return err
+	}
+	if err := grids.CheckScenarioConfig(sc, cfg); err != nil {
+		return usageError{err}
 	}
 	if _, err := sc.CheckWork(cfg, c.Float64("max-events")); err != nil {
 		var we *model.WorkError
@@ -166,7 +170,9 @@ func scenarioInputs(files []string) []ioPath {
 var dbArgCommands = map[string]bool{"report": true, "serve": true, "export": true, "best": true, "status": true, "merge": true}
 
 // dbArgFlag is --db of a dbArgCommands command. normalizeArgs makes its
-// value the command's first argument, so the command never sees it set.
+// value the command's first argument, so the command never sees it set;
+// except for status, whose argument may be a directory too: it reads --db
+// itself, as a database.
 func dbArgFlag(command string) cli.Flag {
 	what := "the database"
 	if command == "merge" {
@@ -210,7 +216,7 @@ func normalizeArgs(app *cli.App, args []string) []string {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name == "db" && dbArgCommands[cmd.Name] && (hasValue || i+1 < len(rest)) {
+		if name == "db" && dbArgCommands[cmd.Name] && cmd.Name != "status" && (hasValue || i+1 < len(rest)) {
 			if !hasValue {
 				i++
 				value = rest[i]

@@ -113,21 +113,40 @@ func isSQLite(path string) bool {
 }
 
 // startCPUProfile starts a CPU profile into file (none when file is "")
-// and returns what stops it and writes the file.
+// and returns what stops it and writes the file. The profile goes to a
+// temporary file beside file, renamed over it when stop has written it
+// whole (atomicfile): a run killed before stop leaves file as it was.
 func startCPUProfile(file string) (stop func() error, err error) {
 	if file == "" {
 		return func() error { return nil }, nil
 	}
-	f, err := os.Create(file)
-	if err != nil {
+	pr, pw := io.Pipe()
+	opened, done := make(chan struct{}), make(chan error, 1)
+	go func() {
+		err := atomicfile.Write(file, 0o644, func(w io.Writer) error {
+			close(opened)
+			_, err := io.Copy(w, pr)
+			return err
+		})
+		pr.CloseWithError(err) // a failed write fails the profiler's writes
+		done <- err
+	}()
+	select {
+	case err := <-done:
 		return nil, usagef("--cpuprofile: %v", err)
+	case <-opened:
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
+	if err := pprof.StartCPUProfile(pw); err != nil {
+		pw.CloseWithError(err)
+		<-done
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
 	return func() error {
 		pprof.StopCPUProfile()
-		return f.Close()
+		pw.Close()
+		if err := <-done; err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		return nil
 	}, nil
 }

@@ -2,6 +2,7 @@ package grids
 
 import (
 	"errors"
+	"fmt"
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
@@ -45,7 +46,46 @@ func (g *Grid) checkScenarios(ps *problems) {
 		if _, err := sc.CheckWork(c, 0); err != nil {
 			s.report(ps, "sample", err)
 		}
+		s.checkVLs(ps)
 	}
+}
+
+// checkVLs checks, when s's scenario file leaves its routing's VLs to the
+// grid (CheckScenarioConfig), one point of each distinct value of vls and
+// the scenario's own parameters, reporting the first that lacks them at
+// the scenario file's line, with the point.
+func (s *SubGrid) checkVLs(ps *problems) {
+	if s.sc == nil {
+		return
+	}
+	if _, ok := vlsChecks.Load(s.sc.Name); !ok {
+		return
+	}
+	seen := map[string]bool{}
+	s.visit(func(idx []int, c *model.Config) bool { // a where error is reported by validate
+		key := fmt.Sprint(c.VLs)
+		for d, dim := range s.dims {
+			for _, a := range dim {
+				if s.sc.Param(a.param.Name) != nil {
+					key += "\x00" + a.texts[idx[d]]
+				}
+			}
+		}
+		if seen[key] {
+			return true
+		}
+		seen[key] = true
+		var e *Error
+		if errors.As(CheckScenarioConfig(s.sc, *c), &e) {
+			p := e.Problems[0]
+			if at := s.describe(idx); at != "" {
+				p.Msg += " (at " + at + ")"
+			}
+			ps.list = append(ps.list, p)
+			return false
+		}
+		return true
+	})
 }
 
 // values returns the canonical values sub-grid s gives parameter name: its

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
@@ -376,7 +377,16 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	}
 	// What only a built topology can tell: the hosts flows name, the
 	// patterns' host counts, the routing.
-	if _, err := model.NewNetwork(sc, sc.Config(), 1); err != nil {
+	_, err = model.NewNetwork(sc, sc.Config(), 1)
+	if err != nil && routesWithMoreVLs(sc) {
+		// The file's own vls is too few for its routing, but --set or a
+		// grid may give more: CheckScenarioConfig checks the final
+		// configuration, at this line.
+		vlsChecks.Store(sc.Name, Problem{File: ps.file, Line: line, Key: "topology"})
+		return sc, files, nil
+	}
+	vlsChecks.Delete(sc.Name)
+	if err != nil {
 		var fe *fabric.TopologyFileError
 		if errors.As(err, &fe) { // a problem of the fabric file: its own line
 			path := fe.Name
@@ -407,6 +417,42 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		return nil, nil, ps.err()
 	}
 	return sc, files, nil
+}
+
+// vlsChecks holds, by scenario name, where each scenario file is (its
+// [topology]'s line) whose routing needs more VLs than its own [params]
+// give: ParseScenario leaves that check to CheckScenarioConfig.
+var vlsChecks sync.Map // string -> Problem
+
+// routesWithMoreVLs reports whether sc's network builds when given the
+// most VLs a configuration may have.
+func routesWithMoreVLs(sc *model.Scenario) bool {
+	c := sc.Config()
+	c.VLs = int(model.LookupParam("vls").Max)
+	_, err := model.NewNetwork(sc, c, 1)
+	return err == nil
+}
+
+// CheckScenarioConfig checks what a scenario file's reader leaves to the
+// configuration that runs it, the file's [params] overridden by --set or
+// a grid: that its routing has the VLs it needs, when the file's own
+// [params] give too few. It returns nil for every other scenario, and an
+// *Error at the file's [topology] line when c lacks the VLs.
+func CheckScenarioConfig(sc *model.Scenario, c model.Config) error {
+	v, ok := vlsChecks.Load(sc.Name)
+	if !ok {
+		return nil
+	}
+	_, err := model.NewNetwork(sc, c, 1)
+	if err == nil {
+		return nil
+	}
+	p := v.(Problem)
+	p.Msg = err.Error()
+	if reason, ok := model.ScenarioReason(err); ok {
+		p.Msg = reason
+	}
+	return &Error{Problems: []Problem{p}}
 }
 
 // trafficProblem places a model.TrafficError at the line of the traffic's

@@ -46,8 +46,13 @@ func TestScenarioProblemsAreTyped(t *testing.T) {
 		return p
 	}
 	t.Run("model's problem at the topology", func(t *testing.T) {
-		_, err := grids.LoadScenario(vls)
-		p := want(t, err, vls, 4, "topology")
+		// The file loads (--set or a grid may give the VLs); the
+		// configuration that would run it is refused at its line.
+		sc, err := grids.LoadScenario(vls)
+		if err != nil {
+			t.Fatalf("load: %v; want the VLs left to the final configuration", err)
+		}
+		p := want(t, grids.CheckScenarioConfig(sc, sc.Config()), vls, 4, "topology")
 		if strings.HasPrefix(p.Msg, "bad scenario") || !strings.Contains(p.Msg, "set vls") {
 			t.Fatalf("message %q: want the model's reason (set vls), without its class", p.Msg)
 		}

@@ -139,7 +139,10 @@ func TestScenarioFileProblems(t *testing.T) {
 			dir := t.TempDir()
 			path := filepath.Join(dir, "s.toml")
 			os.WriteFile(path, []byte(tt.text), 0o644)
-			_, err := grids.LoadScenario(path)
+			sc, err := grids.LoadScenario(path)
+			if err == nil { // VLs are checked against the final configuration
+				err = grids.CheckScenarioConfig(sc, sc.Config())
+			}
 			var ge *grids.Error
 			if !errors.As(err, &ge) {
 				t.Fatalf("error %v, want a *grids.Error", err)

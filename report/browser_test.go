@@ -3,6 +3,7 @@ package report_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"image"
 	"image/draw"
@@ -10,6 +11,9 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -294,6 +298,7 @@ func TestBrowserReport(t *testing.T) {
 	b.checkCharts(t, "g0-s0-victim_gbps-3d", "g0-s0-victim_gbps-heat", "g0-s0-contributors_gbps-3d",
 		"g0-s0-var-3d", "g0-s0-var-heat", "g0-pick0", "g0-fairness")
 	b.screenshot(t, "report.png")
+	checkCellsReadBack(t, b, path)
 	for _, p := range b.problems() {
 		t.Error(p)
 	}
@@ -313,6 +318,98 @@ func TestBrowserReport(t *testing.T) {
 	if !strings.HasPrefix(note, "no echarts: The chart library did not load") {
 		t.Errorf("the CDN report in the offline browser: %q; want no chart library and the offline note (is the browser online?)", note)
 	}
+}
+
+// checkCellsReadBack checks that the page's script reads every cell of
+// the page's compact table (cellsTable) back as the cell the database
+// holds, in the form the serve page's /api/view sends and the formatters
+// and the cell details read: status, seed counts, means to five
+// significant digits, spreads over several done seeds, points, parameters
+// and errors.
+func checkCellsReadBack(t *testing.T, b *browser, dbPath string) {
+	t.Helper()
+	db, err := store.OpenReadOnly(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ov, err := report.Load(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sig5 := func(x float64) float64 {
+		v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', 5, 64), 64)
+		return v
+	}
+	for gi, g := range ov.Grids {
+		got, err := chromedp.Run(b.ctx, chromedp.Evaluate[[]map[string]any](fmt.Sprintf(
+			`Array.from({length: %d}, (_, ci) => window.ccsweep.cellOf({grid: %d}, ci))`, len(g.Cells), gi)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		kinds := map[string]bool{}
+		for ci, c := range g.Cells {
+			want := map[string]any{"status": c.Status, "seeds": c.Seeds, "done": c.Done, "failed": c.Failed}
+			if len(c.Mean) > 0 {
+				mean := map[string]float64{}
+				for m, v := range c.Mean {
+					mean[m] = sig5(v)
+				}
+				want["mean"] = mean
+			}
+			if len(c.SD) > 0 && c.Done > 1 {
+				want["sd"], kinds["spread"] = c.SD, true
+			}
+			if len(c.Points) > 0 {
+				want["points"] = c.Points
+			}
+			if len(c.Params) > 0 {
+				want["params"] = c.Params
+			}
+			if len(c.Errors) > 0 {
+				want["errors"], kinds["errors"] = c.Errors, true
+			}
+			kinds[c.Status] = true
+			var w map[string]any
+			j, _ := json.Marshal(want)
+			json.Unmarshal(j, &w)
+			if ci >= len(got) || !reflect.DeepEqual(got[ci], w) {
+				var g any
+				if ci < len(got) {
+					g = got[ci]
+				}
+				t.Errorf("grid %d cell %d as the page reads it:\n%v\nwant\n%v", gi, ci, g, w)
+			}
+		}
+		t.Logf("grid %d: %d cells read back (%v)", gi, len(g.Cells), kinds)
+	}
+	// Every heat-map point's tooltip, as the page writes it for the
+	// current slice: the spread and the seed counts of its cell.
+	tips, err := chromedp.Run(b.ctx, chromedp.Evaluate[[][]any](`(() => {
+		const out = [], st = window.ccsweep;
+		for (const spec of Object.values(st.specs)) {
+			if (spec.kind !== 'heatmap') continue;
+			for (const v of st.optionOf(spec).series[0].data) out.push([spec.meta.grid, v[3], st.formatter('cell', spec.meta)({value: v, seriesIndex: 0})]);
+		}
+		return out;
+	})()`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spread := regexp.MustCompile(`: [-0-9.e]+ ± [-0-9.e]+( |</b>)`)
+	for _, tip := range tips {
+		gi, ci, text := int(tip[0].(float64)), int(tip[1].(float64)), tip[2].(string)
+		c := ov.Grids[gi].Cells[ci]
+		seeds := fmt.Sprintf("mean ± sd over %d of %d seeds", c.Done, c.Seeds)
+		if strings.Contains(text, seeds) != (c.Done > 1 || c.Seeds > 1) || spread.MatchString(text) != (c.Done > 1) ||
+			strings.Contains(text, "failed") != (c.Failed > 0) {
+			t.Errorf("grid %d cell %d (%d done, %d failed of %d seeds): tooltip %q", gi, ci, c.Done, c.Failed, c.Seeds, text)
+		}
+	}
+	if len(tips) == 0 {
+		t.Error("no heat-map point to check the tooltip of")
+	}
+	t.Logf("%d heat-map tooltips checked", len(tips))
 }
 
 // writeReport writes the report of the database at dbPath to file.

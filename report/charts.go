@@ -28,7 +28,12 @@ type Chart struct {
 	// Options are the ECharts options, one per slice of a surface's other
 	// dimensions (a page's selectors switch between them) or just one.
 	Options []json.RawMessage `json:"options"`
-	Initial int               `json:"initial"`
+	// Common, when set, holds the top-level keys of the options that are
+	// the same in every one of them, left out of each (a report page's
+	// surfaces and heat maps: hoistCommon); the page draws Common with
+	// Options[i]'s keys over it.
+	Common  json.RawMessage `json:"common,omitempty"`
+	Initial int             `json:"initial"`
 	// Meta carries what the page's formatters need: axis labels, units,
 	// digits.
 	Meta *Meta `json:"meta"`
@@ -452,16 +457,21 @@ func heatmapOptionScaled(g *Grid, s *Surface, sl *Slice, metric string, sc surfa
 				if !ok {
 					continue
 				}
-				// [x, y, mean, sd, done seeds, planned seeds, failed seeds, cell]
-				data = append(data, opts.HeatMapData{Value: []any{hxi, hyi, roundSig(mean, 5), roundSig(c.SD[metric], 3),
-					c.Done, c.Seeds, c.Failed, ci}})
+				// [x, y, mean, cell], and the spread for a cell of
+				// several done seeds: the tooltip reads the seeds from
+				// the cell.
+				v := []any{hxi, hyi, roundSig(mean, 5), ci}
+				if c.Done > 1 {
+					v = append(v, roundSig(c.SD[metric], 3))
+				}
+				data = append(data, opts.HeatMapData{Value: v})
 			case c != nil && c.Status == CellFailed:
 				failed = append(failed, opts.ScatterData{Value: []any{hxi, hyi, ci}})
 			case c == nil && fill != nil:
 				// Not a point of the grid: interpolated between points run
 				// (cell -1), or left blank.
 				if v := fill[yi][xi]; !math.IsNaN(v) {
-					data = append(data, opts.HeatMapData{Value: []any{hxi, hyi, roundSig(v, 5), 0, 0, 0, 0, -1}})
+					data = append(data, opts.HeatMapData{Value: []any{hxi, hyi, roundSig(v, 5), -1}})
 				}
 			default:
 				missing = append(missing, opts.ScatterData{Value: []any{hxi, hyi, ci}})

@@ -1,12 +1,14 @@
 package report
 
 import (
+	"bytes"
 	"context"
 	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -129,10 +131,46 @@ type surfaceData struct {
 }
 
 type gridData struct {
-	ID    string  `json:"id"`
-	Name  string  `json:"name"`
-	Dims  []Dim   `json:"dims"`
-	Cells []*Cell `json:"cells"`
+	ID    string      `json:"id"`
+	Name  string      `json:"name"`
+	Dims  []Dim       `json:"dims"`
+	Cells *cellsTable `json:"cells"`
+}
+
+// cellsTable is a grid's cells as the report page carries them (the serve
+// page's /api/view sends Cells as they are): each parameter's name and each
+// metric's name once for the grid, each cell's parameters as indices into
+// the grid's list of values of each parameter, its means as a list in the
+// grid's metric order. The page's script (cellOf) turns a row back into the
+// Cell the formatters and the cell details read, when they read it.
+type cellsTable struct {
+	// Params are the names of the parameters the cells set, sorted.
+	Params []string `json:"params"`
+	// Values are the values of each parameter, in the order of their
+	// first appearance.
+	Values [][]string `json:"values"`
+	// Metrics are the names of the metrics the cells have a mean of, sorted.
+	Metrics []string   `json:"metrics"`
+	Rows    []*cellRow `json:"rows"`
+}
+
+// cellRow is one Cell of a cellsTable, without its key and Added, which
+// the page does not read.
+type cellRow struct {
+	Status string `json:"s"`
+	// Counts are the cell's Seeds, Done and Failed.
+	Counts [3]int `json:"c"`
+	// Params holds, for each of the table's parameters, the index of the
+	// cell's value in the table's Values, or -1 if the cell does not set it.
+	Params []int `json:"p"`
+	// Mean and SD hold the means and spreads of the table's Metrics (null
+	// where the cell has none); SD is left out for a cell of one done
+	// seed.
+	Mean []*float64 `json:"m,omitempty"`
+	SD   []*float64 `json:"sd,omitempty"`
+	// Points and Errors are the cell's.
+	Points []string `json:"id,omitempty"`
+	Errors []string `json:"e,omitempty"`
 }
 
 type gridView struct {
@@ -207,9 +245,144 @@ func newPage(ov *Overview, opt Options) *page {
 
 func (p *page) chart(c *Chart) *Chart {
 	if c != nil {
+		if c.Kind == "surface" || c.Kind == "heatmap" {
+			for i, o := range c.Options {
+				c.Options[i] = gridSeries(o)
+			}
+		}
+		hoistCommon(c)
 		p.data.Charts[c.ID] = c
 	}
 	return c
+}
+
+// seriesGrid is a series' data, points [x, y, rest...], written as a
+// grid: each distinct x and y once, and each point's rest (a lone value
+// bare, null where there is no point) in the order the points come:
+// row by row (each y, every x) or, with T, column by column. The page's
+// script (expandGrid in report.js) writes the points back.
+type seriesGrid struct {
+	X []json.RawMessage `json:"x"`
+	Y []json.RawMessage `json:"y"`
+	V []json.RawMessage `json:"v"`
+	T bool              `json:"t,omitempty"`
+}
+
+// gridSeries writes the data of the first series of option, a surface's or
+// a heat map's points, as a seriesGrid when its points are bare arrays at
+// distinct places of a grid and the grid gives them back in their order;
+// otherwise (a heat map's outlined cells are objects) it returns option as
+// it is.
+func gridSeries(option json.RawMessage) json.RawMessage {
+	var o map[string]json.RawMessage
+	var series []map[string]json.RawMessage
+	var data []json.RawMessage
+	if json.Unmarshal(option, &o) != nil || json.Unmarshal(o["series"], &series) != nil || len(series) == 0 ||
+		json.Unmarshal(series[0]["data"], &data) != nil || len(data) < 2 {
+		return option
+	}
+	var g seriesGrid
+	xs, ys := map[string]int{}, map[string]int{}
+	place := func(seen map[string]int, list *[]json.RawMessage, v json.RawMessage) int {
+		i, ok := seen[string(v)]
+		if !ok {
+			i = len(*list)
+			seen[string(v)] = i
+			*list = append(*list, v)
+		}
+		return i
+	}
+	type point struct {
+		x, y int
+		rest json.RawMessage
+	}
+	points := make([]point, len(data))
+	for k, d := range data {
+		var item []json.RawMessage
+		if json.Unmarshal(d, &item) != nil || len(item) < 3 {
+			return option
+		}
+		rest := item[2]
+		if len(item) == 3 && (rest[0] == '[' || string(rest) == "null") {
+			return option // a lone rest that reads as a list, or as no point
+		}
+		if len(item) > 3 {
+			rest, _ = json.Marshal(item[2:])
+		}
+		points[k] = point{place(xs, &g.X, item[0]), place(ys, &g.Y, item[1]), rest}
+	}
+	nx, ny := len(g.X), len(g.Y)
+	for _, t := range []bool{false, true} {
+		at := func(p point) int { return p.y*nx + p.x }
+		if t {
+			at = func(p point) int { return p.x*ny + p.y }
+		}
+		v, inOrder := make([]json.RawMessage, nx*ny), true
+		for k, p := range points {
+			if v[at(p)] != nil || (k > 0 && at(p) < at(points[k-1])) {
+				inOrder = false // a place twice, or out of order
+				break
+			}
+			v[at(p)] = p.rest
+		}
+		if !inOrder {
+			continue
+		}
+		for i := range v {
+			if v[i] == nil {
+				v[i] = json.RawMessage("null")
+			}
+		}
+		g.V, g.T = v, t
+		b, err := json.Marshal(g)
+		if err != nil {
+			return option
+		}
+		series[0]["data"] = b
+		if o["series"], err = json.Marshal(series); err != nil {
+			return option
+		}
+		if b, err = json.Marshal(o); err != nil {
+			return option
+		}
+		return b
+	}
+	return option
+}
+
+// hoistCommon moves the top-level keys whose values are the same in every
+// option of c (axes, colour scale, tooltip: all but the data, for most
+// charts of several slices) into c.Common, once.
+func hoistCommon(c *Chart) {
+	if len(c.Options) < 2 {
+		return
+	}
+	opts := make([]map[string]json.RawMessage, len(c.Options))
+	for i, o := range c.Options {
+		if err := json.Unmarshal(o, &opts[i]); err != nil {
+			return // written by marshalOption: an object
+		}
+	}
+	common := map[string]json.RawMessage{}
+	for k, v := range opts[0] {
+		if !slices.ContainsFunc(opts[1:], func(o map[string]json.RawMessage) bool { return !bytes.Equal(o[k], v) }) {
+			common[k] = v
+		}
+	}
+	if len(common) == 0 {
+		return
+	}
+	for i, o := range opts {
+		for k := range common {
+			delete(o, k)
+		}
+		b, err := json.Marshal(o)
+		if err != nil {
+			return // c is left as it was
+		}
+		c.Options[i] = b
+	}
+	c.Common, _ = json.Marshal(common)
 }
 
 // addGrid builds the charts of one grid.
@@ -277,28 +450,67 @@ func (p *page) addGrid(gi int, g *Grid) {
 	p.Grids = append(p.Grids, v)
 }
 
-// pageCells are the cells as the page's script reads them: without the
-// spreads of cells with one done seed, which it does not show (all zero;
-// a third of a large grid's data), without their keys, which it does not
-// read, and with means to five significant digits, which is what the
-// charts plot.
-func pageCells(cells []*Cell) []*Cell {
-	out := make([]*Cell, len(cells))
-	for i, c := range cells {
-		cc := *c
-		// The page finds a cell by its index, never by its key.
-		cc.Key = nil
-		if c.Done <= 1 {
-			cc.SD = nil
+// pageCells are the cells as the report page's script reads them
+// (cellsTable): without the spreads of cells with one done seed, which it
+// does not show (all zero; a third of a large grid's data), without their
+// keys, which it does not read, and with means to five significant digits,
+// which is what the charts plot.
+func pageCells(cells []*Cell) *cellsTable {
+	t := &cellsTable{Params: []string{}, Values: [][]string{}, Metrics: []string{}, Rows: make([]*cellRow, len(cells))}
+	params, metrics := map[string]bool{}, map[string]bool{}
+	for _, c := range cells {
+		for _, p := range c.Params {
+			params[p.Name] = true
 		}
-		// Five significant digits, one more than the cell's details show.
-		cc.Mean = make(map[string]float64, len(c.Mean))
-		for m, v := range c.Mean {
-			cc.Mean[m] = roundSig(v, 5)
+		for m := range c.Mean {
+			metrics[m] = true
 		}
-		out[i] = &cc
 	}
-	return out
+	t.Params, t.Metrics = slices.Sorted(maps.Keys(params)), slices.Sorted(maps.Keys(metrics))
+	t.Values = make([][]string, len(t.Params))
+	index := make([]map[string]int, len(t.Params))
+	for i := range index {
+		index[i] = map[string]int{}
+	}
+	list := func(m map[string]float64, round bool) []*float64 {
+		if len(m) == 0 {
+			return nil
+		}
+		out := make([]*float64, len(t.Metrics))
+		for i, name := range t.Metrics {
+			if v, ok := m[name]; ok {
+				if round {
+					// Five significant digits, one more than the cell's
+					// details show.
+					v = roundSig(v, 5)
+				}
+				out[i] = &v
+			}
+		}
+		return out
+	}
+	for ci, c := range cells {
+		r := &cellRow{Status: c.Status, Counts: [3]int{c.Seeds, c.Done, c.Failed}, Params: make([]int, len(t.Params)),
+			Mean: list(c.Mean, true), Points: c.Points, Errors: c.Errors}
+		if c.Done > 1 {
+			r.SD = list(c.SD, false)
+		}
+		for i := range r.Params {
+			r.Params[i] = -1
+		}
+		for _, p := range c.Params {
+			i, _ := slices.BinarySearch(t.Params, p.Name)
+			k, ok := index[i][p.Value]
+			if !ok {
+				k = len(t.Values[i])
+				index[i][p.Value] = k
+				t.Values[i] = append(t.Values[i], p.Value)
+			}
+			r.Params[i] = k
+		}
+		t.Rows[ci] = r
+	}
+	return t
 }
 
 func (p *page) render(w io.Writer) error {

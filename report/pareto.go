@@ -166,10 +166,10 @@ func outlineRegion(g *Grid, option json.RawMessage) json.RawMessage {
 		if item != nil {
 			val, _ = item["value"].([]any)
 		}
-		if len(val) < 8 {
+		if len(val) < 4 { // [x, y, mean, cell, ...] (heatmapOptionScaled)
 			continue
 		}
-		f, _ := val[7].(float64)
+		f, _ := val[3].(float64)
 		ci := int(f)
 		var style map[string]any
 		switch {

@@ -64,7 +64,7 @@ func BenchmarkReportScale(b *testing.B) {
 }
 
 // scaleDB writes a database of the 3-axis grid with rates marking rates.
-func scaleDB(b *testing.B, rates int) string {
+func scaleDB(b testing.TB, rates int) string {
 	b.Helper()
 	var mr []string
 	for i := range rates {

@@ -65,11 +65,15 @@ func TestSliverNote(t *testing.T) {
 func TestPageCellsDropOnlyUnshownSpreads(t *testing.T) {
 	one := &Cell{Done: 1, Mean: map[string]float64{"var": 1}, SD: map[string]float64{"var": 0}}
 	two := &Cell{Done: 2, Mean: map[string]float64{"var": 1}, SD: map[string]float64{"var": 0.5}}
-	got := pageCells([]*Cell{one, two})
-	if got[0].SD != nil || got[0].Mean["var"] != 1 || one.SD == nil {
+	tab := pageCells([]*Cell{one, two})
+	if len(tab.Metrics) != 1 || tab.Metrics[0] != "var" {
+		t.Fatalf("metrics %v, want [var]", tab.Metrics)
+	}
+	got := tab.Rows
+	if got[0].SD != nil || *got[0].Mean[0] != 1 || one.SD == nil {
 		t.Errorf("one seed: page cell %+v, grid cell %+v; want the spread left out of the page only", got[0], one)
 	}
-	if got[1].SD["var"] != 0.5 || got[1].Mean["var"] != 1 || two.SD["var"] != 0.5 {
+	if got[1].SD == nil || *got[1].SD[0] != 0.5 || *got[1].Mean[0] != 1 || two.SD["var"] != 0.5 {
 		t.Errorf("two seeds: page cell %+v, grid cell %+v; want the spread kept", got[1], two)
 	}
 }

@@ -41,9 +41,31 @@
     const label = axis.labels ? axis.labels[v] : num(v, 4);
     return esc(axis.title) + ' = ' + esc(label);
   }
+  // A report page carries each grid's cells as a table (page.go,
+  // cellsTable): row ci becomes the cell object the serve page's
+  // /api/view sends, when a tooltip or the details read it.
+  function cellRow(t, ci) {
+    const r = t.rows[ci];
+    if (!r) return null;
+    const c = { status: r.s, seeds: r.c[0], done: r.c[1], failed: r.c[2] };
+    const byMetric = (list) => {
+      const out = {};
+      list.forEach((v, i) => { if (v !== null) out[t.metrics[i]] = v; });
+      return out;
+    };
+    if (r.m) c.mean = byMetric(r.m);
+    if (r.sd) c.sd = byMetric(r.sd);
+    if (r.id) c.points = r.id;
+    const params = [];
+    r.p.forEach((k, i) => { if (k >= 0) params.push({ Name: t.params[i], Value: t.values[i][k] }); });
+    if (params.length) c.params = params;
+    if (r.e) c.errors = r.e;
+    return c;
+  }
   function cellOf(meta, ci) {
     const g = data.grids && data.grids[meta.grid];
-    return g && g.cells ? g.cells[ci] : null;
+    if (!g || !g.cells || ci < 0) return null;
+    return Array.isArray(g.cells) ? g.cells[ci] : cellRow(g.cells, ci);
   }
   function cellStatus(c) {
     if (!c) return '';
@@ -66,14 +88,17 @@
       const v = p.value;
       let s = axisValue(meta.x, v[0]) + '<br>' + axisValue(meta.y, v[1]) + '<br>';
       if (p.seriesIndex > 0) return s + '<b>' + esc(p.seriesName) + '</b>' + cellStatus(cellOf(meta, v[2]));
+      // [x, y, mean, cell], then the spread when several seeds are done
+      // (charts.go, heatmapOptionScaled).
       s += '<b>' + esc(meta.metric.title) + ': ' + num(v[2], meta.metric.digits + 1);
-      if (v[7] < 0) return s + unit(meta.metric) + '</b><br><i>interpolated between the points run</i>';
-      if (v[4] > 1) s += ' ± ' + num(v[3], 2);
+      if (v[3] < 0) return s + unit(meta.metric) + '</b><br><i>interpolated between the points run</i>';
+      const c = cellOf(meta, v[3]);
+      if (c && c.done > 1) s += ' ± ' + num(v[4], 2);
       s += unit(meta.metric) + '</b>';
-      if (v[5] > 1 || v[4] > 1) s += '<br>mean ± sd over ' + v[4] + ' of ' + v[5] + ' seeds';
-      return s + cellStatus(cellOf(meta, v[7])) + '<br><i>click for details</i>';
+      if (c && (c.seeds > 1 || c.done > 1)) s += '<br>mean ± sd over ' + c.done + ' of ' + c.seeds + ' seeds';
+      return s + cellStatus(c) + '<br><i>click for details</i>';
     },
-    heatLabel: (meta) => (p) => (p.value[7] < 0 ? '' : fixed(p.value[2], meta.metric.digits)),
+    heatLabel: (meta) => (p) => (p.value[3] < 0 ? '' : fixed(p.value[2], meta.metric.digits)),
     pareto: (meta) => (p) => {
       const v = p.value, c = cellOf(meta, v[2]);
       const params = c ? (c.params || []).map((q) => esc(q.Name) + '=' + esc(q.Value)).join(' ') : '';
@@ -139,11 +164,31 @@
     });
     chart.on('click', (p) => onClick(id, p));
     if (spec.current === undefined) spec.current = spec.initial || 0;
-    chart.setOption(resolve(spec.options[spec.current], spec.meta));
+    chart.setOption(resolve(optionOf(spec), spec.meta));
+  }
+  // optionOf is the chart's current option: its keys over those every
+  // option shares (page.go, hoistCommon).
+  function optionOf(spec) {
+    const o = Object.assign({}, spec.common || {}, spec.options[spec.current]);
+    if (Array.isArray(o.series)) o.series = o.series.map((s) => (s.data && !Array.isArray(s.data) ? Object.assign({}, s, { data: expandGrid(s.data) }) : s));
+    return o;
+  }
+  // expandGrid writes back the points of a series written as a grid
+  // (page.go, seriesGrid): [x, y, rest...] in row order, or column order
+  // with t, where the grid has one.
+  function expandGrid(g) {
+    const out = [], nx = g.x.length, ny = g.y.length;
+    for (let i = 0; i < g.v.length; i++) {
+      const v = g.v[i];
+      if (v === null) continue;
+      const xi = g.t ? Math.floor(i / ny) : i % nx, yi = g.t ? i % ny : Math.floor(i / nx);
+      out.push([g.x[xi], g.y[yi]].concat(Array.isArray(v) ? v : [v]));
+    }
+    return out;
   }
   function redraw(id) {
     const spec = specs[id], chart = live.get(id);
-    if (chart) chart.setOption(resolve(spec.options[spec.current], spec.meta), { replaceMerge: ['series'] });
+    if (chart) chart.setOption(resolve(optionOf(spec), spec.meta), { replaceMerge: ['series'] });
   }
   // Charts near the viewport are queued and drawn one per task, nearest
   // first, so that the first screen appears before the charts below it.
@@ -182,6 +227,9 @@
   Object.keys(specs).forEach(observe);
   window.addEventListener('resize', () => live.forEach((c) => c.resize()));
   state.draw = draw;
+  state.cellOf = cellOf;
+  state.optionOf = optionOf;
+  state.formatter = (name, meta) => formatters[name](meta);
   state.drawAll = () => Object.keys(specs).forEach(draw);
 
   // ---- report: slice selectors and cell details ---------------------------
@@ -217,7 +265,7 @@
   function onClick(id, p) {
     const spec = specs[id];
     if (!spec.meta || !Array.isArray(p.value)) return;
-    const ci = spec.kind === 'heatmap' ? (p.seriesIndex > 0 ? p.value[2] : p.value[7]) : spec.kind === 'line' ? p.value[2] : undefined;
+    const ci = spec.kind === 'heatmap' ? (p.seriesIndex > 0 ? p.value[2] : p.value[3]) : spec.kind === 'line' ? p.value[2] : undefined;
     if (ci === undefined) return;
     if (data.mode === 'serve') return showPoint(spec.meta.grid, ci);
     const box = document.querySelector('.cell-info[data-surface="' + id.replace(/-[a-z_]+-heat$/, '') + '"]');
