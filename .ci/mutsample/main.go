@@ -288,6 +288,16 @@ func Sample(mutants []Mutant, n int, seed uint64) []Mutant {
 	return out
 }
 
+// RunOrder returns the sample in a seeded random order, the order the
+// mutants are run in: a run cut short has then run a uniform random subset
+// of the sample (no longer stratified), not the first files' mutants.
+func RunOrder(sample []Mutant, seed uint64) []Mutant {
+	out := append([]Mutant(nil), sample...)
+	rng := rand.New(rand.NewPCG(seed, 0x72756e6f72646572)) // "runorder"
+	rng.Shuffle(len(out), func(i, j int) { out[i], out[j] = out[j], out[i] })
+	return out
+}
+
 func sortMutants(ms []Mutant) {
 	sort.Slice(ms, func(i, j int) bool {
 		a, b := ms[i], ms[j]
@@ -550,7 +560,7 @@ func run() error {
 	defer os.RemoveAll(tmp)
 	r := &Runner{Root: *root, Dir: *dir, Tags: *tags, Timeout: timeout, Tmp: tmp, Log: logw}
 	i := 0
-	for _, m := range sample {
+	for _, m := range RunOrder(sample, *seed) {
 		if _, ok := done[m.Key()]; ok {
 			continue
 		}

@@ -358,3 +358,34 @@ func TestRunFixture(t *testing.T) {
 		t.Errorf("the fixture's file changed on disk (err %v)", err)
 	}
 }
+
+func TestRunOrderIsAShuffledSample(t *testing.T) {
+	pop := population(map[string]int{"a.go": 30, "b.go": 30})
+	s := Sample(pop, 20, 3)
+	o := RunOrder(s, 3)
+	if len(o) != len(s) {
+		t.Fatalf("%d in the run order, %d in the sample", len(o), len(s))
+	}
+	in := map[string]bool{}
+	for _, m := range s {
+		in[m.Key()] = true
+	}
+	firstHalfB := 0
+	for i, m := range o {
+		if !in[m.Key()] {
+			t.Errorf("%s is not in the sample", m.Key())
+		}
+		delete(in, m.Key())
+		if i < 10 && m.File == "b.go" {
+			firstHalfB++
+		}
+	}
+	// The sample is sorted by file (ten of a.go, then ten of b.go); its
+	// run order must not be.
+	if fmt.Sprint(o) == fmt.Sprint(s) || firstHalfB == 0 {
+		t.Errorf("run order %v keeps the sample's file order", o)
+	}
+	if fmt.Sprint(RunOrder(s, 3)) != fmt.Sprint(o) {
+		t.Error("same seed, different run order")
+	}
+}
