@@ -343,7 +343,7 @@ type Runner struct {
 	Root    string        // module root; go test runs here
 	Dir     string        // package directory relative to Root
 	Tags    string        // build tags, may be empty
-	Timeout time.Duration // go test -timeout; the whole command gets twice that plus a minute for the build
+	Timeout time.Duration // go test -timeout; the whole command gets 3 minutes more for the build
 	Tmp     string        // where mutated copies and overlays go
 	Log     io.Writer     // go test's output of each KILLED/ERROR mutant goes here when not nil
 }
@@ -385,7 +385,7 @@ func (r *Runner) Run(m Mutant) (string, time.Duration, error) {
 		args = append(args, "-tags", r.Tags)
 	}
 	args = append(args, pkg)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*r.Timeout+time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), r.Timeout+3*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = r.Root
