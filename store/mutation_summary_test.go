@@ -12,8 +12,15 @@ import (
 // store (docs/testing.md, "Sampled runs") in summary.go.
 
 // exactDev is sqrt(Σ(x−mean)²/div) computed in exact rational arithmetic
-// from the float64 values, then rounded once.
+// from the float64 values, then rounded once: on the values divided by the
+// largest magnitude, so that the square of a deviation near MaxFloat64
+// does not overflow the final conversion.
 func exactDev(xs []float64, div float64) float64 {
+	scale := 0.0
+	for _, x := range xs {
+		scale = max(scale, math.Abs(x))
+	}
+	s := new(big.Rat).SetFloat64(scale)
 	n := new(big.Rat).SetInt64(int64(len(xs)))
 	sum := new(big.Rat)
 	for _, x := range xs {
@@ -23,11 +30,12 @@ func exactDev(xs []float64, div float64) float64 {
 	ss := new(big.Rat)
 	for _, x := range xs {
 		d := new(big.Rat).Sub(new(big.Rat).SetFloat64(x), mean)
+		d.Quo(d, s)
 		ss.Add(ss, d.Mul(d, d))
 	}
 	ss.Quo(ss, new(big.Rat).SetFloat64(div))
 	v, _ := ss.Float64()
-	return math.Sqrt(v)
+	return math.Sqrt(v) * scale
 }
 
 // TestMutMeanDevIsAccurateFarFromZero checks MeanDev's deviation where
@@ -53,7 +61,7 @@ func TestMutMeanDevIsAccurateFarFromZero(t *testing.T) {
 	for _, c := range cases {
 		_, dev := store.MeanDev(c.xs, c.div)
 		want := exactDev(c.xs, c.div)
-		if !(math.Abs(dev-want) <= 1e-9*want) {
+		if math.IsInf(want, 0) || !(math.Abs(dev-want) <= 1e-9*want) {
 			t.Errorf("%s: MeanDev(%v, %v) deviation %v, want %v", c.name, c.xs, c.div, dev, want)
 		}
 	}
