@@ -45,7 +45,9 @@
 #     kept in $MUT_OUT/PKG.dry.log (delete it after changing the code);
 #     results go one line per mutant to $MUT_OUT/PKG.sample.txt as they
 #     come, and a rerun skips the mutants already there; MUT_FILES=REGEX
-#     samples only the files it matches. It prints the efficacy with a
+#     samples only the files it matches, MUT_ONLY=REGEX runs only the
+#     sample's mutants whose "MUTATOR file:line:col" matches (to rerun the
+#     LIVED ones after new tests). It prints the efficacy with a
 #     Wilson 95 % interval (docs/testing.md, "Sampled runs").
 #   - --test-cpu is not used: gremlins 0.6.0 passes it as one malformed
 #     argument ("-cpu 1").
@@ -137,7 +139,7 @@ for pkg in "${pkgs[@]}"; do
 		GOFLAGS= go build -o "$out/mutsample" ./.ci/mutsample
 		GOFLAGS=$flags "$out/mutsample" -dir "$pkg" -dry "$drylog" -n "$sample" -seed "$seed" \
 			-files "${MUT_FILES:-}" -tags "${MUT_TAGS:-mutation}" -coef "${MUT_TIMEOUT_COEF:-$(coef "$pkg")}" \
-			-results "$out/$name.sample.txt" -log "$out/$name.sample.log" | tee -a "$out/$name.sample.out"
+			-only "${MUT_ONLY:-}" -results "$out/$name.sample.txt" -log "$out/$name.sample.log" | tee -a "$out/$name.sample.out"
 		continue
 	fi
 	start=$SECONDS

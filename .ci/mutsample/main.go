@@ -480,6 +480,7 @@ func run() error {
 	coef := flag.Float64("coef", 3, "timeout: coefficient times the unmutated tests' wall time (build included)")
 	minTimeout := flag.Duration("min-timeout", 30*time.Second, "timeout at least this")
 	logPath := flag.String("log", "", "append go test's output of killed and failing mutants here")
+	only := flag.String("only", "", "regexp: run only the sample's mutants whose key (MUTATOR file:line:col) matches, e.g. to rerun the LIVED ones after new tests")
 	flag.Parse()
 	if *dir == "" || *dry == "" || *results == "" {
 		return errors.New("need -dir, -dry and -results")
@@ -530,9 +531,19 @@ func run() error {
 	}
 	fmt.Printf("%s: %d covered mutants (%d not covered) in the population, sample %d (seed %d)\n",
 		*dir, len(covered), notCovered, len(sample), *seed)
+	var onlyRE *regexp.Regexp
+	if *only != "" {
+		if onlyRE, err = regexp.Compile(*only); err != nil {
+			return err
+		}
+	}
+	skip := func(m Mutant) bool {
+		_, ok := done[m.Key()]
+		return ok || onlyRE != nil && !onlyRE.MatchString(m.Key())
+	}
 	todo := 0
 	for _, m := range sample {
-		if _, ok := done[m.Key()]; !ok {
+		if !skip(m) {
 			todo++
 		}
 	}
@@ -561,7 +572,7 @@ func run() error {
 	r := &Runner{Root: *root, Dir: *dir, Tags: *tags, Timeout: timeout, Tmp: tmp, Log: logw}
 	i := 0
 	for _, m := range RunOrder(sample, *seed) {
-		if _, ok := done[m.Key()]; ok {
+		if skip(m) {
 			continue
 		}
 		i++
