@@ -43,3 +43,23 @@ func TestMutSeedStepperProposesOnlyNewSeeds(t *testing.T) {
 		t.Errorf("next round's seeds %v, want [3 4]", seeds)
 	}
 }
+
+// TestMutSeedsWantedAddsOneWhereTheSpreadCannotSay checks SeedsWanted's
+// "at least one seed more" where the spread gives no count: a metric of
+// mean 0 (a relative target of 0) that is not precise gets one seed more
+// a round, up to Max.
+func TestMutSeedsWantedAddsOneWhereTheSpreadCannotSay(t *testing.T) {
+	target := &grids.SeedTarget{Min: 2, Max: 8, CI: 0.05, Metric: "victim_gbps"}
+	for _, c := range []struct {
+		st   store.Stat
+		want int
+	}{
+		{store.Stat{N: 3, Mean: 0, SD: 1, HalfWidth: 2.5}, 4},
+		{store.Stat{N: 7, Mean: 0, SD: 1, HalfWidth: 0.9}, 8},
+		{store.Stat{N: 8, Mean: 0, SD: 1, HalfWidth: 0.8}, 8},
+	} {
+		if got := SeedsWanted(c.st, target); got != c.want {
+			t.Errorf("SeedsWanted(%+v) = %d, want %d", c.st, got, c.want)
+		}
+	}
+}
