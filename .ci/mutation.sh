@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Mutation testing with gremlins (pinned below): .ci/mutation.sh [--dry-run] [PKG...]
+# Sampled: .ci/mutation.sh --sample N [--seed S] PKG...
 #
 # PKG is a package directory (engine, store, grids, report/rank, sweep,
 # model; default: all six, in that order, model last). For each, it runs
@@ -36,6 +37,18 @@
 #     MUT_EXCLUDE=REGEX leaves files out (gremlins --exclude-files, paths
 #     relative to the package); MUT_BUDGET=DURATION (timeout(1) syntax,
 #     e.g. 45m) stops a package's run and summarizes what it got to.
+#   - --sample N [--seed S] (default seed 1): instead of every mutant, a
+#     random sample of N of the covered ones, stratified by file, each
+#     applied to a copy of its file and tested with go test -overlay by
+#     .ci/mutsample (built into $MUT_OUT; the work tree is never modified). The
+#     covered mutants come from a gremlins dry run (its coverage run)
+#     kept in $MUT_OUT/PKG.dry.log (delete it after changing the code);
+#     results go one line per mutant to $MUT_OUT/PKG.sample.txt as they
+#     come, and a rerun skips the mutants already there; MUT_FILES=REGEX
+#     samples only the files it matches, MUT_ONLY=REGEX runs only the
+#     sample's mutants whose "MUTATOR file:line:col" matches (to rerun the
+#     LIVED ones after new tests). It prints the efficacy with a
+#     Wilson 95 % interval (docs/testing.md, "Sampled runs").
 #   - --test-cpu is not used: gremlins 0.6.0 passes it as one malformed
 #     argument ("-cpu 1").
 set -euo pipefail
@@ -52,10 +65,17 @@ if ! go version -m "$gremlins" 2>/dev/null | grep -Eq "^\s+mod\s+github.com/go-g
 fi
 
 dry=()
-if [ "${1:-}" = --dry-run ]; then
-	dry=(--dry-run)
+sample=
+seed=1
+while [ $# -gt 0 ]; do
+	case $1 in
+	--dry-run) dry=(--dry-run) ;;
+	--sample) sample=$2; shift ;;
+	--seed) seed=$2; shift ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 pkgs=("$@")
 [ ${#pkgs[@]} -gt 0 ] || pkgs=(engine store grids report/rank sweep model)
 
@@ -87,7 +107,7 @@ defskip() {
 	esac
 }
 
-printf '%-12s %7s %6s %6s %9s %11s %10s %9s %9s\n' package mutants killed lived timed_out not_covered not_viable efficacy elapsed | tee -a "$summary"
+[ -n "$sample" ] || printf '%-12s %7s %6s %6s %9s %11s %10s %9s %9s\n' package mutants killed lived timed_out not_covered not_viable efficacy elapsed | tee -a "$summary"
 for pkg in "${pkgs[@]}"; do
 	pkg=${pkg#./}
 	pkg=${pkg%/}
@@ -108,6 +128,19 @@ for pkg in "${pkgs[@]}"; do
 	exclude=()
 	if [ -n "${MUT_EXCLUDE:-}" ]; then
 		exclude=(--exclude-files "$MUT_EXCLUDE")
+	fi
+	if [ -n "$sample" ]; then
+		drylog=$out/$name.dry.log
+		if [ ! -s "$drylog" ]; then
+			(cd "$pkg" && GOFLAGS=$flags "$gremlins" unleash --dry-run --workers 1 \
+				--tags "${MUT_TAGS:-mutation}" "${exclude[@]}" -o "$out/$name.dry.json") >"$drylog.tmp" 2>&1
+			mv "$drylog.tmp" "$drylog"
+		fi
+		GOFLAGS= go build -o "$out/mutsample" ./.ci/mutsample
+		GOFLAGS=$flags "$out/mutsample" -dir "$pkg" -dry "$drylog" -n "$sample" -seed "$seed" \
+			-files "${MUT_FILES:-}" -tags "${MUT_TAGS:-mutation}" -coef "${MUT_TIMEOUT_COEF:-$(coef "$pkg")}" \
+			-only "${MUT_ONLY:-}" -results "$out/$name.sample.txt" -log "$out/$name.sample.log" | tee -a "$out/$name.sample.out"
+		continue
 	fi
 	start=$SECONDS
 	status=0

@@ -1,0 +1,37 @@
+package sweep_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/sweep"
+)
+
+// Tests written against the survivors of the sampled mutation run of
+// sweep (docs/testing.md, "Sampled runs") in rounds.go.
+
+// TestMutRoundsCountWhatWasDoneBefore checks RunRounds' summary of an
+// adaptive sweep (coarseGrid's refinement, simulated by the cliff
+// surface): run from an empty database every planned point ran here and
+// none was done already; rerun, every one was done already and none ran.
+func TestMutRoundsCountWhatWasDoneBefore(t *testing.T) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
+	})
+	g := parse(t, coarseGrid)
+	rounds := sweep.NewRounds(g, g.Refine)
+	db := openDB(t, "rounds.db")
+	first, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1})
+	if err != nil || !first.State.Finished {
+		t.Fatal(first, err)
+	}
+	if first.Ran != first.Points || first.AlreadyDone != 0 || first.Elsewhere != 0 || first.Points != first.State.Planned {
+		t.Errorf("first run: %d points, %d ran, %d already done, %d elsewhere; want all %d run here", first.Points, first.Ran,
+			first.AlreadyDone, first.Elsewhere, first.State.Planned)
+	}
+	again, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1})
+	if err != nil || again.Ran != 0 || again.AlreadyDone != first.Points {
+		t.Errorf("rerun: %d ran, %d already done (%v); want 0 and %d", again.Ran, again.AlreadyDone, err, first.Points)
+	}
+}
