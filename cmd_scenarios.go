@@ -6,13 +6,14 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // maxListedFlows is how many greedy flows a scenario's listing shows.
 const maxListedFlows = 8
 
 // sourceCount says which hosts send a traffic.
-func sourceCount(t model.TrafficSpec) string {
+func sourceCount(t workload.TrafficSpec) string {
 	if len(t.Sources) == 0 {
 		return "every host"
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Calibrate asks to fit the model to measurements: the grid's numeric axes
@@ -284,7 +285,7 @@ func (g *Grid) checkMeasurement(ps *problems, line int, m *Measurement) {
 			}
 		}
 		for _, f := range m.Flows {
-			if !slices.ContainsFunc(sc.Flows, func(fs model.FlowSpec) bool { return fs.Name == f }) {
+			if !slices.ContainsFunc(sc.Flows, func(fs workload.FlowSpec) bool { return fs.Name == f }) {
 				var names []string
 				for _, fs := range sc.Flows {
 					names = append(names, fs.Name)

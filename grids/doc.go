@@ -148,7 +148,8 @@
 //
 // Of ccsweep, grids imports only engine (durations), model (the
 // parameters, scenarios and metrics a grid names), model/fabric (the
-// topology and routing keys of a scenario file), grids/param (a point's
+// topology and routing keys of a scenario file), model/workload (the
+// flows, traffic and apps a scenario file describes), grids/param (a point's
 // parameter) and grids/point (a point), which store keeps as they are. It
 // must never import sweep, store, report or report/rank: a grid is plain
 // values that those consume.

@@ -14,6 +14,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // A scenario file describes a network and its workload in TOML:
@@ -291,11 +292,11 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	flowTables := r.tables(root, "flow")
 	for i, t := range flowTables {
 		key := fmt.Sprintf("flow[%d]", i)
-		f := model.FlowSpec{
+		f := workload.FlowSpec{
 			Name:       r.str(t, key, "name", fmt.Sprintf("F%d", i+1)),
 			Src:        r.str(t, key, "src", ""),
 			Dst:        r.str(t, key, "dst", ""),
-			Role:       model.Role(r.enum(t, key, "role", "background", []string{"victim", "contributor", "background"})),
+			Role:       workload.Role(r.enum(t, key, "role", "background", []string{"victim", "contributor", "background"})),
 			StartPhase: r.int(t, key, "start_phase", 0, 0, 1000),
 			SL:         r.int(t, key, "sl", 0, 0, 15),
 			RateGbps:   r.float(t, key, "rate", 0, 0, 1e6),
@@ -307,13 +308,13 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 	trafficTables := r.tables(root, "traffic")
 	for i, t := range trafficTables {
 		key := fmt.Sprintf("traffic[%d]", i)
-		ts := model.TrafficSpec{
+		ts := workload.TrafficSpec{
 			Name:            r.str(t, key, "name", fmt.Sprintf("t%d", i+1)),
-			Pattern:         r.enum(t, key, "pattern", "", model.Patterns),
-			Arrival:         r.enum(t, key, "arrival", "saturate", model.Arrivals),
+			Pattern:         r.enum(t, key, "pattern", "", workload.Patterns),
+			Arrival:         r.enum(t, key, "arrival", "saturate", workload.Arrivals),
 			Load:            r.float(t, key, "load", 0, 0, 1),
 			MessageSize:     r.int(t, key, "message_size", 0, 1, 1<<30),
-			SizeDist:        r.enum(t, key, "size_dist", "fixed", model.SizeDists),
+			SizeDist:        r.enum(t, key, "size_dist", "fixed", workload.SizeDists),
 			Burst:           r.dur(t, key, "burst", 10*engine.Microsecond),
 			Hot:             r.strs(t, key, "hot"),
 			HotNodes:        r.int(t, key, "hot_nodes", 0, 1, 1<<20),
@@ -321,7 +322,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			HotspotMode:     r.enum(t, key, "hotspot_mode", "hosts", []string{"hosts", "traffic"}),
 			Senders:         r.int(t, key, "senders", 0, 1, 1<<20),
 			Sources:         r.strs(t, key, "sources"),
-			Role:            model.Role(r.enum(t, key, "role", "", []string{"victim", "contributor", "background"})),
+			Role:            workload.Role(r.enum(t, key, "role", "", []string{"victim", "contributor", "background"})),
 			StartPhase:      r.int(t, key, "start_phase", 0, 0, 1000),
 			SL:              r.int(t, key, "sl", 0, 0, 15),
 		}

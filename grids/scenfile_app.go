@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // appKeys are the keys of a scenario file's [[app]] tables:
@@ -31,13 +32,13 @@ func init() {
 }
 
 // apps reads the file's [[app]] tables, reading trace files with read.
-func (r scenReader) apps(root *table, phases int, read func(string) ([]byte, error), files map[string][]byte) ([]model.AppSpec, []lineTable) {
+func (r scenReader) apps(root *table, phases int, read func(string) ([]byte, error), files map[string][]byte) ([]workload.AppSpec, []lineTable) {
 	tables := r.tables(root, "app")
-	var out []model.AppSpec
+	var out []workload.AppSpec
 	names := map[string]bool{}
 	for i, t := range tables {
 		key := fmt.Sprintf("app[%d]", i)
-		a := model.DefaultApp(r.str(t, key, "name", fmt.Sprintf("app%d", i+1)), r.enum(t, key, "program", "", model.AppPrograms))
+		a := workload.DefaultApp(r.str(t, key, "name", fmt.Sprintf("app%d", i+1)), r.enum(t, key, "program", "", workload.AppPrograms))
 		a.Label = r.str(t, key, "label", "")
 		a.Hosts = r.strs(t, key, "hosts")
 		a.Ranks = r.int(t, key, "ranks", 0, 2, 1<<20-1)
@@ -71,8 +72,8 @@ func (r scenReader) apps(root *table, phases int, read func(string) ([]byte, err
 			} else if name, ok := str(r.ps, key+".trace", n); ok {
 				if text, err := read(name); err != nil {
 					r.ps.add(n.line, key+".trace", "%v", err)
-				} else if tr, err := model.ParseGOAL(text); err != nil {
-					var ge *model.GOALError
+				} else if tr, err := workload.ParseGOAL(text); err != nil {
+					var ge *workload.GOALError
 					if errors.As(err, &ge) && ge.Line > 0 {
 						path := name
 						if !filepath.IsAbs(path) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // This file holds closed-loop applications (docs/apps.md): an app's ranks
@@ -32,84 +33,6 @@ import (
 // need not be posted); a receive waits for the whole message, then keeps
 // the rank busy RecvOverhead; compute keeps it busy its time. Receives
 // match messages from their source rank in the order they were sent.
-
-// App is the role of the flows that carry applications' messages.
-const App Role = "app"
-
-// AppPrograms are the programs of AppSpec.Program.
-var AppPrograms = []string{"pingpong", "ring", "allreduce", "alltoall", "bcast", "barrier", "trace"}
-
-// AppSpec is one closed-loop application of a scenario.
-type AppSpec struct {
-	// Name names the app in errors, results and grid axes (NAME.field).
-	Name string
-	// Label prefixes the app's metric names (LABEL_latency_us, ...);
-	// empty: Name. Two apps may share a label if they report different
-	// metrics (Report).
-	Label string
-	// Program is what every rank runs (AppPrograms).
-	Program string
-	// Hosts are the hosts the ranks run on, RanksPerHost each, rank r on
-	// Hosts[r/RanksPerHost]; empty: the topology's hosts in order.
-	Hosts []string
-	// Ranks is the number of ranks; 0: len(Hosts)·RanksPerHost.
-	Ranks int
-	// RanksPerHost is how many consecutive ranks share a host (≥ 1).
-	RanksPerHost int
-	// Order is a ring's rank order: "natural" or "random" (Patterns
-	// random rings drawn from the run's seed).
-	Order string
-	// Patterns is how many random rings a random ring measures (HPC
-	// Challenge: 30 for latency, 10 for bandwidth); the latency is their
-	// geometric mean.
-	Patterns int
-	// Algorithm is allreduce's: "ring" or "rd" (recursive doubling, a
-	// power of two ranks).
-	Algorithm string
-	// Size is the message size in bytes: pingpong's and ring's messages,
-	// allreduce's and bcast's buffer, alltoall's block per pair.
-	Size int
-	// Iterations is pingpong's and ring's loop length (after one warm-up
-	// iteration that is not measured) and the collectives' repetitions.
-	Iterations int
-	// Compute is the computation before each collective (bulk-synchronous
-	// iterations).
-	Compute engine.Time
-	// Root is bcast's root rank.
-	Root int
-	// StartPhase is when the app starts, unless After names another app:
-	// then it starts when that one has finished.
-	StartPhase int
-	After      string
-	// Report selects the metrics: "latency", "bandwidth" or "" (all).
-	Report string
-	// SendOverhead and RecvOverhead are the host's per-message messaging
-	// software overheads (LogGP's o at sender and receiver).
-	SendOverhead, RecvOverhead engine.Time
-	// SHMLatency and SHMGbps are how ranks on one host reach each other:
-	// a message takes SHMLatency plus its size at SHMGbps.
-	SHMLatency engine.Time
-	SHMGbps    float64
-	// Trace holds per-rank programs for Program "trace" (ParseGOAL).
-	Trace *Trace
-}
-
-// Default software overheads and shared-memory figures (docs/apps.md gives
-// the sources and how they were chosen).
-const (
-	DefaultSendOverhead = 300 * engine.Nanosecond
-	DefaultRecvOverhead = 300 * engine.Nanosecond
-	DefaultSHMLatency   = 200 * engine.Nanosecond
-	DefaultSHMGbps      = 40.0
-)
-
-// DefaultApp returns an app spec with every field's default: one rank per
-// host, 8-byte messages, 8 iterations, the default overheads.
-func DefaultApp(name, program string) AppSpec {
-	return AppSpec{Name: name, Program: program, RanksPerHost: 1, Order: "natural", Patterns: 1, Algorithm: "ring",
-		Size: 8, Iterations: 8, SendOverhead: DefaultSendOverhead, RecvOverhead: DefaultRecvOverhead,
-		SHMLatency: DefaultSHMLatency, SHMGbps: DefaultSHMGbps}
-}
 
 // ErrAppUnfinished is wrapped by the error of a run whose app did not
 // finish by the run's end: a deadlock (a receive no send matches) or a
@@ -166,6 +89,17 @@ type appOp struct {
 	dur  engine.Time
 }
 
+// traceOp returns a trace's operation as a rank runs it.
+func traceOp(op workload.Op) appOp {
+	switch op.Kind {
+	case workload.OpSend:
+		return appOp{kind: opSend, peer: op.Peer, arg: op.Size, tag: op.Tag}
+	case workload.OpRecv:
+		return appOp{kind: opRecv, peer: op.Peer, arg: op.Size, tag: op.Tag}
+	}
+	return appOp{kind: opCompute, dur: op.Dur}
+}
+
 // rankState is a rank's progress.
 type rankState struct {
 	pc      int
@@ -183,7 +117,7 @@ type rankState struct {
 
 // appRun is an app in a run.
 type appRun struct {
-	spec      *AppSpec
+	spec      *workload.AppSpec
 	n         int
 	host      []int32 // rank → HCA
 	ops       [][]appOp
@@ -215,7 +149,7 @@ type appsState struct {
 func packRank(a, r int32) uint32 { return uint32(a)<<20 | uint32(r) }
 
 // apps returns the scenario's apps under c.
-func (sc *Scenario) apps(c *Config) []AppSpec {
+func (sc *Scenario) apps(c *Config) []workload.AppSpec {
 	if sc.spec == nil {
 		return sc.Apps
 	}
@@ -223,7 +157,7 @@ func (sc *Scenario) apps(c *Config) []AppSpec {
 }
 
 // addApps builds the apps' programs and their flows.
-func (n *Network) addApps(specs []AppSpec, hostNames []string, hostIndex map[string]int, seed uint64) error {
+func (n *Network) addApps(specs []workload.AppSpec, hostNames []string, hostIndex map[string]int, seed uint64) error {
 	if len(specs) == 0 {
 		return nil
 	}
@@ -315,8 +249,8 @@ func (n *Network) addApps(specs []AppSpec, hostNames []string, hostIndex map[str
 				}
 				fi := int32(len(n.flows))
 				ar.flowOf[key] = fi
-				fs := FlowSpec{Name: fmt.Sprintf("%s:%s>%s", sp.Name, hostNames[key[0]], hostNames[key[1]]),
-					Src: hostNames[key[0]], Dst: hostNames[key[1]], Role: App}
+				fs := workload.FlowSpec{Name: fmt.Sprintf("%s:%s>%s", sp.Name, hostNames[key[0]], hostNames[key[1]]),
+					Src: hostNames[key[0]], Dst: hostNames[key[1]], Role: workload.App}
 				g := &generator{arrival: arriveApp, next: math.MaxInt64, winFrom: n.end, winTo: n.end}
 				n.addFlow(fs, int(key[0]), int(key[1]), g)
 				as.fifo = append(as.fifo, nil)
@@ -639,7 +573,7 @@ func (b *progBuilder) barrier() {
 
 // buildProgram returns every rank's operations for sp on n ranks and the
 // number of mark slots they use.
-func buildProgram(sp *AppSpec, n int, rng *rand.Rand) ([][]appOp, int, error) {
+func buildProgram(sp *workload.AppSpec, n int, rng *rand.Rand) ([][]appOp, int, error) {
 	b := &progBuilder{ops: make([][]appOp, n), n: n}
 	size := sp.Size
 	iters := max(sp.Iterations, 1)
@@ -742,16 +676,18 @@ func buildProgram(sp *AppSpec, n int, rng *rand.Rand) ([][]appOp, int, error) {
 			return nil, 0, bad("ranks", "the trace has %d ranks, the app %d", sp.Trace.Ranks, n)
 		}
 		for r := range n {
-			b.ops[r] = append(b.ops[r], sp.Trace.ops[r]...)
+			for _, op := range sp.Trace.Ops[r] {
+				b.ops[r] = append(b.ops[r], traceOp(op))
+			}
 		}
 	default:
-		return nil, 0, bad("program", "%q: want one of %s", sp.Program, strings.Join(AppPrograms, ", "))
+		return nil, 0, bad("program", "%q: want one of %s", sp.Program, strings.Join(workload.AppPrograms, ", "))
 	}
 	return b.ops, int(b.slots), nil
 }
 
 // collective appends one collective operation of sp to every rank.
-func (b *progBuilder) collective(sp *AppSpec) {
+func (b *progBuilder) collective(sp *workload.AppSpec) {
 	n, size := b.n, sp.Size
 	switch sp.Program {
 	case "barrier":
@@ -810,7 +746,7 @@ func (b *progBuilder) collective(sp *AppSpec) {
 }
 
 // appMetricNames lists the names of the metrics sp reports, in order.
-func appMetricNames(sp *AppSpec) []string {
+func appMetricNames(sp *workload.AppSpec) []string {
 	label := sp.Label
 	if label == "" {
 		label = sp.Name

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // BenchmarkApps reports the cost of closed-loop apps: events per second of
@@ -13,15 +14,15 @@ import (
 // per run (docs/apps.md).
 func BenchmarkApps(b *testing.B) {
 	c := appConfig(10 * engine.Millisecond)
-	app := DefaultApp("ar", "allreduce")
+	app := workload.DefaultApp("ar", "allreduce")
 	app.Size, app.Iterations = 1<<20, 6
-	greedy := TrafficSpec{Name: "ring", Pattern: "neighbour", Arrival: "saturate", MessageSize: 1 << 16}
+	greedy := workload.TrafficSpec{Name: "ring", Pattern: "neighbour", Arrival: "saturate", MessageSize: 1 << 16}
 	for _, tc := range []struct {
 		name string
 		spec ScenarioSpec
 	}{
-		{"allreduce-app", ScenarioSpec{Apps: []AppSpec{app}}},
-		{"neighbour-greedy", ScenarioSpec{Traffic: []TrafficSpec{greedy}}},
+		{"allreduce-app", ScenarioSpec{Apps: []workload.AppSpec{app}}},
+		{"neighbour-greedy", ScenarioSpec{Traffic: []workload.TrafficSpec{greedy}}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			sp := tc.spec

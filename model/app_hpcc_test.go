@@ -1,5 +1,7 @@
 package model
 
+import "github.com/ccsweep/ccsweep/model/workload"
+
 import (
 	"math"
 	"testing"
@@ -25,7 +27,7 @@ func TestTestbedHPCC(t *testing.T) {
 	}
 	base, res := run(0)
 	for _, f := range res.Flows { // only the tests' queue pairs between H1 and H4
-		if f.Role != App || f.Src != "H1" && f.Src != "H4" {
+		if f.Role != workload.App || f.Src != "H1" && f.Src != "H4" {
 			t.Errorf("contributors 0: flow %s (%s, from %s) runs", f.Name, f.Role, f.Src)
 		}
 	}

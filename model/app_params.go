@@ -1,5 +1,7 @@
 package model
 
+import "github.com/ccsweep/ccsweep/model/workload"
+
 import "github.com/ccsweep/ccsweep/engine"
 
 // appParams lists every app's numeric fields as scenario parameters named
@@ -9,29 +11,29 @@ func (sp *ScenarioSpec) appParams() []scenParam {
 	for i := range sp.Apps {
 		a := &sp.Apps[i]
 		q := a.Name + "."
-		intP := func(field, doc string, lo, hi float64, def int, set func(*AppSpec, int)) {
+		intP := func(field, doc string, lo, hi float64, def int, set func(*workload.AppSpec, int)) {
 			p := &Param{Name: q + field, Kind: KindInt, Min: lo, Max: hi, Doc: "app " + a.Name + ": " + doc}
 			extraParam(p, def)
 			out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { set(&s.Apps[i], v.(int)) }})
 		}
-		durP := func(field, doc string, def engine.Time, set func(*AppSpec, engine.Time)) {
+		durP := func(field, doc string, def engine.Time, set func(*workload.AppSpec, engine.Time)) {
 			p := &Param{Name: q + field, Kind: KindDuration, Min: 0, Max: float64(engine.Second), Unit: "time", Doc: "app " + a.Name + ": " + doc}
 			extraParam(p, def)
 			out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { set(&s.Apps[i], v.(engine.Time)) }})
 		}
-		intP("size", "message or buffer size in bytes", 0, 1<<30, a.Size, func(a *AppSpec, v int) { a.Size = v })
-		intP("iterations", "loop length or repetitions", 1, 1<<24, a.Iterations, func(a *AppSpec, v int) { a.Iterations = v })
-		intP("ranks", "ranks (0: every host's ranks_per_host)", 0, 1<<20-1, a.Ranks, func(a *AppSpec, v int) { a.Ranks = v })
-		intP("ranks_per_host", "consecutive ranks on one host", 1, 1024, a.RanksPerHost, func(a *AppSpec, v int) { a.RanksPerHost = v })
-		intP("patterns", "random rings measured", 1, 1000, a.Patterns, func(a *AppSpec, v int) { a.Patterns = v })
-		intP("root", "bcast root rank", 0, 1<<20-1, a.Root, func(a *AppSpec, v int) { a.Root = v })
+		intP("size", "message or buffer size in bytes", 0, 1<<30, a.Size, func(a *workload.AppSpec, v int) { a.Size = v })
+		intP("iterations", "loop length or repetitions", 1, 1<<24, a.Iterations, func(a *workload.AppSpec, v int) { a.Iterations = v })
+		intP("ranks", "ranks (0: every host's ranks_per_host)", 0, 1<<20-1, a.Ranks, func(a *workload.AppSpec, v int) { a.Ranks = v })
+		intP("ranks_per_host", "consecutive ranks on one host", 1, 1024, a.RanksPerHost, func(a *workload.AppSpec, v int) { a.RanksPerHost = v })
+		intP("patterns", "random rings measured", 1, 1000, a.Patterns, func(a *workload.AppSpec, v int) { a.Patterns = v })
+		intP("root", "bcast root rank", 0, 1<<20-1, a.Root, func(a *workload.AppSpec, v int) { a.Root = v })
 		intP("start_phase", "phase at which the app starts", 0, float64(max(sp.Phases, 1)-1), a.StartPhase,
-			func(a *AppSpec, v int) { a.StartPhase = v })
-		durP("compute", "computation before each collective", a.Compute, func(a *AppSpec, v engine.Time) { a.Compute = v })
-		durP("send_overhead", "host software time per message sent", a.SendOverhead, func(a *AppSpec, v engine.Time) { a.SendOverhead = v })
-		durP("recv_overhead", "host software time per message received", a.RecvOverhead, func(a *AppSpec, v engine.Time) { a.RecvOverhead = v })
+			func(a *workload.AppSpec, v int) { a.StartPhase = v })
+		durP("compute", "computation before each collective", a.Compute, func(a *workload.AppSpec, v engine.Time) { a.Compute = v })
+		durP("send_overhead", "host software time per message sent", a.SendOverhead, func(a *workload.AppSpec, v engine.Time) { a.SendOverhead = v })
+		durP("recv_overhead", "host software time per message received", a.RecvOverhead, func(a *workload.AppSpec, v engine.Time) { a.RecvOverhead = v })
 		durP("shm_latency", "shared-memory message latency between ranks of one host", a.SHMLatency,
-			func(a *AppSpec, v engine.Time) { a.SHMLatency = v })
+			func(a *workload.AppSpec, v engine.Time) { a.SHMLatency = v })
 		p := &Param{Name: q + "shm_gbps", Kind: KindFloat, Min: 0.001, Max: 10000, Unit: "Gbit/s", Doc: "app " + a.Name + ": shared-memory bandwidth"}
 		extraParam(p, a.SHMGbps)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { s.Apps[i].SHMGbps = v.(float64) }})

@@ -9,11 +9,12 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // starScenario is hosts H1..Hn on one switch, running apps; phases of
 // phase each.
-func starScenario(name string, hosts int, apps ...AppSpec) *Scenario {
+func starScenario(name string, hosts int, apps ...workload.AppSpec) *Scenario {
 	return &Scenario{Name: name, Phases: 1, Apps: apps, Build: func(c *Config) (*fabric.Topology, error) {
 		t := &fabric.Topology{}
 		s := t.AddSwitch("S1", hosts)
@@ -54,7 +55,7 @@ func runApps(t *testing.T, sc *Scenario, c Config, seed uint64) (map[string]floa
 // packet serialized once (virtual cut-through), two link propagation
 // delays, the switch latency, the receiver's overhead. The receive DMA
 // of a small payload ends before the tail arrives.
-func oneWay(c Config, a AppSpec, size int) float64 {
+func oneWay(c Config, a workload.AppSpec, size int) float64 {
 	wire := float64(max(size, 1) + c.HeaderBytes)
 	ns := float64(a.SendOverhead+a.RecvOverhead+2*c.PropDelay+c.SwitchLatency)/1000 + wire*8/c.HostLinkGbps
 	return ns / 1000 // µs
@@ -74,7 +75,7 @@ func within(t *testing.T, what string, got, want, tol float64) {
 // adapter parameters.
 func TestAppPingPongClosedForm(t *testing.T) {
 	c := appConfig(20 * engine.Millisecond)
-	lat := DefaultApp("lat", "pingpong")
+	lat := workload.DefaultApp("lat", "pingpong")
 	lat.Hosts = []string{"H1", "H2"}
 	bw := lat
 	bw.Name, bw.Size, bw.Iterations, bw.After = "bw", 2_000_000, 2, "lat"
@@ -97,7 +98,7 @@ func TestAppPingPongClosedForm(t *testing.T) {
 func TestAppBarrierClosedForm(t *testing.T) {
 	c := appConfig(5 * engine.Millisecond)
 	for _, n := range []int{2, 5, 8} {
-		b := DefaultApp("bar", "barrier")
+		b := workload.DefaultApp("bar", "barrier")
 		b.Iterations = 4
 		b.Ranks = n
 		m, _ := runApps(t, starScenario("bar", 8, b), c, 1)
@@ -110,7 +111,7 @@ func TestAppBarrierClosedForm(t *testing.T) {
 // through shared memory only: latency + size/bandwidth, and no flow.
 func TestAppSharedMemory(t *testing.T) {
 	c := appConfig(5 * engine.Millisecond)
-	a := DefaultApp("shm", "pingpong")
+	a := workload.DefaultApp("shm", "pingpong")
 	a.Hosts, a.RanksPerHost, a.Size = []string{"H1"}, 2, 100_000
 	m, res := runApps(t, starScenario("shm", 2, a), c, 1)
 	want := float64(a.SendOverhead+a.SHMLatency+a.RecvOverhead)/1e6 + 100_000*8/a.SHMGbps/1e3
@@ -123,11 +124,11 @@ func TestAppSharedMemory(t *testing.T) {
 // TestAppDeadlock checks that a program that never finishes ends the run
 // with an error naming the rank and its operation.
 func TestAppDeadlock(t *testing.T) {
-	tr, err := ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\nl1: calc 100\n}\n"))
+	tr, err := workload.ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\nl1: calc 100\n}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := DefaultApp("dead", "trace")
+	a := workload.DefaultApp("dead", "trace")
 	a.Trace, a.Hosts = tr, []string{"H1", "H2"}
 	_, err = Run(starScenario("dead", 2, a), appConfig(engine.Millisecond), 1)
 	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), "rank 0 at operation 1 of 1, recv 8 B from rank 1") {
@@ -136,7 +137,7 @@ func TestAppDeadlock(t *testing.T) {
 }
 
 // fatTreeApps is a 4-ary 2-tree (16 hosts, ftree routing) running apps.
-func fatTreeApps(t *testing.T, apps ...AppSpec) *Scenario {
+func fatTreeApps(t *testing.T, apps ...workload.AppSpec) *Scenario {
 	t.Helper()
 	sc, err := specScenario("ft-apps", ScenarioSpec{Name: "ft-apps", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 2}, Routing: "ftree", Apps: apps})
@@ -152,7 +153,7 @@ func fatTreeApps(t *testing.T, apps ...AppSpec) *Scenario {
 // (three switches) and the overheads.
 func TestAppRingAllreduceClosedForm(t *testing.T) {
 	c := appConfig(20 * engine.Millisecond)
-	a := DefaultApp("ar", "allreduce")
+	a := workload.DefaultApp("ar", "allreduce")
 	a.Size, a.Iterations = 4<<20, 2
 	m, _ := runApps(t, fatTreeApps(t, a), c, 1)
 	n := 16.0
@@ -170,9 +171,9 @@ func TestAppRingAllreduceClosedForm(t *testing.T) {
 // iteration no shorter than its computation, op latency between min and max.
 func TestAppCollectivesFinish(t *testing.T) {
 	c := appConfig(5 * engine.Millisecond)
-	var apps []AppSpec
+	var apps []workload.AppSpec
 	for _, prog := range []string{"allreduce", "alltoall", "bcast", "barrier"} {
-		a := DefaultApp(prog, prog)
+		a := workload.DefaultApp(prog, prog)
 		a.Size, a.Iterations, a.Compute, a.Root = 4096, 3, 10*engine.Microsecond, 5
 		if prog == "allreduce" {
 			a.Algorithm = "rd"
@@ -199,9 +200,9 @@ func TestAppCollectivesFinish(t *testing.T) {
 // including random rings, and that another seed draws other rings.
 func TestAppDeterministic(t *testing.T) {
 	c := appConfig(5 * engine.Millisecond)
-	a := DefaultApp("rr", "ring")
+	a := workload.DefaultApp("rr", "ring")
 	a.Order, a.Patterns, a.Size, a.Iterations = "random", 3, 8, 4
-	b := DefaultApp("ar", "allreduce")
+	b := workload.DefaultApp("ar", "allreduce")
 	b.Size, b.Iterations = 64<<10, 2
 	sc := fatTreeApps(t, a, b)
 	m1, r1 := runApps(t, sc, c, 7)
@@ -218,13 +219,13 @@ func TestAppDeterministic(t *testing.T) {
 // TestAppNeverStarted checks that an app waiting for one that never ends
 // is named with what it waits for.
 func TestAppNeverStarted(t *testing.T) {
-	tr, err := ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\n}\n"))
+	tr, err := workload.ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\n}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := DefaultApp("dead", "trace")
+	a := workload.DefaultApp("dead", "trace")
 	a.Trace, a.Hosts = tr, []string{"H1", "H2"}
-	b := DefaultApp("next", "barrier")
+	b := workload.DefaultApp("next", "barrier")
 	b.After = "dead"
 	_, err = Run(starScenario("never", 2, a, b), appConfig(engine.Millisecond), 1)
 	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), "app next never started (it waits for app dead)") {

@@ -12,6 +12,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // BenchmarkTestbedS1 runs the full testbed-s1 scenario (five 1 s phases) per
@@ -87,7 +88,7 @@ func median(xs []float64) float64 {
 // 648 uniform sources): the issue asks for well under a second.
 func BenchmarkBuildClos648(b *testing.B) {
 	sc := &model.Scenario{Name: "clos648", Phases: 1, Routing: "ftree",
-		Traffic: []model.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.5}},
+		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.5}},
 		Build: func(c *model.Config) (*fabric.Topology, error) {
 			return fabric.GenerateTopology("clos", fabric.TopoParams{Preset: "648", HostGbps: 32, SwitchGbps: 32})
 		}}
@@ -234,7 +235,7 @@ func BenchmarkScaling(b *testing.B) {
 			}
 			hosts := len(t.Hosts())
 			sc := &model.Scenario{Name: s.name, Phases: 1, Routing: "ftree",
-				Traffic: []model.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
+				Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
 				Build: func(c *model.Config) (*fabric.Topology, error) {
 					return fabric.GenerateTopology(s.kind, p)
 				}}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // ccNetwork builds testbed-s1 with CC on and the given parameters, at time 0.
@@ -190,10 +191,10 @@ func TestVictimPortMarksOnlyWithVictimMask(t *testing.T) {
 }
 
 func TestQPLevelAndSLLevelCCTI(t *testing.T) {
-	sc := &Scenario{Name: "two-qps", Phases: 1, Build: testbed, Flows: []FlowSpec{
-		{Name: "A", Src: "H1", Dst: "H4", Role: Contributor},
-		{Name: "B", Src: "H1", Dst: "H5", Role: Contributor},
-		{Name: "C", Src: "H2", Dst: "H5", Role: Contributor},
+	sc := &Scenario{Name: "two-qps", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
+		{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor},
+		{Name: "B", Src: "H1", Dst: "H5", Role: workload.Contributor},
+		{Name: "C", Src: "H2", Dst: "H5", Role: workload.Contributor},
 	}}
 	for _, level := range []string{"qp", "sl"} {
 		cfg := DefaultConfig()

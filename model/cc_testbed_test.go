@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // The CC-on column of SPEC §3: the victim keeps its 13 Gbit/s in every phase,
@@ -119,9 +120,9 @@ func TestMetricsOnHandMadeSeries(t *testing.T) {
 		Sample: engine.Millisecond, End: 4 * engine.Millisecond,
 		Config: model.Config{Phase: 2 * engine.Millisecond},
 		Flows: []model.FlowResult{
-			{Name: "V", Role: model.Victim, Gbps: []float64{9, 9, 12, 14}},
-			{Name: "A", Role: model.Contributor, Gbps: []float64{0, 0, 2, 4}},
-			{Name: "B", Role: model.Contributor, Gbps: []float64{0, 0, 6, 4}},
+			{Name: "V", Role: workload.Victim, Gbps: []float64{9, 9, 12, 14}},
+			{Name: "A", Role: workload.Contributor, Gbps: []float64{0, 0, 2, 4}},
+			{Name: "B", Role: workload.Contributor, Gbps: []float64{0, 0, 6, 4}},
 		},
 	}
 	m := r.Metrics() // window: the last phase, samples 2 and 3

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestClos648HotspotLayout checks the hot-spot scenario's flows against
@@ -24,19 +25,19 @@ func TestClos648HotspotLayout(t *testing.T) {
 		t.Fatalf("%d hosts, %d switches; want 648, 54", len(n.hcas), len(n.sws))
 	}
 	senders := map[int32]bool{}
-	roles := map[Role]int{}
+	roles := map[workload.Role]int{}
 	hot := map[int32][]int32{} // hot HCA -> contributor HCAs
 	for _, f := range n.flows {
 		senders[f.src] = true
 		roles[f.spec.Role]++
-		if f.spec.Role == Contributor {
+		if f.spec.Role == workload.Contributor {
 			hot[f.dst] = append(hot[f.dst], f.src)
 		}
 	}
 	if len(senders) != 648 {
 		t.Errorf("%d hosts send; want all 648", len(senders))
 	}
-	if roles[Contributor] != 96 || roles[Victim] != 32 || roles[Background] != 520 {
+	if roles[workload.Contributor] != 96 || roles[workload.Victim] != 32 || roles[workload.Background] != 520 {
 		t.Errorf("roles %v; want 96 contributors, 32 victims, 520 background", roles)
 	}
 	leaf := func(h int32) int32 { return h / 18 }
@@ -62,7 +63,7 @@ func TestClos648HotspotLayout(t *testing.T) {
 		t.Fatalf("%d hot nodes on %d leaves via %d spines; want 8, 8, 8", len(hot), len(hotLeaves), len(hotSpines))
 	}
 	for _, f := range n.flows {
-		if f.spec.Role != Victim {
+		if f.spec.Role != workload.Victim {
 			continue
 		}
 		if _, isHot := hot[f.dst]; isHot {
@@ -184,9 +185,9 @@ func TestClos10368HotspotLayout(t *testing.T) {
 		src, dst := idx(f.Src), idx(f.Dst)
 		sends[src]++
 		switch f.Role {
-		case Contributor:
+		case workload.Contributor:
 			hot[dst] = append(hot[dst], src)
-		case Victim:
+		case workload.Victim:
 			victims = append(victims, flow{src, dst})
 		default:
 			t.Errorf("flow %s has role %v", f.Name, f.Role)

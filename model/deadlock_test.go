@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // ringScenario is a ring of 4 routers (a 1-D torus) with 2 hosts each,
@@ -18,7 +19,7 @@ func ringScenario(t *testing.T, routing string, allow bool) *Scenario {
 	t.Helper()
 	sc, err := NewScenario(ScenarioSpec{Name: "ring-" + routing, Phases: 4, Topology: "torus",
 		Topo: fabric.TopoParams{Dims: []int{4}, HostsPerRouter: 2}, Routing: routing, AllowDeadlock: allow,
-		Traffic: []TrafficSpec{{Name: "t1", Pattern: "uniform", Arrival: "saturate", SizeDist: "fixed", Burst: 10 * engine.Microsecond, HotspotMode: "hosts"}},
+		Traffic: []workload.TrafficSpec{{Name: "t1", Pattern: "uniform", Arrival: "saturate", SizeDist: "fixed", Burst: 10 * engine.Microsecond, HotspotMode: "hosts"}},
 		Source:  []byte("deadlock test " + routing + map[bool]string{true: " allow"}[allow])})
 	if err != nil {
 		t.Fatal(err)

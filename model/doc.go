@@ -10,8 +10,10 @@
 // as data; per-flow throughput samples, message latencies and the metrics
 // computed from them. The fabric a run is built on (topologies, the
 // ibnetdiscover reader, routing engines, forwarding tables and their
-// deadlock check) is package model/fabric; the model against the testbed's
-// published measurements (ccsweep validate) is package model/fidelity.
+// deadlock check) is package model/fabric; the descriptions of the work a
+// run carries out (flows, traffic specs, applications and GOAL traces) are
+// package model/workload; the model against the testbed's published
+// measurements (ccsweep validate) is package model/fidelity.
 //
 // Where each part lives: network.go (the Network, its events and their
 // dispatch, construction), link.go (transmission and credit flow control,
@@ -20,7 +22,8 @@
 // DMAs, the message rate), routes.go (the switches' forwarding programmed
 // from the fabric's routes, the adaptive choice at run time), deadlock.go
 // (a run that stops making progress), traffic.go and generator.go
-// (generated traffic), cc.go (IB CC: marking, CNPs, CCTI and its timers, the
+// (generated traffic: a traffic spec expanded over a topology's hosts, its
+// messages drawn), cc.go (IB CC: marking, CNPs, CCTI and its timers, the
 // CCT's shapes), presets.go (named IB CC settings and their sources),
 // transport.go (what the RC transport and the adapters add to CC: BECNs in
 // ACKs, timer starts, paced reads), schemes.go (the cc scheme and its
@@ -30,7 +33,8 @@
 // on BECNs), params.go (parameters and Config), scenario.go (the built-in
 // scenarios; clos648.go and clos10368.go those on the director switches),
 // scenfile.go (scenarios described as data, with their own parameters),
-// app*.go (applications: GOAL traces, HPCC kernels), work.go (the cost of a
+// app*.go (applications run: their programs built, a GOAL trace's
+// operations translated, the HPC Challenge scenario), work.go (the cost of a
 // run, estimated before it runs), stats.go (latency and window statistics),
 // sample.go, metrics.go and result.go.
 //
@@ -39,8 +43,10 @@
 //
 // # Imports
 //
-// Of ccsweep, model imports only engine and model/fabric (the topology and
-// routes a run is built on; fabric never imports model). It must never
+// Of ccsweep, model imports only engine, model/fabric (the topology and
+// routes a run is built on; fabric never imports model) and model/workload
+// (the descriptions of the flows, traffic and apps a run carries out;
+// workload never imports model). It must never
 // import model/fidelity, which checks it, nor grids, sweep, store, report or
 // report/rank: they build on it, and a run must not depend on how it was
 // planned, stored or drawn.

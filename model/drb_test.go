@@ -10,11 +10,12 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // drbScenario is a small torus or fat tree with the given routing, LMC,
 // greedy flows and generated traffic, for DRB's tests.
-func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flows []FlowSpec, traffic []TrafficSpec) *Scenario {
+func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flows []workload.FlowSpec, traffic []workload.TrafficSpec) *Scenario {
 	return &Scenario{Name: "drb-test", Phases: 2, Routing: routing, LMC: lmc, Flows: flows, Traffic: traffic,
 		Build: func(c *Config) (*fabric.Topology, error) {
 			p := tp
@@ -37,10 +38,10 @@ func drbConfig(vls int) Config {
 }
 
 // hotSpotFlows sends greedily from every host in srcs to host dst.
-func hotSpotFlows(dst int, srcs ...int) []FlowSpec {
-	var fs []FlowSpec
+func hotSpotFlows(dst int, srcs ...int) []workload.FlowSpec {
+	var fs []workload.FlowSpec
 	for _, s := range srcs {
-		fs = append(fs, FlowSpec{Name: fmt.Sprintf("F%d", s), Src: fmt.Sprintf("H%d", s), Dst: fmt.Sprintf("H%d", dst), Role: Contributor})
+		fs = append(fs, workload.FlowSpec{Name: fmt.Sprintf("F%d", s), Src: fmt.Sprintf("H%d", s), Dst: fmt.Sprintf("H%d", dst), Role: workload.Contributor})
 	}
 	return fs
 }
@@ -275,8 +276,8 @@ func TestDRBSpreadsInverseToBECNs(t *testing.T) {
 // greedily to H11 and Poisson uniform background traffic runs beside
 // them.
 func torusHotSpot() *Scenario {
-	bg := TrafficSpec{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.3, MessageSize: 2048}
-	return drbScenario("torus", torus(4, 4), "dor", 1, hotSpotFlows(11, 1, 2, 3, 5, 9, 13), []TrafficSpec{bg})
+	bg := workload.TrafficSpec{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.3, MessageSize: 2048}
+	return drbScenario("torus", torus(4, 4), "dor", 1, hotSpotFlows(11, 1, 2, 3, 5, 9, 13), []workload.TrafficSpec{bg})
 }
 
 // TestDRBOpensPathsUnderCongestion runs the hot spot: the congested pairs

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden (TestGolden)")
@@ -50,10 +51,10 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 	// incast sends greedily from every host of srcs to dst (contributors)
 	// and from victim[0] to victim[1] (the victim, whose path shares links
 	// with the contributors'); the last contributor joins at phase 1.
-	incast := func(dst string, srcs []string, victim [2]string) []model.FlowSpec {
-		fs := []model.FlowSpec{{Name: "V", Src: victim[0], Dst: victim[1], Role: model.Victim}}
+	incast := func(dst string, srcs []string, victim [2]string) []workload.FlowSpec {
+		fs := []workload.FlowSpec{{Name: "V", Src: victim[0], Dst: victim[1], Role: workload.Victim}}
 		for i, s := range srcs {
-			f := model.FlowSpec{Name: fmt.Sprintf("C%d", i+1), Src: s, Dst: dst, Role: model.Contributor}
+			f := workload.FlowSpec{Name: fmt.Sprintf("C%d", i+1), Src: s, Dst: dst, Role: workload.Contributor}
 			if i == len(srcs)-1 {
 				f.StartPhase = 1
 			}
@@ -63,8 +64,8 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 	}
 	// background is Poisson uniform traffic from every host at a tenth of
 	// its link, 4 KiB messages: latency metrics and generated sources.
-	background := []model.TrafficSpec{{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.1,
-		MessageSize: 4096, SizeDist: "fixed", Role: model.Background}}
+	background := []workload.TrafficSpec{{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.1,
+		MessageSize: 4096, SizeDist: "fixed", Role: workload.Background}}
 	// On the read fabric only the 4x FDR hosts send. RunStats.SenderGbps
 	// once summed the senders' link rates in map order, which with mixed
 	// rates varied in the last bits from run to run; it is summed in host

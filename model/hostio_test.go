@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestPCIePayloadGbps checks the PCIe payload rate against figures worked
@@ -94,7 +95,7 @@ Ca	1 "H-0000000000000004"		# "edr4 mlx5_0"
 func TestImportedHostsMoveTheirLinkRate(t *testing.T) {
 	sc, err := model.NewScenario(model.ScenarioSpec{Name: "mixed", Phases: 1, Topology: "ibnetdiscover",
 		Fabric: []byte(mixedRates), FabricName: "mixed.txt", Routing: "minhop", Source: []byte(mixedRates),
-		Flows: []model.FlowSpec{{Name: "fast", Src: "edr1", Dst: "edr2"}, {Name: "slow", Src: "qdr3", Dst: "edr4"}}})
+		Flows: []workload.FlowSpec{{Name: "fast", Src: "edr1", Dst: "edr2"}, {Name: "slow", Src: "qdr3", Dst: "edr4"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestMechDRBChargesTheNotifiedPathAndContracts follows DRB's documented
@@ -24,11 +25,11 @@ import (
 //     earlier both are still in use.
 func TestMechDRBChargesTheNotifiedPathAndContracts(t *testing.T) {
 	const timer = 100 * engine.Microsecond
-	flow := FlowSpec{Name: "F", Src: "H1", Dst: "H11", Role: Contributor, StartPhase: 1}
+	flow := workload.FlowSpec{Name: "F", Src: "H1", Dst: "H11", Role: workload.Contributor, StartPhase: 1}
 	cfg := drbConfig(2)
 	cfg.Transport.BECNReturn = "cnp"
 	cfg.DRB.Timer = timer
-	n, err := NewNetwork(drbScenario("torus", torus(4, 4), "dor", 1, []FlowSpec{flow}, nil), cfg, 1)
+	n, err := NewNetwork(drbScenario("torus", torus(4, 4), "dor", 1, []workload.FlowSpec{flow}, nil), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,12 +91,12 @@ func TestMechDRBChargesTheNotifiedPathAndContracts(t *testing.T) {
 // timer lazily): used next at last+3T−1, it has had exactly two.
 func TestMechDRBExpandsAndContractsGradually(t *testing.T) {
 	const timer = 100 * engine.Microsecond
-	flow := FlowSpec{Name: "F", Src: "H1", Dst: "H6", Role: Contributor, StartPhase: 1}
+	flow := workload.FlowSpec{Name: "F", Src: "H1", Dst: "H6", Role: workload.Contributor, StartPhase: 1}
 	cfg := drbConfig(1)
 	cfg.Phase = engine.Millisecond
 	cfg.Transport.BECNReturn = "cnp"
 	cfg.DRB.Timer = timer
-	n, err := NewNetwork(drbScenario("fattree", fabric.TopoParams{K: 4, Levels: 2}, "ftree", 2, []FlowSpec{flow}, nil), cfg, 1)
+	n, err := NewNetwork(drbScenario("fattree", fabric.TopoParams{K: 4, Levels: 2}, "ftree", 2, []workload.FlowSpec{flow}, nil), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,15 +5,16 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // nicNetwork builds the testbed under nicrate with flows (each requesting
 // its RateGbps, 0 for an equal share) that start in the second phase, a
 // second long, so a test can drive the adapters by hand from time 0.
-func nicNetwork(t *testing.T, flows ...FlowSpec) *Network {
+func nicNetwork(t *testing.T, flows ...workload.FlowSpec) *Network {
 	t.Helper()
 	for i := range flows {
-		flows[i].Role, flows[i].StartPhase = Contributor, 1
+		flows[i].Role, flows[i].StartPhase = workload.Contributor, 1
 	}
 	cfg := DefaultConfig()
 	cfg.CC.Scheme = SchemeNICRate
@@ -38,8 +39,8 @@ func nicNetwork(t *testing.T, flows ...FlowSpec) *Network {
 // NDT (A: 13, banking nothing; B, sent once more to 15, keeps it).
 func TestMechNICRateDispatchReplaysTable1(t *testing.T) {
 	n := nicNetwork(t,
-		FlowSpec{Name: "A", Src: "H1", Dst: "H4", RateGbps: 6.144},
-		FlowSpec{Name: "B", Src: "H1", Dst: "H5", RateGbps: 4.096})
+		workload.FlowSpec{Name: "A", Src: "H1", Dst: "H4", RateGbps: 6.144},
+		workload.FlowSpec{Name: "B", Src: "H1", Dst: "H5", RateGbps: 4.096})
 	hc := &n.hcas[hcaOf(t, n, "H1")]
 	us := engine.Microsecond
 	for fi := range n.flows {
@@ -99,19 +100,19 @@ func TestMechNICRateDispatchReplaysTable1(t *testing.T) {
 func TestMechNICRateAdmission(t *testing.T) {
 	cases := []struct {
 		name  string
-		flows []FlowSpec
+		flows []workload.FlowSpec
 		want  []float64
 	}{
-		{"order", []FlowSpec{
+		{"order", []workload.FlowSpec{
 			{Name: "A", Src: "H1", Dst: "H5", RateGbps: 8},
 			{Name: "B", Src: "H2", Dst: "H5", RateGbps: 8},
 			{Name: "C", Src: "H3", Dst: "H5", RateGbps: 4},
 			{Name: "D", Src: "H6", Dst: "H5"}}, []float64{8, 0, 4, 1}},
-		{"link", []FlowSpec{
+		{"link", []workload.FlowSpec{
 			{Name: "A", Src: "H1", Dst: "H4", RateGbps: 12},
 			{Name: "B", Src: "H2", Dst: "H5", RateGbps: 12},
 			{Name: "C", Src: "H3", Dst: "H6", RateGbps: 7.8}}, []float64{12, 12, 0}},
-		{"max-min", []FlowSpec{
+		{"max-min", []workload.FlowSpec{
 			{Name: "A", Src: "H1", Dst: "H4"},
 			{Name: "B", Src: "H2", Dst: "H5"},
 			{Name: "C", Src: "H3", Dst: "H5"},

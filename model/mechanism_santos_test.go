@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestMechSantosWindowAndRate follows testbed-s1's F1 alone under santos
@@ -132,7 +133,7 @@ func santosBench(t *testing.T, marking string, outThresh int) (*Network, func(fi
 	pairs := [][2]string{{"H6", "H5"}, {"H7", "H4"}, {"H1", "H5"}, {"H2", "H5"}, {"H3", "H4"}, {"H7", "H5"}, {"H1", "H4"}}
 	sc := &Scenario{Name: "santos-bench", Phases: 2, Build: testbed}
 	for i, p := range pairs {
-		sc.Flows = append(sc.Flows, FlowSpec{Name: fmt.Sprint("F", i), Src: p[0], Dst: p[1], Role: Contributor, StartPhase: 1})
+		sc.Flows = append(sc.Flows, workload.FlowSpec{Name: fmt.Sprint("F", i), Src: p[0], Dst: p[1], Role: workload.Contributor, StartPhase: 1})
 	}
 	cfg := DefaultConfig()
 	cfg.SwitchBufferCredits = 99

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // meshScenario is a dimension-order-routed mesh of dims routers, one host
@@ -16,7 +17,7 @@ func meshScenario(t *testing.T, dims []int) *Scenario {
 	t.Helper()
 	sc, err := NewScenario(ScenarioSpec{Name: "memmesh", Source: []byte(fmt.Sprint(dims)), Phases: 1, Topology: "mesh", Routing: "dor",
 		Topo:    fabric.TopoParams{Dims: dims, HostsPerRouter: 1},
-		Traffic: []TrafficSpec{{Name: "a", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
+		Traffic: []workload.TrafficSpec{{Name: "a", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
 	if err != nil {
 		t.Fatal(err)
 	}

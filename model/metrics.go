@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Metrics summarize a run over its measurement window (SPEC §2). Means are
@@ -116,15 +117,15 @@ var metricTable = []Metric{
 	{"latency_p99_us", "99th percentile message latency", "µs",
 		"99th percentile latency of the messages completed in the window (within 1.6 %).",
 		func(m *Metrics) float64 { return m.All.P99 }},
-	latencyMetric(Victim, "mean", func(l *LatencySummary) float64 { return l.Mean }),
-	latencyMetric(Victim, "p50", func(l *LatencySummary) float64 { return l.P50 }),
-	latencyMetric(Victim, "p99", func(l *LatencySummary) float64 { return l.P99 }),
-	latencyMetric(Contributor, "mean", func(l *LatencySummary) float64 { return l.Mean }),
-	latencyMetric(Contributor, "p50", func(l *LatencySummary) float64 { return l.P50 }),
-	latencyMetric(Contributor, "p99", func(l *LatencySummary) float64 { return l.P99 }),
-	latencyMetric(Background, "mean", func(l *LatencySummary) float64 { return l.Mean }),
-	latencyMetric(Background, "p50", func(l *LatencySummary) float64 { return l.P50 }),
-	latencyMetric(Background, "p99", func(l *LatencySummary) float64 { return l.P99 }),
+	latencyMetric(workload.Victim, "mean", func(l *LatencySummary) float64 { return l.Mean }),
+	latencyMetric(workload.Victim, "p50", func(l *LatencySummary) float64 { return l.P50 }),
+	latencyMetric(workload.Victim, "p99", func(l *LatencySummary) float64 { return l.P99 }),
+	latencyMetric(workload.Contributor, "mean", func(l *LatencySummary) float64 { return l.Mean }),
+	latencyMetric(workload.Contributor, "p50", func(l *LatencySummary) float64 { return l.P50 }),
+	latencyMetric(workload.Contributor, "p99", func(l *LatencySummary) float64 { return l.P99 }),
+	latencyMetric(workload.Background, "mean", func(l *LatencySummary) float64 { return l.Mean }),
+	latencyMetric(workload.Background, "p50", func(l *LatencySummary) float64 { return l.P50 }),
+	latencyMetric(workload.Background, "p99", func(l *LatencySummary) float64 { return l.P99 }),
 	{"offered_load", "offered load", "",
 		"Payload rate the sources offered in the window, as a fraction of the senders' host links.",
 		func(m *Metrics) float64 { return m.OfferedLoad }},
@@ -152,8 +153,8 @@ var metricTable = []Metric{
 }
 
 // latencyMetric is the metric of a role's latency statistic stat.
-func latencyMetric(r Role, stat string, v func(*LatencySummary) float64) Metric {
-	name := map[Role]string{Victim: "victim", Contributor: "contributors", Background: "background"}[r]
+func latencyMetric(r workload.Role, stat string, v func(*LatencySummary) float64) Metric {
+	name := map[workload.Role]string{workload.Victim: "victim", workload.Contributor: "contributors", workload.Background: "background"}[r]
 	what := map[string]string{"mean": "mean", "p50": "median", "p99": "99th percentile"}[stat]
 	i := roleIndex(r)
 	return Metric{name + "_latency_" + stat + "_us", name + " " + what + " latency", "µs",
@@ -266,11 +267,11 @@ func (r *Result) ComputeMetrics(from, to engine.Time) Metrics {
 		sdSum += sd
 		total += mean
 		switch f.Role {
-		case Background:
+		case workload.Background:
 			background = append(background, mean)
-		case Victim:
+		case workload.Victim:
 			victims = append(victims, mean)
-		case Contributor:
+		case workload.Contributor:
 			contrib = append(contrib, mean)
 			contribSeries = append(contribSeries, s)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // phaseMeans returns every flow's mean throughput in each phase, skipping the
@@ -120,7 +121,7 @@ func lineScenario(nSources, switches int) *model.Scenario {
 		return t, nil
 	}
 	for i := 0; i < nSources; i++ {
-		sc.Flows = append(sc.Flows, model.FlowSpec{Name: fmt.Sprintf("F%d", i), Src: fmt.Sprintf("A%d", i), Dst: "B", Role: model.Contributor})
+		sc.Flows = append(sc.Flows, workload.FlowSpec{Name: fmt.Sprintf("F%d", i), Src: fmt.Sprintf("A%d", i), Dst: "B", Role: workload.Contributor})
 	}
 	return sc
 }

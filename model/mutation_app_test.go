@@ -8,16 +8,17 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // A scenario holds at most 4095 apps (addApps' bound): 4096 are refused
 // with their count, 4095 pass that check.
 // Kills app.go's `len(specs) >= 1<<12` turned into `>`.
 func TestMutAppCountBound(t *testing.T) {
-	apps := func(n int) []AppSpec {
-		out := make([]AppSpec, n)
+	apps := func(n int) []workload.AppSpec {
+		out := make([]workload.AppSpec, n)
 		for i := range out {
-			a := DefaultApp(fmt.Sprintf("pp%d", i), "pingpong")
+			a := workload.DefaultApp(fmt.Sprintf("pp%d", i), "pingpong")
 			a.Hosts, a.Iterations = []string{"H1", "H2"}, 1
 			out[i] = a
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Tests written against the survivors of gremlins runs on model's CC files
@@ -23,10 +24,10 @@ import (
 // start nothing is measured: NaN.
 func TestMutDRBPathsOpenMeanByHand(t *testing.T) {
 	us := engine.Microsecond
-	flow := FlowSpec{Name: "F", Src: "H1", Dst: "H11", Role: Contributor, StartPhase: 1}
+	flow := workload.FlowSpec{Name: "F", Src: "H1", Dst: "H11", Role: workload.Contributor, StartPhase: 1}
 	cfg := drbConfig(2)
 	cfg.DRB.Timer = engine.Millisecond
-	n, err := NewNetwork(drbScenario("torus", torus(4, 4), "dor", 1, []FlowSpec{flow}, nil), cfg, 1)
+	n, err := NewNetwork(drbScenario("torus", torus(4, 4), "dor", 1, []workload.FlowSpec{flow}, nil), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

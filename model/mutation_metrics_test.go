@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Tests written against the survivors of the sampled mutation run of
@@ -18,9 +19,9 @@ func TestMutMetricsOfAOneSampleWindow(t *testing.T) {
 	r := &Result{
 		Sample: engine.Microsecond,
 		Flows: []FlowResult{
-			{Role: Victim, Gbps: []float64{1, 2, 3, 4}},
-			{Role: Contributor, Gbps: []float64{5, 6, 7, 8}},
-			{Role: Contributor, Gbps: []float64{7, 8, 9, 10}},
+			{Role: workload.Victim, Gbps: []float64{1, 2, 3, 4}},
+			{Role: workload.Contributor, Gbps: []float64{5, 6, 7, 8}},
+			{Role: workload.Contributor, Gbps: []float64{7, 8, 9, 10}},
 		},
 		Stats: RunStats{SenderGbps: 10, OfferedGbps: 10},
 	}

@@ -1,5 +1,7 @@
 package model
 
+import "github.com/ccsweep/ccsweep/model/workload"
+
 import (
 	"math"
 	"testing"
@@ -16,10 +18,10 @@ import (
 // from H2 and H3 to H5, are all admitted; 6.5 more to H5 is refused.
 func TestMutNICRateExactFitIsAdmitted(t *testing.T) {
 	n := nicNetwork(t,
-		FlowSpec{Name: "A", Src: "H1", Dst: "H4", RateGbps: 13},
-		FlowSpec{Name: "B", Src: "H2", Dst: "H5", RateGbps: 6.5},
-		FlowSpec{Name: "C", Src: "H3", Dst: "H5", RateGbps: 6.5},
-		FlowSpec{Name: "D", Src: "H6", Dst: "H5", RateGbps: 6.5})
+		workload.FlowSpec{Name: "A", Src: "H1", Dst: "H4", RateGbps: 13},
+		workload.FlowSpec{Name: "B", Src: "H2", Dst: "H5", RateGbps: 6.5},
+		workload.FlowSpec{Name: "C", Src: "H3", Dst: "H5", RateGbps: 6.5},
+		workload.FlowSpec{Name: "D", Src: "H6", Dst: "H5", RateGbps: 6.5})
 	for i, want := range []float64{13, 6.5, 6.5, 0} {
 		if got := n.nic.admittedGbps[i]; math.Abs(got-want) > 1e-12 {
 			t.Errorf("flow %d admitted at %g Gbit/s, want %g", i, got, want)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Tests written against the survivors of a gremlins run on santos.go
@@ -113,9 +114,9 @@ func TestMutSantosRoomForOneMoreIsNotFull(t *testing.T) {
 // Input-triggered marking marks the three as they leave S1 for S2 (S1's
 // output holds them: CNT_1 = 3); H6's packet, in S2, leaves unmarked.
 func TestMutSantosTriggerStaysInItsSwitch(t *testing.T) {
-	sc := &Scenario{Name: "santos-two-switches", Phases: 2, Build: testbed, Flows: []FlowSpec{
-		{Name: "A", Src: "H3", Dst: "H4", Role: Contributor, StartPhase: 1},
-		{Name: "B", Src: "H6", Dst: "H4", Role: Contributor, StartPhase: 1},
+	sc := &Scenario{Name: "santos-two-switches", Phases: 2, Build: testbed, Flows: []workload.FlowSpec{
+		{Name: "A", Src: "H3", Dst: "H4", Role: workload.Contributor, StartPhase: 1},
+		{Name: "B", Src: "H6", Dst: "H4", Role: workload.Contributor, StartPhase: 1},
 	}}
 	cfg := DefaultConfig()
 	cfg.SwitchBufferCredits = 99

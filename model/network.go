@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // maxVLs bounds the data virtual lanes (IB has VL0-VL14 for data).
@@ -174,7 +175,7 @@ type flowState struct {
 	sampled   int64   // delivered at the last sample
 	samples   []int64 // payload bytes delivered per sample interval
 	cctiTrace []int32 // CCTI at the end of each sample interval (CC on)
-	spec      FlowSpec
+	spec      workload.FlowSpec
 	_         [24]byte // to 256 bytes
 }
 
@@ -292,7 +293,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		}
 		for i := range srcs {
 			s := &srcs[i]
-			fs := FlowSpec{Name: s.name, Src: hostNames[s.host], Dst: "*", Role: s.role, StartPhase: ts.StartPhase, SL: ts.SL}
+			fs := workload.FlowSpec{Name: s.name, Src: hostNames[s.host], Dst: "*", Role: s.role, StartPhase: ts.StartPhase, SL: ts.SL}
 			if s.dst >= 0 {
 				fs.Dst = hostNames[s.dst]
 			}
@@ -336,7 +337,7 @@ func (n *Network) routeFlow(f *flowState, p int) {
 
 // addFlow adds a flow from HCA src to HCA dst (its first destination, for
 // a generated source gen), starting at its spec's phase.
-func (n *Network) addFlow(fs FlowSpec, src, dst int, gen *generator) {
+func (n *Network) addFlow(fs workload.FlowSpec, src, dst int, gen *generator) {
 	i := int32(len(n.flows))
 	f := flowState{spec: fs, src: int32(src), dst: int32(dst), start: engine.Time(fs.StartPhase) * n.cfg.Phase,
 		role: roleIndex(fs.Role), gen: gen}
@@ -355,18 +356,18 @@ func (n *Network) addFlow(fs FlowSpec, src, dst int, gen *generator) {
 
 // newGenerator makes the message generator of source s of traffic ts, with
 // its own random stream.
-func (n *Network) newGenerator(ts *TrafficSpec, s *source, seed uint64) *generator {
+func (n *Network) newGenerator(ts *workload.TrafficSpec, s *source, seed uint64) *generator {
 	g := &generator{src: s, rng: rand.New(rand.NewPCG(seed, streamID(ts.Name, s.host))),
 		size: ts.MessageSize, load: s.load, burst: float64(ts.Burst), nHosts: len(n.hcas),
 		bitsPs: float64(n.ports[n.hcas[s.host].port].rateMbps) / 1e6, winTo: n.end, winFrom: n.end}
 	if g.size <= 0 {
 		g.size = n.cfg.MessageSize
 	}
-	g.arrival = uint8(slices.Index(Arrivals, ts.Arrival))
+	g.arrival = uint8(slices.Index(workload.Arrivals, ts.Arrival))
 	if ts.Arrival == "" {
 		g.arrival = arriveSaturate
 	}
-	g.dist = uint8(max(slices.Index(SizeDists, ts.SizeDist), 0))
+	g.dist = uint8(max(slices.Index(workload.SizeDists, ts.SizeDist), 0))
 	return g
 }
 

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestMaxMinShares checks the default requests on testbed-s1: the victim
@@ -28,7 +29,7 @@ func TestMaxMinShares(t *testing.T) {
 
 // rateScenario is testbed-s1's network with the given flows, all starting
 // at once, over two phases (the second measured).
-func rateScenario(flows ...FlowSpec) *Scenario {
+func rateScenario(flows ...workload.FlowSpec) *Scenario {
 	sc := *LookupScenario("testbed-s1")
 	sc.Name, sc.Phases, sc.Flows = "nicrate-test", 2, flows
 	return &sc
@@ -63,18 +64,18 @@ func runRates(t *testing.T, sc *Scenario, set func(*Config)) ([]float64, *Result
 func TestSharesFollowInverseIDT(t *testing.T) {
 	cases := []struct {
 		name  string
-		flows []FlowSpec
+		flows []workload.FlowSpec
 	}{
-		{"2 from one source", []FlowSpec{
-			{Name: "A", Src: "H1", Dst: "H4", Role: Contributor, RateGbps: 3},
-			{Name: "B", Src: "H1", Dst: "H5", Role: Contributor, RateGbps: 6}}},
-		{"3 from one source", []FlowSpec{
-			{Name: "A", Src: "H1", Dst: "H4", Role: Contributor, RateGbps: 2},
-			{Name: "B", Src: "H1", Dst: "H5", Role: Contributor, RateGbps: 4},
-			{Name: "C", Src: "H1", Dst: "H6", Role: Contributor, RateGbps: 6}}},
-		{"2 into one destination", []FlowSpec{
-			{Name: "A", Src: "H1", Dst: "H5", Role: Contributor, RateGbps: 4},
-			{Name: "B", Src: "H6", Dst: "H5", Role: Contributor, RateGbps: 8}}},
+		{"2 from one source", []workload.FlowSpec{
+			{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor, RateGbps: 3},
+			{Name: "B", Src: "H1", Dst: "H5", Role: workload.Contributor, RateGbps: 6}}},
+		{"3 from one source", []workload.FlowSpec{
+			{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor, RateGbps: 2},
+			{Name: "B", Src: "H1", Dst: "H5", Role: workload.Contributor, RateGbps: 4},
+			{Name: "C", Src: "H1", Dst: "H6", Role: workload.Contributor, RateGbps: 6}}},
+		{"2 into one destination", []workload.FlowSpec{
+			{Name: "A", Src: "H1", Dst: "H5", Role: workload.Contributor, RateGbps: 4},
+			{Name: "B", Src: "H6", Dst: "H5", Role: workload.Contributor, RateGbps: 8}}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -105,7 +106,7 @@ func TestSharesFollowInverseIDT(t *testing.T) {
 // loses under 1 % of bandwidth on average over message sizes against no
 // rate control.
 func TestRateControlCostsUnderOnePercent(t *testing.T) {
-	sc := rateScenario(FlowSpec{Name: "A", Src: "H1", Dst: "H4", Role: Contributor})
+	sc := rateScenario(workload.FlowSpec{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor})
 	var losses []float64
 	for _, size := range []int{4 << 10, 16 << 10, 64 << 10, 256 << 10} {
 		set := func(c *Config) { c.MessageSize = size }
@@ -125,9 +126,9 @@ func TestRateControlCostsUnderOnePercent(t *testing.T) {
 // counted, while the flows admitted before it keep their rates.
 func TestAdmissionRefusesOversubscription(t *testing.T) {
 	sc := rateScenario(
-		FlowSpec{Name: "A", Src: "H1", Dst: "H5", Role: Contributor, RateGbps: 8},
-		FlowSpec{Name: "B", Src: "H2", Dst: "H5", Role: Contributor, RateGbps: 8},
-		FlowSpec{Name: "C", Src: "H3", Dst: "H5", Role: Contributor, RateGbps: 5},
+		workload.FlowSpec{Name: "A", Src: "H1", Dst: "H5", Role: workload.Contributor, RateGbps: 8},
+		workload.FlowSpec{Name: "B", Src: "H2", Dst: "H5", Role: workload.Contributor, RateGbps: 8},
+		workload.FlowSpec{Name: "C", Src: "H3", Dst: "H5", Role: workload.Contributor, RateGbps: 5},
 	)
 	g, res := runRates(t, sc, nil)
 	var refused []string
@@ -144,9 +145,9 @@ func TestAdmissionRefusesOversubscription(t *testing.T) {
 	}
 	// The rates list asks for the same when the scenario gives none.
 	sc = rateScenario(
-		FlowSpec{Name: "A", Src: "H1", Dst: "H5", Role: Contributor},
-		FlowSpec{Name: "B", Src: "H2", Dst: "H5", Role: Contributor},
-		FlowSpec{Name: "C", Src: "H3", Dst: "H5", Role: Contributor},
+		workload.FlowSpec{Name: "A", Src: "H1", Dst: "H5", Role: workload.Contributor},
+		workload.FlowSpec{Name: "B", Src: "H2", Dst: "H5", Role: workload.Contributor},
+		workload.FlowSpec{Name: "C", Src: "H3", Dst: "H5", Role: workload.Contributor},
 	)
 	_, res2 := runRates(t, sc, func(c *Config) { c.NICRate.Rates = "8,8,5" })
 	for i := range res.Flows {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // The invariants of propChecker, on small scenarios drawn at random:
@@ -333,7 +334,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 	sl := func() int { return r.IntN(vls + 1) }
 	hot := host() // where greedy flows converge, half of them
 	for i := range []int{0, between(1, 3), between(2, 8), between(2, 8)}[r.IntN(4)] {
-		f := FlowSpec{Name: fmt.Sprintf("F%d", i+1), Src: host(), Dst: host(), SL: sl()} // Src = Dst: refused
+		f := workload.FlowSpec{Name: fmt.Sprintf("F%d", i+1), Src: host(), Dst: host(), SL: sl()} // Src = Dst: refused
 		if r.IntN(3) > 0 {
 			f.Dst = hot
 		}
@@ -343,7 +344,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 		sp.Flows = append(sp.Flows, f)
 	}
 	for i := range between(0, 2) {
-		ts := TrafficSpec{Name: fmt.Sprintf("t%d", i+1), SL: sl(),
+		ts := workload.TrafficSpec{Name: fmt.Sprintf("t%d", i+1), SL: sl(),
 			Arrival:  pick("saturate", "saturate", "poisson", "poisson", "onoff"),
 			Load:     0.05 + 0.95*r.Float64(),
 			SizeDist: pick("fixed", "exponential", "uniform")}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestMixedRateRunRepeats runs a fabric whose senders have different link
@@ -25,8 +26,8 @@ func TestMixedRateRunRepeats(t *testing.T) {
 			return fabric.ParseIBNetDiscover("fattree.txt", fattree)
 		},
 		// Every host sends: QDR, FDR and the rest, a few of each.
-		Traffic: []model.TrafficSpec{{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.05,
-			MessageSize: 2048, SizeDist: "fixed", Role: model.Background}}}
+		Traffic: []workload.TrafficSpec{{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.05,
+			MessageSize: 2048, SizeDist: "fixed", Role: workload.Background}}}
 	cfg := sc.Config()
 	for _, kv := range [][2]string{{"phase", "1ms"}, {"sample", "100us"}, {"host_io_gbps", "32"}} {
 		if err := sc.Set(&cfg, kv[0], kv[1]); err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Result is what a run produced: every flow's throughput series and the
@@ -63,7 +64,7 @@ type RunStats struct {
 // FlowResult is one flow's throughput series.
 type FlowResult struct {
 	Name     string
-	Role     Role
+	Role     workload.Role
 	Src, Dst string
 	Start    engine.Time
 	// Gbps[i] is the payload throughput in Gbit/s over sample interval i.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // hotUplink is a 4-ary 2-tree (4 leaves of 4 hosts, 4 spines, every link
@@ -17,7 +18,7 @@ func hotUplink(t *testing.T, adaptive bool, cc string) (*Network, Config) {
 	t.Helper()
 	sc, err := specScenario(fmt.Sprint("hot-uplink-", adaptive), ScenarioSpec{Name: "hot-uplink", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 2}, Routing: "ftree", Adaptive: adaptive,
-		Flows: []FlowSpec{{Name: "F1", Src: "H1", Dst: "H5"}, {Name: "F2", Src: "H2", Dst: "H9"}, {Name: "F3", Src: "H3", Dst: "H13"}}})
+		Flows: []workload.FlowSpec{{Name: "F1", Src: "H1", Dst: "H5"}, {Name: "F2", Src: "H2", Dst: "H9"}, {Name: "F3", Src: "H3", Dst: "H13"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestAdaptiveIsDeterministic(t *testing.T) {
 func TestAdaptiveConserves(t *testing.T) {
 	sc, err := specScenario("ar-conserve", ScenarioSpec{Name: "ar-conserve", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 3}, Routing: "ftree", Adaptive: true,
-		Traffic: []TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
+		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +136,7 @@ func TestAdaptiveConserves(t *testing.T) {
 func TestAdaptiveRefusedWithDOR(t *testing.T) {
 	sc, err := specScenario("ar-dor", ScenarioSpec{Name: "ar-dor", Phases: 1, Topology: "torus",
 		Topo: fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}, Routing: "dor", Adaptive: true,
-		Traffic: []TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
+		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

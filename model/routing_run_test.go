@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestRouteRefusesADisconnectedTopology builds two islands, each a switch
@@ -25,7 +26,7 @@ func TestRouteRefusesADisconnectedTopology(t *testing.T) {
 			}
 			return t, nil
 		},
-		Flows: []FlowSpec{{Name: "F1", Src: "A1", Dst: "A2", Role: Contributor}},
+		Flows: []workload.FlowSpec{{Name: "F1", Src: "A1", Dst: "A2", Role: workload.Contributor}},
 	}
 	_, err := NewNetwork(sc, DefaultConfig(), 1)
 	if !errors.Is(err, fabric.ErrBadScenario) || !strings.Contains(err.Error(), "cannot reach host") {

@@ -4,30 +4,8 @@ import (
 	"sort"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
-
-// Role is what a flow is in a scenario's metrics.
-type Role string
-
-// Flow roles.
-const (
-	Victim      Role = "victim"
-	Contributor Role = "contributor"
-	Background  Role = "background"
-)
-
-// FlowSpec is one greedy flow of a scenario: a reliable connection from Src
-// to Dst (host names) that starts at StartPhase phases and runs to the end.
-type FlowSpec struct {
-	Name       string
-	Src, Dst   string
-	Role       Role
-	StartPhase int
-	SL         int
-	// RateGbps is the payload rate the flow requests under the nicrate
-	// scheme; 0 asks for nicrate.rates' entry or an equal share.
-	RateGbps float64
-}
 
 // Scenario is a built-in experiment: a topology, its flows and its length in
 // phases. The measurement window is the last phase, when every flow is active.
@@ -38,16 +16,16 @@ type Scenario struct {
 	Phases int
 	// Build returns the topology for c's link rates.
 	Build func(c *Config) (*fabric.Topology, error)
-	Flows []FlowSpec
+	Flows []workload.FlowSpec
 	// Routing names the routing algorithm (RoutingAlgorithms); "" is minhop.
 	Routing string
 	// LMC gives every host port 2^LMC LIDs, each routed on its own path
 	// where the topology has one.
 	LMC int
 	// Traffic is the scenario's generated workload, beside Flows.
-	Traffic []TrafficSpec
+	Traffic []workload.TrafficSpec
 	// Apps are the scenario's closed-loop applications (app.go).
-	Apps []AppSpec
+	Apps []workload.AppSpec
 	// Warnings are what reading a file scenario's fabric worked around
 	// (ReadIBNetDiscover's warnings: skipped lines, loopback cables, links
 	// whose ends disagree), each "FILE:LINE: what" or "FILE: what" with
@@ -118,12 +96,12 @@ func init() {
 			"F2 H2->H5, F3 H3->H5, F4 H6->H5, F5 H7->H5 join one per phase",
 		Phases: 5,
 		Build:  testbed,
-		Flows: []FlowSpec{
-			{Name: "F1", Src: "H1", Dst: "H4", Role: Victim, StartPhase: 0},
-			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor, StartPhase: 1},
-			{Name: "F3", Src: "H3", Dst: "H5", Role: Contributor, StartPhase: 2},
-			{Name: "F4", Src: "H6", Dst: "H5", Role: Contributor, StartPhase: 3},
-			{Name: "F5", Src: "H7", Dst: "H5", Role: Contributor, StartPhase: 4},
+		Flows: []workload.FlowSpec{
+			{Name: "F1", Src: "H1", Dst: "H4", Role: workload.Victim, StartPhase: 0},
+			{Name: "F2", Src: "H2", Dst: "H5", Role: workload.Contributor, StartPhase: 1},
+			{Name: "F3", Src: "H3", Dst: "H5", Role: workload.Contributor, StartPhase: 2},
+			{Name: "F4", Src: "H6", Dst: "H5", Role: workload.Contributor, StartPhase: 3},
+			{Name: "F5", Src: "H7", Dst: "H5", Role: workload.Contributor, StartPhase: 4},
 		},
 	})
 	register(&Scenario{
@@ -132,10 +110,10 @@ func init() {
 			"F1 H1->H4, F2 H2->H5, F3 H3->H6 join one per phase",
 		Phases: 3,
 		Build:  testbed,
-		Flows: []FlowSpec{
-			{Name: "F1", Src: "H1", Dst: "H4", Role: Contributor, StartPhase: 0},
-			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor, StartPhase: 1},
-			{Name: "F3", Src: "H3", Dst: "H6", Role: Contributor, StartPhase: 2},
+		Flows: []workload.FlowSpec{
+			{Name: "F1", Src: "H1", Dst: "H4", Role: workload.Contributor, StartPhase: 0},
+			{Name: "F2", Src: "H2", Dst: "H5", Role: workload.Contributor, StartPhase: 1},
+			{Name: "F3", Src: "H3", Dst: "H6", Role: workload.Contributor, StartPhase: 2},
 		},
 	})
 }

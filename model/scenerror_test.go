@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestScenarioReasonGoesByTypeNotText: what decides is whether the error
@@ -42,7 +43,7 @@ func TestScenarioReasonGoesByTypeNotText(t *testing.T) {
 // field at fault, wrapping ErrBadScenario, so that a reader can place it
 // at that traffic's own line.
 func TestTrafficErrorNamesItsTraffic(t *testing.T) {
-	traffic := []model.TrafficSpec{
+	traffic := []workload.TrafficSpec{
 		{Name: "u", Pattern: "uniform", Arrival: "saturate"},
 		{Name: "b", Pattern: "bitreverse", Arrival: "saturate"},
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // ScenarioSpec is a scenario described as data, as a scenario file gives
@@ -55,9 +56,9 @@ type ScenarioSpec struct {
 	// equal-cost ports of its group by output queue occupancy
 	// (routing_adaptive.go); false: the forwarding tables alone.
 	Adaptive bool
-	Flows    []FlowSpec
-	Traffic  []TrafficSpec
-	Apps     []AppSpec
+	Flows    []workload.FlowSpec
+	Traffic  []workload.TrafficSpec
+	Apps     []workload.AppSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
@@ -229,7 +230,7 @@ func (sc *Scenario) lmc(c *Config) int {
 }
 
 // flows returns the scenario's greedy flows under c.
-func (sc *Scenario) flows(c *Config) []FlowSpec {
+func (sc *Scenario) flows(c *Config) []workload.FlowSpec {
 	if sc.spec == nil {
 		return sc.Flows
 	}
@@ -237,7 +238,7 @@ func (sc *Scenario) flows(c *Config) []FlowSpec {
 }
 
 // traffic returns the scenario's generated traffic under c.
-func (sc *Scenario) traffic(c *Config) ([]TrafficSpec, error) {
+func (sc *Scenario) traffic(c *Config) ([]workload.TrafficSpec, error) {
 	if sc.spec == nil {
 		return sc.Traffic, nil
 	}
@@ -415,7 +416,7 @@ func (sp *ScenarioSpec) params() []scenParam {
 	// Traffic fields: qualified for every traffic, bare for those set.
 	type field struct {
 		name string
-		set  func(*TrafficSpec) bool
+		set  func(*workload.TrafficSpec) bool
 	}
 	bare := map[string][]int{}
 	for i := range sp.Traffic {
@@ -437,11 +438,11 @@ func (sp *ScenarioSpec) params() []scenParam {
 		durP(q+"burst", "onoff: mean burst length", engine.Nanosecond, engine.Second, ts.Burst,
 			func(s *ScenarioSpec, v engine.Time) { s.Traffic[i].Burst = v })
 		for _, f := range []field{
-			{"load", func(ts *TrafficSpec) bool { return ts.Load > 0 }},
-			{"hotspot_fraction", func(ts *TrafficSpec) bool { return ts.Pattern == "hotspot" }},
-			{"hot_nodes", func(ts *TrafficSpec) bool { return ts.HotNodes > 0 }},
-			{"senders", func(ts *TrafficSpec) bool { return ts.Pattern == "incast" }},
-			{"burst", func(ts *TrafficSpec) bool { return ts.Arrival == "onoff" }},
+			{"load", func(ts *workload.TrafficSpec) bool { return ts.Load > 0 }},
+			{"hotspot_fraction", func(ts *workload.TrafficSpec) bool { return ts.Pattern == "hotspot" }},
+			{"hot_nodes", func(ts *workload.TrafficSpec) bool { return ts.HotNodes > 0 }},
+			{"senders", func(ts *workload.TrafficSpec) bool { return ts.Pattern == "incast" }},
+			{"burst", func(ts *workload.TrafficSpec) bool { return ts.Arrival == "onoff" }},
 		} {
 			if f.set(ts) {
 				bare[f.name] = append(bare[f.name], i)

@@ -5,13 +5,14 @@ import (
 	"math/bits"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // roles lists the flow roles in the order of runStats' per-role arrays.
-var roles = [...]Role{Victim, Contributor, Background}
+var roles = [...]workload.Role{workload.Victim, workload.Contributor, workload.Background}
 
 // roleIndex returns r's index in roles (background for an unknown role).
-func roleIndex(r Role) uint8 {
+func roleIndex(r workload.Role) uint8 {
 	for i, x := range roles {
 		if x == r {
 			return uint8(i)

@@ -2,142 +2,29 @@ package model
 
 import (
 	"fmt"
-	"math/bits"
 	"math/rand/v2"
 	"slices"
 
-	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
-
-// TrafficSpec is one generated workload of a scenario: which hosts send,
-// where their messages go (Pattern), when messages arrive (Arrival, Load)
-// and how big they are. Every sender becomes one source: a queue pair with
-// its own message queue, throughput series and CCTI (cc_level qp); a sender
-// whose messages go to varying destinations (uniform, all-to-all, hot-spot
-// traffic) is one queue pair that addresses each message, like an
-// unreliable-datagram QP.
-type TrafficSpec struct {
-	Name string
-	// Pattern is where messages go (Patterns).
-	Pattern string
-	// Arrival is "saturate" (a message always waits: greedy), "poisson"
-	// (exponential gaps) or "onoff" (bursts at line rate of exponential
-	// length Burst, separated by exponential gaps that make the mean
-	// offered load Load).
-	Arrival string
-	// Load is the offered load of each sender, a fraction of its host
-	// link's data rate (poisson and onoff).
-	Load float64
-	// MessageSize is the (mean) message size in bytes; 0 takes the run's
-	// message_size.
-	MessageSize int
-	// SizeDist is "fixed", "exponential" (mean MessageSize) or "uniform"
-	// (1 to 2·MessageSize-1 bytes).
-	SizeDist string
-	// Burst is onoff's mean burst length.
-	Burst engine.Time
-	// Hot names the hot nodes of hotspot and the target of incast; when
-	// empty, HotNodes hosts spread evenly over the host order are hot.
-	Hot      []string
-	HotNodes int
-	// HotspotFraction is, in mode "hosts", the fraction of the other hosts
-	// that send only to the hot nodes (the rest send uniformly); in mode
-	// "traffic", the fraction of every host's messages that go to them.
-	HotspotFraction float64
-	HotspotMode     string
-	// Senders is how many hosts send in an incast (0: all but the target).
-	Senders int
-	// Sources restricts the senders to these hosts; empty: every host.
-	Sources []string
-	// Role labels the sources; "" is the rule: traffic towards a hot node
-	// is a contributor, other traffic of a scenario with hot nodes a victim,
-	// the rest background.
-	Role       Role
-	StartPhase int
-	SL         int
-}
-
-// Patterns are the destination patterns of TrafficSpec.Pattern. The
-// permutations act on host indexes 0..n-1 (Topology.Hosts order): transpose
-// needs n a perfect square, bitreverse, shuffle and butterfly a power of two.
-var Patterns = []string{"uniform", "permutation", "transpose", "bitreverse", "shuffle",
-	"butterfly", "neighbour", "shift", "hotspot", "incast", "alltoall"}
-
-// Arrivals are the arrival processes of TrafficSpec.Arrival.
-var Arrivals = []string{"saturate", "poisson", "onoff"}
-
-// SizeDists are the message size distributions of TrafficSpec.SizeDist.
-var SizeDists = []string{"fixed", "exponential", "uniform"}
-
-// PatternDest returns the destination of host s of n under a fixed
-// permutation pattern (transpose, bitreverse, shuffle, butterfly,
-// neighbour: s+1, shift: s+n/2, all mod n), or -1 where the pattern maps s to itself (s sends nothing).
-// It returns an error if n does not suit the pattern.
-func PatternDest(pattern string, s, n int) (int, error) {
-	lg := bits.Len(uint(n)) - 1
-	pow2 := n > 1 && n&(n-1) == 0
-	d := -1
-	switch pattern {
-	case "transpose":
-		side := isqrt(n)
-		if side*side != n || n < 4 {
-			return -1, fmt.Errorf("transpose needs a square number of hosts (at least 4), not %d", n)
-		}
-		d = s%side*side + s/side
-	case "bitreverse":
-		if !pow2 {
-			return -1, fmt.Errorf("bitreverse needs a power of two hosts, not %d", n)
-		}
-		d = int(bits.Reverse(uint(s)) >> (bits.UintSize - lg))
-	case "shuffle": // rotate left by one bit
-		if !pow2 {
-			return -1, fmt.Errorf("shuffle needs a power of two hosts, not %d", n)
-		}
-		d = (s<<1 | s>>(lg-1)) & (n - 1)
-	case "butterfly": // swap the most and least significant bits
-		if !pow2 || n < 4 {
-			return -1, fmt.Errorf("butterfly needs a power of two hosts (at least 4), not %d", n)
-		}
-		hi, lo := s>>(lg-1)&1, s&1
-		d = s&^(1<<(lg-1)|1) | lo<<(lg-1) | hi
-	case "neighbour":
-		d = (s + 1) % n
-	case "shift": // half way round the host order: every flow crosses the bisection
-		d = (s + n/2) % n
-	default:
-		return -1, fmt.Errorf("%q is not a fixed permutation", pattern)
-	}
-	if d == s {
-		return -1, nil
-	}
-	return d, nil
-}
-
-func isqrt(n int) int {
-	r := 0
-	for (r+1)*(r+1) <= n {
-		r++
-	}
-	return r
-}
 
 // source is one generated sender as expanded from a TrafficSpec: a host, its
 // destination rule and its role.
 type source struct {
-	spec  *TrafficSpec
+	spec  *workload.TrafficSpec
 	name  string
 	host  int   // sending host index
 	dst   int   // fixed destination host, or -1 for a random one per message
 	dests []int // random destinations are drawn uniformly from these (nil: every host but host)
 	cycle bool  // alltoall: go through dests in turn instead
 	load  float64
-	role  Role
+	role  workload.Role
 }
 
 // expandTraffic turns a traffic spec into sources over hosts (names in host
 // order), with rng drawing the random permutation and hot-spot senders.
-func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *rand.Rand) ([]source, error) {
+func expandTraffic(ts *workload.TrafficSpec, hosts []string, index map[string]int, rng *rand.Rand) ([]source, error) {
 	bad := func(field, format string, args ...any) error {
 		return &TrafficError{Name: ts.Name, Field: field, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -175,17 +62,17 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 			hot = append(hot, j*n/k+n/(2*k))
 		}
 	}
-	role := func(toHot bool) Role {
+	role := func(toHot bool) workload.Role {
 		if ts.Role != "" {
 			return ts.Role
 		}
 		switch {
 		case toHot:
-			return Contributor
+			return workload.Contributor
 		case len(hot) > 0:
-			return Victim
+			return workload.Victim
 		}
-		return Background
+		return workload.Background
 	}
 	var out []source
 	add := func(s int, dst int, dests []int, toHot bool, load float64) {
@@ -229,7 +116,7 @@ func expandTraffic(ts *TrafficSpec, hosts []string, index map[string]int, rng *r
 			if !senders[s] {
 				continue
 			}
-			d, err := PatternDest(ts.Pattern, s, n)
+			d, err := workload.PatternDest(ts.Pattern, s, n)
 			if err != nil {
 				return nil, bad("pattern", "%v", err)
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // bitsOf spells s in b binary digits, most significant first.
@@ -53,7 +54,7 @@ func TestPatternDestinations(t *testing.T) {
 				if w == s {
 					w = -1 // maps to itself: sends nothing
 				}
-				got, err := PatternDest(pattern, s, n)
+				got, err := workload.PatternDest(pattern, s, n)
 				if err != nil || got != w {
 					t.Errorf("%s n=%d s=%d (%s): got %d, %v; want %d", pattern, n, s, d, got, err, w)
 				}
@@ -64,7 +65,7 @@ func TestPatternDestinations(t *testing.T) {
 		pattern string
 		n       int
 	}{{"transpose", 8}, {"bitreverse", 12}, {"shuffle", 6}, {"butterfly", 2}} {
-		if _, err := PatternDest(c.pattern, 0, c.n); err == nil {
+		if _, err := workload.PatternDest(c.pattern, 0, c.n); err == nil {
 			t.Errorf("%s on %d hosts: no error", c.pattern, c.n)
 		}
 	}
@@ -85,7 +86,7 @@ func hostList(n int) ([]string, map[string]int) {
 func TestExpandTraffic(t *testing.T) {
 	names, index := hostList(16)
 	rng := rand.New(rand.NewPCG(1, 2))
-	expand := func(ts TrafficSpec) []source {
+	expand := func(ts workload.TrafficSpec) []source {
 		t.Helper()
 		srcs, err := expandTraffic(&ts, names, index, rng)
 		if err != nil {
@@ -96,7 +97,7 @@ func TestExpandTraffic(t *testing.T) {
 	t.Run("permutation is a derangement", func(t *testing.T) {
 		for seed := range 20 {
 			rng = rand.New(rand.NewPCG(uint64(seed), 2))
-			srcs := expand(TrafficSpec{Name: "p", Pattern: "permutation"})
+			srcs := expand(workload.TrafficSpec{Name: "p", Pattern: "permutation"})
 			seen := map[int]bool{}
 			for _, s := range srcs {
 				if s.dst == s.host || s.dst < 0 || seen[s.dst] {
@@ -110,25 +111,25 @@ func TestExpandTraffic(t *testing.T) {
 		}
 	})
 	t.Run("incast", func(t *testing.T) {
-		srcs := expand(TrafficSpec{Name: "i", Pattern: "incast", Hot: []string{"H3"}, Senders: 5})
+		srcs := expand(workload.TrafficSpec{Name: "i", Pattern: "incast", Hot: []string{"H3"}, Senders: 5})
 		if len(srcs) != 5 {
 			t.Fatalf("%d senders, want 5", len(srcs))
 		}
 		for j, s := range srcs {
-			if s.dst != 2 || s.host != 3+j || s.role != Contributor {
+			if s.dst != 2 || s.host != 3+j || s.role != workload.Contributor {
 				t.Errorf("sender %d: %+v", j, s)
 			}
 		}
 	})
 	t.Run("hotspot by hosts", func(t *testing.T) {
-		srcs := expand(TrafficSpec{Name: "h", Pattern: "hotspot", HotNodes: 2, HotspotFraction: 0.5})
+		srcs := expand(workload.TrafficSpec{Name: "h", Pattern: "hotspot", HotNodes: 2, HotspotFraction: 0.5})
 		hot := map[int]int{}
 		var victims int
 		for _, s := range srcs {
 			switch s.role {
-			case Contributor:
+			case workload.Contributor:
 				hot[s.dst]++
-			case Victim:
+			case workload.Victim:
 				victims++
 				if slices.Contains(s.dests, s.host) || len(s.dests) != 13 {
 					t.Errorf("victim %d draws from %v", s.host, s.dests)
@@ -141,11 +142,11 @@ func TestExpandTraffic(t *testing.T) {
 		}
 	})
 	t.Run("hotspot by traffic", func(t *testing.T) {
-		srcs := expand(TrafficSpec{Name: "h", Pattern: "hotspot", HotNodes: 1, HotspotFraction: 0.25,
+		srcs := expand(workload.TrafficSpec{Name: "h", Pattern: "hotspot", HotNodes: 1, HotspotFraction: 0.25,
 			HotspotMode: "traffic", Arrival: "poisson", Load: 0.8})
 		for _, s := range srcs {
 			want := 0.8 * 0.75
-			if s.role == Contributor {
+			if s.role == workload.Contributor {
 				want = 0.8 * 0.25
 			}
 			if math.Abs(s.load-want) > 1e-12 {
@@ -157,7 +158,7 @@ func TestExpandTraffic(t *testing.T) {
 		}
 	})
 	t.Run("alltoall cycles", func(t *testing.T) {
-		srcs := expand(TrafficSpec{Name: "a", Pattern: "alltoall"})
+		srcs := expand(workload.TrafficSpec{Name: "a", Pattern: "alltoall"})
 		g := &generator{src: &srcs[3], nHosts: 16}
 		var got []int32
 		for range 16 {
@@ -169,14 +170,14 @@ func TestExpandTraffic(t *testing.T) {
 		}
 	})
 	t.Run("explicit role wins", func(t *testing.T) {
-		for _, s := range expand(TrafficSpec{Name: "u", Pattern: "uniform", Role: Victim}) {
-			if s.role != Victim {
+		for _, s := range expand(workload.TrafficSpec{Name: "u", Pattern: "uniform", Role: workload.Victim}) {
+			if s.role != workload.Victim {
 				t.Fatalf("%s: role %s", s.name, s.role)
 			}
 		}
 	})
 	t.Run("uniform never sends to itself", func(t *testing.T) {
-		srcs := expand(TrafficSpec{Name: "u", Pattern: "uniform"})
+		srcs := expand(workload.TrafficSpec{Name: "u", Pattern: "uniform"})
 		g := &generator{src: &srcs[5], nHosts: 16, rng: rand.New(rand.NewPCG(3, 4))}
 		count := make([]int, 16)
 		for range 16000 {
@@ -199,7 +200,7 @@ func TestExpandTraffic(t *testing.T) {
 // generator's first draw (rand.IntN(0)).
 func TestHotspotWithNoColdDestinationIsRefused(t *testing.T) {
 	names, index := hostList(4)
-	for _, ts := range []TrafficSpec{
+	for _, ts := range []workload.TrafficSpec{
 		{Name: "hs", Pattern: "hotspot", HotNodes: 3, HotspotMode: "traffic", HotspotFraction: 0.5, Arrival: "poisson", Load: 0.5},
 		{Name: "hs", Pattern: "hotspot", HotNodes: 3, HotspotMode: "hosts", HotspotFraction: 0, Arrival: "poisson", Load: 0.5},
 	} {
@@ -216,8 +217,8 @@ func TestHotspotWithNoColdDestinationIsRefused(t *testing.T) {
 }
 
 // twoHosts is A - S1 - B, one generated traffic from A to B.
-func twoHosts(ts TrafficSpec, phases int) *Scenario {
-	return &Scenario{Name: "two", Phases: phases, Traffic: []TrafficSpec{ts},
+func twoHosts(ts workload.TrafficSpec, phases int) *Scenario {
+	return &Scenario{Name: "two", Phases: phases, Traffic: []workload.TrafficSpec{ts},
 		Build: func(c *Config) (*fabric.Topology, error) {
 			t := &fabric.Topology{}
 			s := t.AddSwitch("S1", 4)
@@ -242,7 +243,7 @@ func TestLoneMessageLatency(t *testing.T) {
 			cfg.Phase, cfg.Sample = 20*engine.Millisecond, engine.Millisecond
 			cfg.HostIOGbps = io
 			const size = 1000
-			sc := twoHosts(TrafficSpec{Name: "one", Pattern: "incast", Hot: []string{"B"}, Sources: []string{"A"},
+			sc := twoHosts(workload.TrafficSpec{Name: "one", Pattern: "incast", Hot: []string{"B"}, Sources: []string{"A"},
 				Arrival: "poisson", Load: 0.001, MessageSize: size}, 1)
 			res, err := Run(sc, cfg, 7)
 			if err != nil {
@@ -258,7 +259,7 @@ func TestLoneMessageLatency(t *testing.T) {
 			if got := all.Mean * float64(engine.Microsecond); math.Abs(got-float64(want)) > 1 {
 				t.Errorf("mean latency %v ps, want %v ps", got, int64(want))
 			}
-			if l := res.Stats.Latency[roleIndex(Contributor)]; l.Count != all.Count {
+			if l := res.Stats.Latency[roleIndex(workload.Contributor)]; l.Count != all.Count {
 				t.Errorf("contributor messages %d of %d", l.Count, all.Count)
 			}
 		})
@@ -269,7 +270,7 @@ func TestLoneMessageLatency(t *testing.T) {
 // fat tree: bytes and credits are conserved at odd instants, the offered
 // load is what was asked, and a second run gives the same result.
 func TestGeneratedTrafficConservesAndRepeats(t *testing.T) {
-	for _, ts := range []TrafficSpec{
+	for _, ts := range []workload.TrafficSpec{
 		{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4, MessageSize: 3000, SizeDist: "exponential"},
 		{Name: "b", Pattern: "bitreverse", Arrival: "onoff", Load: 0.3, Burst: 20 * engine.Microsecond, MessageSize: 2048},
 		{Name: "h", Pattern: "hotspot", HotNodes: 1, HotspotFraction: 0.25, MessageSize: 8192, SizeDist: "uniform"},
@@ -278,7 +279,7 @@ func TestGeneratedTrafficConservesAndRepeats(t *testing.T) {
 			cfg := DefaultConfig()
 			cfg.Phase, cfg.Sample = 3*engine.Millisecond, 100*engine.Microsecond
 			cfg.HostIOGbps, cfg.CC.Scheme = 16, SchemeIB
-			sc := &Scenario{Name: "ft", Phases: 1, Traffic: []TrafficSpec{ts}, Routing: "ftree",
+			sc := &Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
 				Build: func(c *Config) (*fabric.Topology, error) {
 					return fabric.GenerateTopology("fattree", fabric.TopoParams{K: 4, Levels: 2, HostGbps: 16, SwitchGbps: 16})
 				}}
@@ -337,10 +338,10 @@ func TestLatencyHistogram(t *testing.T) {
 // expectation replays the same sources' streams in a network that never
 // runs.
 func TestOfferedLoadCountsABlockedSourcesArrivals(t *testing.T) {
-	ts := TrafficSpec{Name: "p", Pattern: "neighbour", Arrival: "poisson", Load: 0.6, MessageSize: 4096}
+	ts := workload.TrafficSpec{Name: "p", Pattern: "neighbour", Arrival: "poisson", Load: 0.6, MessageSize: 4096}
 	cfg := DefaultConfig()
 	cfg.Phase, cfg.HCAMsgRate = 2*engine.Millisecond, 0.002
-	sc := &Scenario{Name: "ft", Phases: 1, Traffic: []TrafficSpec{ts}, Routing: "ftree",
+	sc := &Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
 		Build: func(c *Config) (*fabric.Topology, error) {
 			return fabric.GenerateTopology("fattree", fabric.TopoParams{K: 2, Levels: 2, HostGbps: 16, SwitchGbps: 16})
 		}}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Work is what one run costs, estimated from its scenario and parameters
@@ -92,7 +93,7 @@ func (sc *Scenario) EstimateWork(c Config) (Work, error) {
 
 // trafficSenders estimates the sources a traffic spec makes on a topology
 // of hosts hosts.
-func trafficSenders(ts *TrafficSpec, hosts int) int {
+func trafficSenders(ts *workload.TrafficSpec, hosts int) int {
 	n := hosts
 	if len(ts.Sources) > 0 {
 		n = len(ts.Sources)

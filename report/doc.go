@@ -39,7 +39,8 @@
 //
 // # Imports
 //
-// Of ccsweep, report imports engine, grids, model, report/rank, store and
+// Of ccsweep, report imports engine, grids, model, model/workload (the
+// flow roles a figure groups by), report/rank, store and
 // store/atomicfile. It must never import sweep: drawing a database never
 // runs a point.
 package report

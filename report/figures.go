@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -408,13 +409,13 @@ func flowStats(series []store.Series, win windowFunc) (flows []Flow, from, to fl
 		if first <= last {
 			f.MeanGbps, _ = meanSD(s.Gbps[first : last+1])
 		}
-		if f.Role == string(model.Contributor) {
+		if f.Role == string(workload.Contributor) {
 			total += f.MeanGbps
 		}
 		flows = append(flows, f)
 	}
 	for i := range flows {
-		if flows[i].Role == string(model.Contributor) && total > 0 {
+		if flows[i].Role == string(workload.Contributor) && total > 0 {
 			flows[i].Share = flows[i].MeanGbps / total
 		}
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -22,9 +23,9 @@ import (
 func fakeResult(cfg model.Config, seed uint64, victim float64) *model.Result {
 	return &model.Result{Scenario: "testbed-s1", Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
 		Flows: []model.FlowResult{
-			{Name: "F1", Role: model.Victim, Gbps: []float64{victim, victim}},
-			{Name: "F2", Role: model.Contributor, Gbps: []float64{3, 3}},
-			{Name: "F3", Role: model.Contributor, Gbps: []float64{3, 3}},
+			{Name: "F1", Role: workload.Victim, Gbps: []float64{victim, victim}},
+			{Name: "F2", Role: workload.Contributor, Gbps: []float64{3, 3}},
+			{Name: "F3", Role: workload.Contributor, Gbps: []float64{3, 3}},
 		}}
 }
 

@@ -1,4 +1,4 @@
-package model
+package workload
 
 import (
 	"bufio"
@@ -17,7 +17,28 @@ import (
 type Trace struct {
 	// Ranks is the schedule's num_ranks.
 	Ranks int
-	ops   [][]appOp
+	// Ops are the ranks' programs, Ops[r] rank r's operations in the
+	// order the rank runs them.
+	Ops [][]Op
+}
+
+// OpKind is what an operation of a trace does.
+type OpKind uint8
+
+// Operation kinds of a trace.
+const (
+	OpSend OpKind = iota
+	OpRecv
+	OpCompute
+)
+
+// Op is one operation of a rank's program in a trace.
+type Op struct {
+	Kind OpKind
+	Peer int32       // send, recv: the other rank
+	Size int32       // send, recv: bytes
+	Tag  int32       // send, recv: the message's tag (0 when none is given)
+	Dur  engine.Time // compute: how long
 }
 
 // GOALError is a malformed line of a GOAL schedule: Line counts from 1 (0:
@@ -55,7 +76,7 @@ const (
 // none is given; no wildcards). calc's time is in nanoseconds.
 func ParseGOAL(data []byte) (*Trace, error) {
 	type gop struct {
-		op   appOp
+		op   Op
 		line int
 		deps []int
 	}
@@ -111,7 +132,7 @@ func ParseGOAL(data []byte) (*Trace, error) {
 			}
 		}
 		heap.Init(ready)
-		var prog []appOp
+		var prog []Op
 		for ready.Len() > 0 {
 			i := heap.Pop(ready).(int)
 			prog = append(prog, ops[i].op)
@@ -128,7 +149,7 @@ func ParseGOAL(data []byte) (*Trace, error) {
 				}
 			}
 		}
-		t.ops[rank] = prog
+		t.Ops[rank] = prog
 		rank = -1
 		return nil
 	}
@@ -150,7 +171,7 @@ func ParseGOAL(data []byte) (*Trace, error) {
 		}
 		switch {
 		case f[0] == "num_ranks":
-			if t.ops != nil {
+			if t.Ops != nil {
 				return nil, fail(line, "num_ranks given twice")
 			}
 			if len(f) != 2 {
@@ -160,9 +181,9 @@ func ParseGOAL(data []byte) (*Trace, error) {
 			if err != nil {
 				return nil, err
 			}
-			t.Ranks, t.ops, seen = n, make([][]appOp, n), make([]bool, n)
+			t.Ranks, t.Ops, seen = n, make([][]Op, n), make([]bool, n)
 		case f[0] == "rank":
-			if t.ops == nil {
+			if t.Ops == nil {
 				return nil, fail(line, "rank before num_ranks")
 			}
 			if rank >= 0 {
@@ -220,7 +241,7 @@ func ParseGOAL(data []byte) (*Trace, error) {
 	if rank >= 0 {
 		return nil, fail(line, "rank %d's block is not closed: want }", rank)
 	}
-	if t.ops == nil {
+	if t.Ops == nil {
 		return nil, fail(0, "no num_ranks: not a GOAL schedule")
 	}
 	return t, nil
@@ -228,9 +249,9 @@ func ParseGOAL(data []byte) (*Trace, error) {
 
 // parseGOALOp reads an operation (the words after its label) of rank
 // of n ranks.
-func parseGOALOp(f []string, rank, n int) (appOp, error) {
+func parseGOALOp(f []string, rank, n int) (Op, error) {
 	if len(f) == 0 {
-		return appOp{}, fmt.Errorf("want send, recv or calc after the label")
+		return Op{}, fmt.Errorf("want send, recv or calc after the label")
 	}
 	size := func(s string) (int32, error) {
 		v, err := strconv.Atoi(strings.TrimSuffix(s, "b"))
@@ -274,39 +295,39 @@ func parseGOALOp(f []string, rank, n int) (appOp, error) {
 	case "send", "recv":
 		dir := map[string]string{"send": "to", "recv": "from"}[f[0]]
 		if len(f) < 4 || f[2] != dir {
-			return appOp{}, fmt.Errorf("want %s SIZEb %s RANK [tag T]", f[0], dir)
+			return Op{}, fmt.Errorf("want %s SIZEb %s RANK [tag T]", f[0], dir)
 		}
 		sz, err := size(f[1])
 		if err != nil {
-			return appOp{}, err
+			return Op{}, err
 		}
 		p, err := peer(f[3])
 		if err != nil {
-			return appOp{}, err
+			return Op{}, err
 		}
 		tag, err := opts(f[4:])
 		if err != nil {
-			return appOp{}, err
+			return Op{}, err
 		}
-		kind := opSend
+		kind := OpSend
 		if f[0] == "recv" {
-			kind = opRecv
+			kind = OpRecv
 		}
-		return appOp{kind: kind, peer: p, arg: sz, tag: tag}, nil
+		return Op{Kind: kind, Peer: p, Size: sz, Tag: tag}, nil
 	case "calc":
 		if len(f) < 2 {
-			return appOp{}, fmt.Errorf("want calc NANOSECONDS")
+			return Op{}, fmt.Errorf("want calc NANOSECONDS")
 		}
 		v, err := strconv.ParseInt(f[1], 10, 64)
 		if err != nil || v < 0 || v > int64(engine.Second/engine.Nanosecond)*3600 {
-			return appOp{}, fmt.Errorf("calc %q: want nanoseconds from 0 to one hour", f[1])
+			return Op{}, fmt.Errorf("calc %q: want nanoseconds from 0 to one hour", f[1])
 		}
 		if _, err := opts(f[2:]); err != nil {
-			return appOp{}, err
+			return Op{}, err
 		}
-		return appOp{kind: opCompute, dur: engine.Time(v) * engine.Nanosecond}, nil
+		return Op{Kind: OpCompute, Dur: engine.Time(v) * engine.Nanosecond}, nil
 	}
-	return appOp{}, fmt.Errorf("%q: want send, recv or calc", f[0])
+	return Op{}, fmt.Errorf("%q: want send, recv or calc", f[0])
 }
 
 // intHeap is a min-heap of ints for container/heap.
