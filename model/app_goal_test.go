@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,4 +65,29 @@ func goalFile(t *testing.T, name string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestAppTraceSize: a trace's message carries the size its send names (the
+// model translates a trace's operations into the ranks' programs): one
+// 1000-byte message between two ranks completes in the one-way time of
+// 1000 bytes, not of the 1 byte of the barrier tests. The message is one
+// packet; the receive DMA moves its payload at the I/O rate from the
+// header's arrival and cannot finish before the tail (hca.go's receive),
+// so the slower of the wire time and the payload's DMA time counts.
+func TestAppTraceSize(t *testing.T) {
+	const size = 1000
+	tr, err := workload.ParseGOAL([]byte("num_ranks 2\nrank 0 {\ns: send 1000b to 1\n}\nrank 1 {\nr: recv 1000b from 0\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := appConfig(engine.Millisecond)
+	if c.MTU < size || c.HostIOGbps <= 0 || c.PCIeGen != 0 {
+		t.Fatalf("MTU %d, HostIOGbps %g, PCIe gen %d: want one packet and the I/O rate HostIOGbps", c.MTU, c.HostIOGbps, c.PCIeGen)
+	}
+	a := workload.DefaultApp("one", "trace")
+	a.Trace, a.Hosts = tr, []string{"H1", "H2"}
+	m, _ := runApps(t, starScenario("one", 2, a), c, 1)
+	wireNs := float64(size+c.HeaderBytes) * 8 / c.HostLinkGbps
+	dmaNs := float64(size) * 8 / c.HostIOGbps
+	within(t, "one_completion_us", m["one_completion_us"], oneWay(c, a, size)+(math.Max(wireNs, dmaNs)-wireNs)/1000, 0.01)
 }
