@@ -76,6 +76,9 @@ func TestSensitivityListsTheRowsThatFlip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if len(rep.Params) != 1 || rep.Params[0].Name != "paced_read_latency" {
+		t.Fatalf("asked for paced_read_latency, got %d parameters", len(rep.Params))
+	}
 	p := rep.Params[0]
 	if p.Default != "2.5us" || p.Half != "1.25us" || p.Double != "5us" {
 		t.Fatalf("default %s, halved %s, doubled %s; want 2.5us, 1.25us, 5us", p.Default, p.Half, p.Double)
