@@ -252,24 +252,11 @@ func (st RoundState) Plan(g *grids.Grid, shard Shard) (*Plan, error) {
 	if st.Round == 0 {
 		return NewPlan(g, shard)
 	}
-	if err := shard.validate(); err != nil {
-		return nil, err
-	}
 	list := make([]grids.Point, len(st.Points))
 	for i, p := range st.Points {
 		list[i] = p.Point
 	}
-	p := &Plan{Grid: g, GridID: GridID(g), list: list}
-	if shard == (Shard{}) || shard.Count == 1 {
-		return p, nil
-	}
-	p.pos = []uint32{}
-	for i, sh := range deal(len(list), func(i int) grids.Point { return list[i] }, shard.Count, nil) {
-		if int(sh) == shard.Index-1 {
-			p.pos = append(p.pos, uint32(i))
-		}
-	}
-	return p, nil
+	return NewListPlan(g, list, shard)
 }
 
 // RoundsOutcome says what an adaptive sweep did: the sum of its rounds'
