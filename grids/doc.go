@@ -123,7 +123,7 @@
 //
 // Three tables make a grid adaptive: after its own points, rounds of
 // further points follow, each decided from the results of the rounds
-// before (package sweep runs them):
+// before (package sweep/adaptive decides and runs them):
 //
 //	seeds = { min = 3, max = 30, ci = 0.05, metric = "victim_gbps" }   # replications to a precision (SeedTarget)
 //	[refine]      # points added between neighbours where a metric changes or a constraint flips (Refine)
@@ -151,6 +151,6 @@
 // topology and routing keys of a scenario file), model/workload (the
 // flows, traffic and apps a scenario file describes), grids/param (a point's
 // parameter) and grids/point (a point), which store keeps as they are. It
-// must never import sweep, store, report or report/rank: a grid is plain
-// values that those consume.
+// must never import sweep, sweep/adaptive, store, report or report/rank: a
+// grid is plain values that those consume.
 package grids

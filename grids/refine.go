@@ -15,8 +15,8 @@ import (
 // on the Axes (midway, on each axis's scale), where Metric differs most
 // between the two or where the outcome of a Where constraint differs, until
 // Points have been added or no pair of neighbours is worth splitting. Added
-// points are ordinary points (stored, resumable, mergeable); see the sweep
-// package for the rounds.
+// points are ordinary points (stored, resumable, mergeable); package
+// sweep/adaptive decides and runs the rounds (RefineStepper).
 //
 // In a grid file:
 //
