@@ -134,6 +134,14 @@
 // before the first table, like every table. None of them enters the
 // canonical form: the points they add are points of the same grid.
 //
+// grids reads what a file asks for; deciding what each round runs is
+// package sweep/adaptive's. grids keeps the rules its own parsing applies
+// too: which kinds are numeric (NumericKind), the default round size
+// (DefaultPerRound), an axis value as a number and back (AxisNumber, which
+// the log-scale check uses, and AxisValue, rounded as float ranges are),
+// and the settings a command line's refinement asks for (RefineWith,
+// validated and defaulted as [refine] is).
+//
 // # Canonical form
 //
 // Grid.Canonical spells a grid as run, in JSON of format CanonicalFormat:
