@@ -15,6 +15,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 func calibrateCommand() *cli.Command {
@@ -65,7 +66,7 @@ func calibrateAction(c *cli.Context) error {
 	if err := checkOutputs([]ioPath{{"--out", out}}, append(gridInputs(g), ioPath{"the database", dbPath})); err != nil {
 		return err
 	}
-	rounds := sweep.NewRounds(g, g.Refine)
+	rounds := adaptive.NewRounds(g, g.Refine)
 	var db *store.DB
 	if c.Bool("no-run") {
 		db, err = store.OpenReadOnly(dbPath)
@@ -83,14 +84,14 @@ func calibrateAction(c *cli.Context) error {
 		if !c.Bool("quiet") {
 			opt.Progress = newProgress(c.App.ErrWriter)
 		}
-		sum, err := sweep.RunRounds(c.Context, rounds, db, opt)
+		sum, err := adaptive.RunRounds(c.Context, rounds, db, opt)
 		fmt.Fprintf(w, "%s: %d points in rounds 0..%d, %d ran now (%d failed); wall %s\n", g.Name, sum.Points,
 			sum.State.Round, sum.Ran, sum.Failed, sum.Wall.Round(time.Millisecond))
 		if err != nil {
 			return fmt.Errorf("%w; finished points are kept in %s: run the same command again to go on", err, dbPath)
 		}
 	}
-	fit, err := sweep.FitOf(c.Context, rounds, db)
+	fit, err := adaptive.FitOf(c.Context, rounds, db)
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 // roundFlags are run's flags for adaptive sweeps.
@@ -25,7 +26,7 @@ func roundFlags() []cli.Flag {
 
 // sweepRounds returns the adaptive sweep that g and run's flags ask for,
 // or nil.
-func sweepRounds(c *cli.Context, g *grids.Grid) (*sweep.Rounds, error) {
+func sweepRounds(c *cli.Context, g *grids.Grid) (*adaptive.Rounds, error) {
 	refine := g.Refine
 	if c.IsSet("refine") || c.IsSet("refine-by") {
 		points := c.Int("refine")
@@ -41,7 +42,7 @@ func sweepRounds(c *cli.Context, g *grids.Grid) (*sweep.Rounds, error) {
 		}
 		refine = r
 	}
-	rounds := sweep.NewRounds(g, refine)
+	rounds := adaptive.NewRounds(g, refine)
 	if rounds == nil && c.IsSet("rounds-from") {
 		return nil, usagef("--rounds-from: grid %s has no rounds (no [refine], no seed target, no --refine)", g.Name)
 	}
@@ -53,13 +54,13 @@ func sweepRounds(c *cli.Context, g *grids.Grid) (*sweep.Rounds, error) {
 
 // runSweep runs plan, or the rounds of an adaptive sweep, in db, printing
 // a line about the rounds.
-func runSweep(c *cli.Context, rounds *sweep.Rounds, plan *sweep.Plan, db *store.DB, opt sweep.Options) (sweep.Outcome, error) {
+func runSweep(c *cli.Context, rounds *adaptive.Rounds, plan *sweep.Plan, db *store.DB, opt sweep.Options) (sweep.Outcome, error) {
 	if rounds == nil {
 		return sweep.Run(c.Context, plan, db, opt)
 	}
 	out := c.App.Writer
 	if opt.Shard == (sweep.Shard{}) || opt.Shard.Count == 1 {
-		sum, err := sweep.RunRounds(c.Context, rounds, db, opt)
+		sum, err := adaptive.RunRounds(c.Context, rounds, db, opt)
 		printRounds(out, sum.State, "")
 		return sum.Outcome, err
 	}
@@ -74,26 +75,26 @@ func runSweep(c *cli.Context, rounds *sweep.Rounds, plan *sweep.Plan, db *store.
 	if st.Finished {
 		return sweep.Outcome{}, nil
 	}
-	return sweep.RunRound(c.Context, rounds.Grid, st, db, opt)
+	return adaptive.RunRound(c.Context, rounds.Grid, st, db, opt)
 }
 
 // currentRound replays the rounds from the database at path, read-only; a
 // missing database is an empty one.
-func currentRound(ctx context.Context, rounds *sweep.Rounds, path string) (sweep.RoundState, error) {
+func currentRound(ctx context.Context, rounds *adaptive.Rounds, path string) (adaptive.RoundState, error) {
 	exists, err := store.Exists(path)
 	if err != nil || !exists {
 		return rounds.Current(ctx, nil)
 	}
 	db, err := store.OpenReadOnly(path)
 	if err != nil {
-		return sweep.RoundState{}, err
+		return adaptive.RoundState{}, err
 	}
 	defer db.Close()
 	return rounds.Current(ctx, db)
 }
 
 // printRounds says where an adaptive sweep stands.
-func printRounds(w io.Writer, st sweep.RoundState, from string) {
+func printRounds(w io.Writer, st adaptive.RoundState, from string) {
 	state := fmt.Sprintf("round %d has %d points", st.Round, len(st.Points))
 	if st.Finished {
 		state = "finished"
@@ -107,7 +108,7 @@ func printRounds(w io.Writer, st sweep.RoundState, from string) {
 
 // dryRunRounds says, after a dry run's count of the grid's own points,
 // where the grid's rounds stand in the database at path.
-func dryRunRounds(c *cli.Context, rounds *sweep.Rounds, path string) error {
+func dryRunRounds(c *cli.Context, rounds *adaptive.Rounds, path string) error {
 	st, err := currentRound(c.Context, rounds, path)
 	if err != nil {
 		return err
@@ -120,7 +121,7 @@ func dryRunRounds(c *cli.Context, rounds *sweep.Rounds, path string) error {
 // dryRun prints what run --dry-run says: what a run would do, reading the
 // database if it exists and writing nothing, and where the grid's rounds
 // (nil if it has none) stand.
-func dryRun(c *cli.Context, plan *sweep.Plan, rounds *sweep.Rounds, dbPath string) error {
+func dryRun(c *cli.Context, plan *sweep.Plan, rounds *adaptive.Rounds, dbPath string) error {
 	w, jobs := c.App.Writer, c.Int("jobs")
 	todo, cost, err := sweep.EstimateMissing(c.Context, plan, dbPath)
 	if err != nil {

@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/grids"
-	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 	"github.com/ccsweep/ccsweep/sweep/slurm"
 )
 
@@ -24,7 +24,7 @@ func slurmRoundFlags() []cli.Flag {
 
 // slurmRounds returns the rounds of g (nil without), and sets the job's
 // tasks to run the round under way and its merge job to submit the next.
-func slurmRounds(c *cli.Context, g *grids.Grid, job *slurm.Job) (*sweep.Rounds, error) {
+func slurmRounds(c *cli.Context, g *grids.Grid, job *slurm.Job) (*adaptive.Rounds, error) {
 	rounds, err := sweepRounds(c, g)
 	if err != nil || rounds == nil {
 		if c.Bool("next-round") && err == nil {

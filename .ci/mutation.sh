@@ -29,9 +29,10 @@
 #     used; nor is GOGC for the compiler and linker (no difference either).
 #   - --workers 1 always: the machine has two cores shared with others.
 #   - the mutation build tag (MUT_TAGS) lets slow tests skip themselves;
-#     model's and sweep's tests also run with -short (MUT_SHORT=1 for any
-#     package, MUT_SHORT=0 for neither): sweep's -short skips one 20 s
-#     refinement run of its 43 s of tests.
+#     model's, sweep's and sweep/adaptive's tests also run with -short
+#     (MUT_SHORT=1 for any package, MUT_SHORT=0 for none): -short skips
+#     sweep/adaptive's 20 s refinement run of testbed-s1 (in sweep's tests
+#     until the adaptive sweeps left sweep).
 #   - MUT_SKIP=REGEX skips those tests (go test -skip, through GOFLAGS;
 #     default per package, see defskip);
 #     MUT_EXCLUDE=REGEX leaves files out (gremlins --exclude-files, paths
@@ -115,7 +116,7 @@ for pkg in "${pkgs[@]}"; do
 	name=$(echo "$pkg" | tr / -)
 	flags="${GOFLAGS:-} -count=1 -vet=off"
 	short=${MUT_SHORT:-}
-	if [ -z "$short" ] && { [ "$pkg" = model ] || [ "$pkg" = sweep ]; }; then
+	if [ -z "$short" ] && { [ "$pkg" = model ] || [ "$pkg" = sweep ] || [ "$pkg" = sweep/adaptive ]; }; then
 		short=1
 	fi
 	if [ "$short" = 1 ]; then

@@ -123,7 +123,7 @@
 //
 // Three tables make a grid adaptive: after its own points, rounds of
 // further points follow, each decided from the results of the rounds
-// before (package sweep runs them):
+// before (package sweep/adaptive decides and runs them):
 //
 //	seeds = { min = 3, max = 30, ci = 0.05, metric = "victim_gbps" }   # replications to a precision (SeedTarget)
 //	[refine]      # points added between neighbours where a metric changes or a constraint flips (Refine)
@@ -133,6 +133,14 @@
 // and [calibrate] belong at the top level and must come after the keys
 // before the first table, like every table. None of them enters the
 // canonical form: the points they add are points of the same grid.
+//
+// grids reads what a file asks for; deciding what each round runs is
+// package sweep/adaptive's. grids keeps the rules its own parsing applies
+// too: which kinds are numeric (NumericKind), the default round size
+// (DefaultPerRound), an axis value as a number and back (AxisNumber, which
+// the log-scale check uses, and AxisValue, rounded as float ranges are),
+// and the settings a command line's refinement asks for (RefineWith,
+// validated and defaulted as [refine] is).
 //
 // # Canonical form
 //
@@ -151,6 +159,6 @@
 // topology and routing keys of a scenario file), model/workload (the
 // flows, traffic and apps a scenario file describes), grids/param (a point's
 // parameter) and grids/point (a point), which store keeps as they are. It
-// must never import sweep, store, report or report/rank: a grid is plain
-// values that those consume.
+// must never import sweep, sweep/adaptive, store, report or report/rank: a
+// grid is plain values that those consume.
 package grids

@@ -15,8 +15,8 @@ import (
 // on the Axes (midway, on each axis's scale), where Metric differs most
 // between the two or where the outcome of a Where constraint differs, until
 // Points have been added or no pair of neighbours is worth splitting. Added
-// points are ordinary points (stored, resumable, mergeable); see the sweep
-// package for the rounds.
+// points are ordinary points (stored, resumable, mergeable); package
+// sweep/adaptive decides and runs the rounds (RefineStepper).
 //
 // In a grid file:
 //
@@ -137,11 +137,7 @@ func (g *Grid) parseRefine(ps *problems, n *node) *Refine {
 			}
 		}
 	} else {
-		for _, a := range axes {
-			if NumericKind(a.Kind) && len(a.Values) > 1 {
-				r.Axes = append(r.Axes, RefineAxis{Name: a.Name, Kind: a.Kind})
-			}
-		}
+		r.Axes = g.refinableAxes()
 		if len(r.Axes) == 0 {
 			add(n.line, "refine", "the grid has no numeric axis with two values or more to refine")
 		}
@@ -153,6 +149,19 @@ func (g *Grid) parseRefine(ps *problems, n *node) *Refine {
 		return nil
 	}
 	return r
+}
+
+// refinableAxes returns the axes a refinement splits when it names none:
+// every numeric axis of the grid with two values or more, in the grid's
+// order, on a linear scale.
+func (g *Grid) refinableAxes() []RefineAxis {
+	var out []RefineAxis
+	for _, a := range g.Axes() {
+		if NumericKind(a.Kind) && len(a.Values) > 1 {
+			out = append(out, RefineAxis{Name: a.Name, Kind: a.Kind})
+		}
+	}
+	return out
 }
 
 // markLogAxes reads key, a list of axis names, from m and puts those axes
@@ -282,12 +291,7 @@ func (g *Grid) RefineWith(points int, metric string) (*Refine, error) {
 	if metric == "" {
 		metric = metricNames()[0]
 	}
-	r := &Refine{Points: points, PerRound: DefaultPerRound(points), Metric: metric}
-	for _, a := range g.Axes() {
-		if NumericKind(a.Kind) && len(a.Values) > 1 {
-			r.Axes = append(r.Axes, RefineAxis{Name: a.Name, Kind: a.Kind})
-		}
-	}
+	r := &Refine{Points: points, PerRound: DefaultPerRound(points), Metric: metric, Axes: g.refinableAxes()}
 	if len(r.Axes) == 0 {
 		return nil, fmt.Errorf("grid %s has no numeric axis with two values or more to refine", g.Name)
 	}

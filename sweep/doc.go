@@ -9,20 +9,17 @@
 // planning and running a grid of millions of points takes memory that does
 // not grow with the point count, beyond four bytes a point for a shard.
 //
-// An adaptive sweep (Rounds) runs a grid in rounds: the grid's points, then
-// those a Stepper proposes from the results so far (SeedStepper for seed
-// targets, RefineStepper for refinement, CalibrateStepper for a
-// calibration), until it proposes none. Rounds are replayed from the
-// database rather than remembered, so they resume, shard (RoundState.Plan)
-// and run on Slurm like a grid's points.
-//
-// Running a grid on a Slurm cluster, as job arrays of shards (ShardPlans,
-// Plan.Tally), is package sweep/slurm's.
+// Deciding what an adaptive sweep runs next (rounds of refinement, seed
+// targets, a calibration) is package sweep/adaptive's: it runs each round
+// with Run, a round's added points planned by NewListPlan. Running a grid
+// on a Slurm cluster, as job arrays of shards (ShardPlans, Plan.Tally), is
+// package sweep/slurm's. Options.Simulate lets the tests of both run a
+// fake model.
 //
 // # Imports
 //
 // Of ccsweep, sweep imports engine, grids, model and store. It must never
 // import report or report/rank (a sweep runs and stores points; drawing or
-// ranking them reads the database afterwards), nor sweep/slurm, which builds
-// on it.
+// ranking them reads the database afterwards), nor sweep/adaptive or
+// sweep/slurm, which build on it.
 package sweep

@@ -29,7 +29,7 @@ type Plan struct {
 	GridID string
 
 	index *grids.Index
-	list  []grids.Point // the points of a round of an adaptive sweep, instead of index (see roundPlan)
+	list  []grids.Point // the points of a round of an adaptive sweep, instead of index (see NewListPlan)
 	pos   []uint32      // grid positions of the plan's points, ascending; nil: every position
 }
 
@@ -58,6 +58,27 @@ func NewPlan(g *grids.Grid, shard Shard) (*Plan, error) {
 	p.pos = []uint32{}
 	for i, sh := range dealShards(x, shard.Count, again) {
 		if _, ok := again[uint32(i)]; !ok && int(sh) == shard.Index-1 {
+			p.pos = append(p.pos, uint32(i))
+		}
+	}
+	return p, nil
+}
+
+// NewListPlan plans the points of shard of list, points of g each listed
+// once (the points a round of an adaptive sweep adds, which the grid does
+// not index), in order, dealt to shards by cost as NewPlan deals a grid's.
+// The plan holds list; the caller must not modify it.
+func NewListPlan(g *grids.Grid, list []grids.Point, shard Shard) (*Plan, error) {
+	if err := shard.validate(); err != nil {
+		return nil, err
+	}
+	p := &Plan{Grid: g, GridID: GridID(g), list: list}
+	if shard == (Shard{}) || shard.Count == 1 {
+		return p, nil
+	}
+	p.pos = []uint32{}
+	for i, sh := range deal(len(list), func(i int) grids.Point { return list[i] }, shard.Count, nil) {
+		if int(sh) == shard.Index-1 {
 			p.pos = append(p.pos, uint32(i))
 		}
 	}

@@ -42,6 +42,10 @@ type Options struct {
 	// work (model.Scenario.CheckWork) exceeds it: the point is recorded as
 	// failed with the reason, and a later sweep with a higher limit runs it.
 	MaxEvents float64
+	// Simulate, if not nil, runs each point's simulation instead of
+	// model.RunContext: tests of the packages built on sweep give it a fake
+	// model. It is called from several workers at once.
+	Simulate func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error)
 }
 
 // Progress hears how a sweep advances. Its methods are called from one
@@ -144,6 +148,10 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Outcome, e
 	runCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	eg, egCtx := errgroup.WithContext(runCtx)
+	sim := opt.Simulate
+	if sim == nil {
+		sim = simulateRun
+	}
 	jobs := make(chan int)
 	leases := &leases{ids: map[string]bool{}, ttl: lease}
 	eg.Go(func() error {
@@ -163,7 +171,7 @@ func Run(ctx context.Context, plan *Plan, db *store.DB, opt Options) (Outcome, e
 		eg.Go(func() error {
 			for i := range jobs {
 				pt := plan.Point(i)
-				r := simulate(egCtx, plan.GridID, pt, grids.PointID(pt, model.Version), runID, opt.MaxEvents)
+				r := simulate(egCtx, sim, plan.GridID, pt, grids.PointID(pt, model.Version), runID, opt.MaxEvents)
 				if r == nil { // interrupted
 					continue
 				}
@@ -379,9 +387,9 @@ func (l *leases) renew(ctx context.Context, db *store.DB, owner string) {
 // simulate runs the point pt of grid gridID, whose ID is id, and returns
 // its result (whose Point is pt, sharing its parameters; neither is
 // modified), or nil if ctx ended first.
-func simulate(ctx context.Context, gridID string, pt grids.Point, id string, runID int64, maxEvents float64) *store.Result {
+func simulate(ctx context.Context, sim simulator, gridID string, pt grids.Point, id string, runID int64, maxEvents float64) *store.Result {
 	r := &store.Result{ID: id, GridID: gridID, Point: pt, ModelVersion: model.Version, RunID: runID, Started: time.Now()}
-	res, err := runPoint(ctx, pt, maxEvents)
+	res, err := runPoint(ctx, sim, pt, maxEvents)
 	r.Finished = time.Now()
 	r.WallSeconds = r.Finished.Sub(r.Started).Seconds()
 	if ctx.Err() != nil {
@@ -419,7 +427,7 @@ func simulate(ctx context.Context, gridID string, pt grids.Point, id string, run
 // runPoint simulates one point, turning a panic into an error (with the
 // stack, so that the stored error says where) so that one bad point cannot
 // take the sweep down.
-func runPoint(ctx context.Context, pt grids.Point, maxEvents float64) (*model.Result, error) {
+func runPoint(ctx context.Context, sim simulator, pt grids.Point, maxEvents float64) (*model.Result, error) {
 	return catchPanic(func() (*model.Result, error) {
 		sc := model.LookupScenario(pt.Scenario)
 		if sc == nil {
@@ -432,12 +440,16 @@ func runPoint(ctx context.Context, pt grids.Point, maxEvents float64) (*model.Re
 		if _, err := sc.CheckWork(cfg, maxEvents); err != nil {
 			return nil, err
 		}
-		return simulateRun(ctx, sc, cfg, pt.Seed)
+		return sim(ctx, sc, cfg, pt.Seed)
 	})
 }
 
-// simulateRun runs one simulation; tests replace it to make points fail.
-var simulateRun = model.RunContext
+// simulator runs one simulation, as model.RunContext does.
+type simulator = func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error)
+
+// simulateRun runs a simulation when Options.Simulate is nil; sweep's own
+// tests replace it to make points fail.
+var simulateRun simulator = model.RunContext
 
 // catchPanic returns what f returns, or an error holding the value and
 // stack of a panic in f.

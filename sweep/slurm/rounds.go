@@ -5,11 +5,12 @@ import (
 	"slices"
 
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 // A grid with rounds (refinement, seed targets, a calibration) runs on
 // Slurm round after round, each round a job array: task I of round r runs
-// shard I of the round's points (sweep.RoundState.Plan), the round being the one
+// shard I of the round's points (adaptive.RoundState.Plan), the round being the one
 // the merged database says is under way (ccsweep run --rounds-from), and the
 // merge job, once it has merged, submits the next round (ccsweep slurm
 // --next-round) until the rounds are finished. The scripts are the same in
@@ -18,10 +19,10 @@ import (
 // RoundPlans returns the plans of shards 1..n of the round rounds is in
 // according to the merged database of the directory (round 0 when there is
 // none), and that round's state. Shards of a round smaller than n are empty.
-func (d Dir) RoundPlans(ctx context.Context, rounds *sweep.Rounds, n int) ([]*sweep.Plan, sweep.RoundState, error) {
+func (d Dir) RoundPlans(ctx context.Context, rounds *adaptive.Rounds, n int) ([]*sweep.Plan, adaptive.RoundState, error) {
 	results, err := openIfExists(d.ResultsDB())
 	if err != nil {
-		return nil, sweep.RoundState{}, &DirError{string(d), err}
+		return nil, adaptive.RoundState{}, &DirError{string(d), err}
 	}
 	if results != nil {
 		defer results.Close()
@@ -51,7 +52,7 @@ func (s *Setup) shardPlans(ctx context.Context) ([]*sweep.Plan, error) {
 }
 
 // Round returns the state of the rounds as Outstanding last found it.
-func (s *Setup) Round() sweep.RoundState { return s.round }
+func (s *Setup) Round() adaptive.RoundState { return s.round }
 
 // others returns ids without the calling job's own (Self).
 func (s *Setup) others(ids []string) []string {

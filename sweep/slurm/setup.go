@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 // Setup is a grid set up to run as Slurm jobs in an output directory
@@ -24,15 +25,15 @@ type Setup struct {
 	// which Write copies into the directory.
 	GridFile string
 	GridText []byte
-	// sweep.Rounds, if not nil, are the grid's rounds: Outstanding counts the
+	// Rounds, if not nil, are the grid's rounds: Outstanding counts the
 	// points of the round under way (see RoundPlans).
-	Rounds *sweep.Rounds
+	Rounds *adaptive.Rounds
 	// Self is the job ID of the job that submits, if a job does (the merge
 	// job submitting the next round): it is not counted as still queued.
 	Self string
 
 	manifest *Manifest
-	round    sweep.RoundState
+	round    adaptive.RoundState
 	scripts  map[string]string // by file name
 	arrays   []ArrayChunk      // the arrays of submit.sh: every shard
 }

@@ -1,4 +1,4 @@
-package sweep_test
+package adaptive_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 // smallCalibration writes calibGrid with hostCount values of host_io_gbps
@@ -45,7 +46,7 @@ func TestCalibrationRunsExactlyItsRounds(t *testing.T) {
 	for _, rounds := range []string{"0", "1"} {
 		g := smallCalibration(t, rounds, "2", "11.5", "27")
 		db := openDB(t, "calib.db")
-		sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 1})
+		sum, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 1})
 		if err != nil || !sum.State.Finished {
 			t.Fatal(sum, err)
 		}
@@ -69,7 +70,7 @@ func TestCalibrationRunsExactlyItsRounds(t *testing.T) {
 func TestCalibrationRoundsShrinkAroundTheBest(t *testing.T) {
 	g := smallCalibration(t, "2", "3", "16", "16")
 	db := openDB(t, "calib.db")
-	sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 1})
+	sum, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 1})
 	if err != nil || !sum.State.Finished || sum.State.Round != 2 {
 		t.Fatal(sum, err)
 	}
@@ -92,7 +93,7 @@ func TestCalibrationRoundsShrinkAroundTheBest(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("points planned (host_io_gbps/switch_link_gbps):\n got %v\nwant %v", got, want)
 	}
-	fit, err := sweep.FitOf(context.Background(), sweep.NewRounds(g, nil), db)
+	fit, err := adaptive.FitOf(context.Background(), adaptive.NewRounds(g, nil), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,10 +132,10 @@ rounds   = 0
 		t.Fatal(err)
 	}
 	db := openDB(t, "tie.db")
-	if _, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 1}); err != nil {
+	if _, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	fit, err := sweep.FitOf(context.Background(), sweep.NewRounds(g, nil), db)
+	fit, err := adaptive.FitOf(context.Background(), adaptive.NewRounds(g, nil), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -176,10 +177,10 @@ rounds   = 0
 		t.Fatal(err)
 	}
 	db := openDB(t, "off.db")
-	if _, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 1}); err != nil {
+	if _, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 1}); err != nil {
 		t.Fatal(err)
 	}
-	fit, err := sweep.FitOf(context.Background(), sweep.NewRounds(g, nil), db)
+	fit, err := adaptive.FitOf(context.Background(), adaptive.NewRounds(g, nil), db)
 	if err != nil {
 		t.Fatal(err)
 	}

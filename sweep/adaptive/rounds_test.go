@@ -1,10 +1,9 @@
-package sweep_test
+package adaptive_test
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"sort"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 // fakeResult is a run whose measurement window holds victim throughput
@@ -104,14 +104,14 @@ func brackets(t *testing.T, db *store.DB) map[string][2]float64 {
 
 func TestRefinementFollowsTheBoundary(t *testing.T) {
 	var calls atomic.Int64
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
 		calls.Add(1)
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	})
+	}
 	g := parse(t, coarseGrid)
-	rounds := sweep.NewRounds(g, g.Refine)
+	rounds := adaptive.NewRounds(g, g.Refine)
 	db := openDB(t, "refine.db")
-	sum, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 3})
+	sum, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 3, Simulate: sim})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestRefinementFollowsTheBoundary(t *testing.T) {
 		t.Errorf("refinement bracketed the boundary on %d marking rates; want at least 4 (4, 16, 64 and rows it added)", n)
 	}
 	// A rerun replays the rounds and runs nothing.
-	again, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 2})
+	again, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 2, Simulate: sim})
 	if err != nil || again.Ran != 0 || !again.State.Finished || again.State.Planned != 56 {
 		t.Fatalf("rerun: %+v, %v; want nothing to run", again, err)
 	}
@@ -151,26 +151,26 @@ func atof(s string) float64 {
 
 func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 	g := parse(t, coarseGrid)
-	rounds := sweep.NewRounds(g, g.Refine)
+	rounds := adaptive.NewRounds(g, g.Refine)
 	whole := openDB(t, "whole.db")
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	})
-	if _, err := sweep.RunRounds(context.Background(), rounds, whole, sweep.Options{Workers: 1}); err != nil {
+	}
+	if _, err := adaptive.RunRounds(context.Background(), rounds, whole, sweep.Options{Workers: 1, Simulate: sim}); err != nil {
 		t.Fatal(err)
 	}
 	// Interrupt after 25 simulations (round 1 or 2), then rerun.
 	db := openDB(t, "resumed.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int64
-	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim = func(c context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
 		if calls.Add(1) > 25 {
 			cancel()
 			return nil, c.Err()
 		}
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	})
-	_, err := sweep.RunRounds(ctx, rounds, db, sweep.Options{Workers: 1})
+	}
+	_, err := adaptive.RunRounds(ctx, rounds, db, sweep.Options{Workers: 1, Simulate: sim})
 	if !errors.Is(err, sweep.ErrInterrupted) {
 		t.Fatalf("interrupted sweep: %v, want ErrInterrupted", err)
 	}
@@ -179,7 +179,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 		t.Fatalf("after the interrupt: round %d finished %v (%v); want a round after 0 under way", st.Round, st.Finished, err)
 	}
 	calls.Store(-1000)
-	sum, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 2})
+	sum, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 2, Simulate: sim})
 	if err != nil || sum.Ran != 56-25 {
 		t.Fatalf("rerun ran %d (%v); want the 31 points the interrupt left", sum.Ran, err)
 	}
@@ -189,13 +189,13 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 }
 
 func TestRoundShardsPartitionTheRound(t *testing.T) {
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	})
+	}
 	g := parse(t, coarseGrid)
-	rounds := sweep.NewRounds(g, g.Refine)
+	rounds := adaptive.NewRounds(g, g.Refine)
 	db := openDB(t, "base.db")
-	if _, err := sweep.Run(context.Background(), mustPlan(t, g), db, sweep.Options{Workers: 2}); err != nil {
+	if _, err := sweep.Run(context.Background(), mustPlan(t, g), db, sweep.Options{Workers: 2, Simulate: sim}); err != nil {
 		t.Fatal(err)
 	}
 	st, err := rounds.Current(context.Background(), db)
@@ -256,14 +256,14 @@ func noise(seed uint64) float64 {
 }
 
 func TestSeedTargetIsMetOrMaxReached(t *testing.T) {
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
 		// Spread grows with the marking rate: rate 0 is exact, rate 8
 		// too noisy for 30 seeds to reach 5 %.
 		return fakeResult(cfg, seed, 10+float64(cfg.CC.MarkingRate)*noise(seed)), nil
-	})
+	}
 	g := parse(t, noisyGrid)
 	db := openDB(t, "seeds.db")
-	sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 2})
+	sum, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 2, Simulate: sim})
 	if err != nil || !sum.State.Finished {
 		t.Fatal(sum, err)
 	}
@@ -304,59 +304,6 @@ func TestSeedTargetIsMetOrMaxReached(t *testing.T) {
 	}
 }
 
-// TestCommonRandomNumbers checks that seed k is the same random streams at
-// every point: with random marking, two neighbouring settings under the
-// same seeds differ less from seed to seed than under different seeds.
-// It runs ib-5's arbiter (arbitration = "fit"): under ib-6's committing
-// arbiter, the default, pairing gains little on this case (variance of
-// the difference 0.0168 with common seeds against 0.0171 independent;
-// with fit 0.0163 against 0.0296; docs/sweeps.md), and what this test
-// checks is the seeding, which does not depend on the arbiter.
-func TestCommonRandomNumbers(t *testing.T) {
-	g := parse(t, `
-name     = "crn"
-scenario = "testbed-s1"
-cc       = "on"
-phase    = "10ms"
-sample   = "1ms"
-seeds    = 24
-[base]
-marking_mode = "random"
-marking_rate = 16
-arbitration  = "fit"
-[sweep]
-ccti_timer = ["150us", "160us"]
-`)
-	db := openDB(t, "crn.db")
-	runGrid(t, g, db, sweep.Options{Workers: 2})
-	rs, err := db.Results(context.Background(), store.Filter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	v := map[string]map[uint64]float64{}
-	for _, r := range rs {
-		tm := r.Point.Params[slices.IndexFunc(r.Point.Params, func(p store.Param) bool { return p.Name == "ccti_timer" })].Value
-		if v[tm] == nil {
-			v[tm] = map[uint64]float64{}
-		}
-		v[tm][r.Point.Seed] = r.Metrics["victim_gbps"]
-	}
-	var crn, indep []float64
-	for k := uint64(1); k <= 12; k++ {
-		crn = append(crn, v["150us"][k]-v["160us"][k])
-		indep = append(indep, v["150us"][k]-v["160us"][k+12])
-	}
-	vc, vi := store.StatOf(crn).SD, store.StatOf(indep).SD
-	vc, vi = vc*vc, vi*vi
-	t.Logf("variance of the difference of victim throughput between ccti_timer 150us and 160us: %.3g with common seeds, %.3g with independent ones", vc, vi)
-	if !(vc < vi/1.5) {
-		t.Errorf("common random numbers: variance of the difference %.3g, independent seeds %.3g; want at least 1.5x less", vc, vi)
-	}
-	if math.IsNaN(vc) || vc == 0 {
-		t.Errorf("variance %g: random marking should make seeds differ", vc)
-	}
-}
-
 // TestRefinementLocatesTheTestbedCliff is the measurement of docs/sweeps.md on
 // a shorter run: the coarse 4x4 grid of testbed-s1 over CCTI_Timer and
 // Marking_Rate, refined with 40 points along victim = 7 Gbit/s, brackets
@@ -369,7 +316,7 @@ func TestRefinementLocatesTheTestbedCliff(t *testing.T) {
 	g := parse(t, strings.Replace(strings.Replace(coarseGrid, `phase    = "1ms"`, `phase    = "50ms"`, 1),
 		`[sweep]`, "[base]\nccti_increase = 1\n[sweep]", 1))
 	db := openDB(t, "testbed.db")
-	sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, g.Refine), db, sweep.Options{Workers: 2})
+	sum, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, g.Refine), db, sweep.Options{Workers: 2})
 	if err != nil || sum.Points > 56 {
 		t.Fatal(sum, err)
 	}

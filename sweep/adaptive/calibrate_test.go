@@ -1,4 +1,4 @@
-package sweep_test
+package adaptive_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 // measure writes what `ccsweep sim --format csv` would print for sc under
@@ -75,24 +76,24 @@ func TestCalibrationRecoversHiddenParameters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rounds := sweep.NewRounds(g, nil)
+	rounds := adaptive.NewRounds(g, nil)
 	db := openDB(t, "calib.db")
 
 	// Interrupted after 60 simulations, then resumed.
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int64
-	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(c context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
 		if calls.Add(1) > 60 {
 			cancel()
 			return nil, c.Err()
 		}
 		return model.RunContext(c, sc, cfg, seed)
-	})
-	if _, err := sweep.RunRounds(ctx, rounds, db, sweep.Options{Workers: 2}); !errors.Is(err, sweep.ErrInterrupted) {
+	}
+	if _, err := adaptive.RunRounds(ctx, rounds, db, sweep.Options{Workers: 2, Simulate: sim}); !errors.Is(err, sweep.ErrInterrupted) {
 		t.Fatalf("interrupted calibration: %v", err)
 	}
 	calls.Store(-1 << 40)
-	sum, err := sweep.RunRounds(context.Background(), sweep.NewRounds(g, nil), db, sweep.Options{Workers: 2})
+	sum, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 2, Simulate: sim})
 	if err != nil || !sum.State.Finished {
 		t.Fatal(sum, err)
 	}
@@ -101,7 +102,7 @@ func TestCalibrationRecoversHiddenParameters(t *testing.T) {
 	if kept := sum.Points - sum.Ran; kept < 55 || kept > 60 {
 		t.Errorf("resumed calibration ran %d of %d points; want the 55-60 the first run stored kept", sum.Ran, sum.Points)
 	}
-	fit, err := sweep.FitOf(context.Background(), sweep.NewRounds(g, nil), db)
+	fit, err := adaptive.FitOf(context.Background(), adaptive.NewRounds(g, nil), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +122,7 @@ func TestCalibrationRecoversHiddenParameters(t *testing.T) {
 	}
 }
 
-func countActive(rows []sweep.FitRow) int {
+func countActive(rows []adaptive.FitRow) int {
 	n := 0
 	for _, r := range rows {
 		if r.Measured > 0 || r.Model > 0 {

@@ -1,4 +1,4 @@
-package sweep
+package adaptive
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
 )
 
 // An adaptive sweep runs in rounds: round 0 is the grid's own points; each
@@ -246,36 +247,23 @@ func pointIDs(ps []Planned) []string {
 }
 
 // Plan returns the plan of shard of the state's current round: the grid's
-// own plan for round 0, else the round's points dealt to shards by cost as
-// NewPlan deals a grid's.
-func (st RoundState) Plan(g *grids.Grid, shard Shard) (*Plan, error) {
+// own plan for round 0 (sweep.NewPlan), else the round's points dealt to
+// shards by cost as sweep.NewPlan deals a grid's (sweep.NewListPlan).
+func (st RoundState) Plan(g *grids.Grid, shard sweep.Shard) (*sweep.Plan, error) {
 	if st.Round == 0 {
-		return NewPlan(g, shard)
-	}
-	if err := shard.validate(); err != nil {
-		return nil, err
+		return sweep.NewPlan(g, shard)
 	}
 	list := make([]grids.Point, len(st.Points))
 	for i, p := range st.Points {
 		list[i] = p.Point
 	}
-	p := &Plan{Grid: g, GridID: GridID(g), list: list}
-	if shard == (Shard{}) || shard.Count == 1 {
-		return p, nil
-	}
-	p.pos = []uint32{}
-	for i, sh := range deal(len(list), func(i int) grids.Point { return list[i] }, shard.Count, nil) {
-		if int(sh) == shard.Index-1 {
-			p.pos = append(p.pos, uint32(i))
-		}
-	}
-	return p, nil
+	return sweep.NewListPlan(g, list, shard)
 }
 
 // RoundsOutcome says what an adaptive sweep did: the sum of its rounds'
 // Summaries (Points counting every point planned) and where it stands.
 type RoundsOutcome struct {
-	Outcome
+	sweep.Outcome
 	State RoundState
 	// Rounds counts the rounds this sweep ran points of.
 	Rounds int
@@ -284,12 +272,12 @@ type RoundsOutcome struct {
 // RunRounds runs the adaptive sweep of rounds in db on this machine, round
 // after round, until the stepper proposes no more points. A round with
 // failed points stops it with an error wrapping ErrFailedRound (a rerun
-// retries them and goes on); an interrupted round returns Run's error. opt
+// retries them and goes on); an interrupted round returns sweep.Run's error. opt
 // must not select a shard: every round needs all results of the one before
 // (see RunRound).
-func RunRounds(ctx context.Context, rounds *Rounds, db *store.DB, opt Options) (RoundsOutcome, error) {
+func RunRounds(ctx context.Context, rounds *Rounds, db *store.DB, opt sweep.Options) (RoundsOutcome, error) {
 	var total RoundsOutcome
-	if opt.Shard != (Shard{}) && opt.Shard.Count > 1 {
+	if opt.Shard != (sweep.Shard{}) && opt.Shard.Count > 1 {
 		return total, errors.New("an adaptive sweep runs its rounds in one database; run shards of a round with RunRound")
 	}
 	for {
@@ -322,17 +310,17 @@ func RunRounds(ctx context.Context, rounds *Rounds, db *store.DB, opt Options) (
 }
 
 // RunRound runs the points of opt.Shard of the round st (see Rounds.Current)
-// that db does not hold, as Run does.
-func RunRound(ctx context.Context, g *grids.Grid, st RoundState, db *store.DB, opt Options) (Outcome, error) {
+// that db does not hold, as sweep.Run does.
+func RunRound(ctx context.Context, g *grids.Grid, st RoundState, db *store.DB, opt sweep.Options) (sweep.Outcome, error) {
 	plan, err := st.Plan(g, opt.Shard)
 	if err != nil {
-		return Outcome{}, err
+		return sweep.Outcome{}, err
 	}
-	return Run(ctx, plan, db, opt)
+	return sweep.Run(ctx, plan, db, opt)
 }
 
 // add adds the counts and times of a round's summary.
-func (t *RoundsOutcome) add(s Outcome) {
+func (t *RoundsOutcome) add(s sweep.Outcome) {
 	t.AlreadyDone += s.AlreadyDone
 	t.Elsewhere += s.Elsewhere
 	t.Ran += s.Ran

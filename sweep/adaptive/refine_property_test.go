@@ -1,4 +1,4 @@
-package sweep_test
+package adaptive_test
 
 import (
 	"context"
@@ -13,7 +13,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
-	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 // The tests below call RefineStepper.Next on hand-made rounds (points with
@@ -51,7 +51,7 @@ func refineGrid(t *testing.T, seeds int) *grids.Grid {
 // but on axis.
 func propose(t *testing.T, g *grids.Grid, r *grids.Refine, pts []refinePoint, axis string) []string {
 	t.Helper()
-	var planned []sweep.Planned
+	var planned []adaptive.Planned
 	sums := map[string]*store.Summary{}
 	for _, p := range pts {
 		var params []grids.Param
@@ -61,11 +61,11 @@ func propose(t *testing.T, g *grids.Grid, r *grids.Refine, pts []refinePoint, ax
 			sp = append(sp, store.Param{Name: p.params[i], Value: p.params[i+1]})
 		}
 		slices.SortFunc(params, func(a, b grids.Param) int { return strings.Compare(a.Name, b.Name) })
-		planned = append(planned, sweep.Planned{Point: grids.Point{Scenario: "testbed-s1", Params: params, Seed: 1}, Added: p.added})
+		planned = append(planned, adaptive.Planned{Point: grids.Point{Scenario: "testbed-s1", Params: params, Seed: 1}, Added: p.added})
 		sums[store.PointKey("testbed-s1", sp)] = &store.Summary{Scenario: "testbed-s1", Params: sp,
 			Metrics: map[string]store.Stat{"victim_gbps": {N: 1, Mean: p.victim}}}
 	}
-	next, err := sweep.RefineStepper{Refine: r}.Next(context.Background(), sweep.StepInput{Grid: g, Planned: planned, Sums: sums})
+	next, err := adaptive.RefineStepper{Refine: r}.Next(context.Background(), adaptive.StepInput{Grid: g, Planned: planned, Sums: sums})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -310,16 +310,16 @@ func TestRefineProposesEveryWorthwhileMidpoint(t *testing.T) {
 				}
 			}
 		}
-		var planned []sweep.Planned
+		var planned []adaptive.Planned
 		sums := map[string]*store.Summary{}
 		for _, p := range pts {
 			params := []grids.Param{{Name: p.params[0], Value: p.params[1]}, {Name: p.params[2], Value: p.params[3]}}
 			sp := []store.Param{{Name: p.params[0], Value: p.params[1]}, {Name: p.params[2], Value: p.params[3]}}
-			planned = append(planned, sweep.Planned{Point: grids.Point{Scenario: "testbed-s1", Params: params, Seed: 1}})
+			planned = append(planned, adaptive.Planned{Point: grids.Point{Scenario: "testbed-s1", Params: params, Seed: 1}})
 			sums[store.PointKey("testbed-s1", sp)] = &store.Summary{Metrics: map[string]store.Stat{"victim_gbps": {N: 1, Mean: p.victim}}}
 		}
 		r := refineOf(1000, 1000, where, axes...)
-		next, err := sweep.RefineStepper{Refine: r}.Next(context.Background(), sweep.StepInput{Grid: g, Planned: planned, Sums: sums})
+		next, err := adaptive.RefineStepper{Refine: r}.Next(context.Background(), adaptive.StepInput{Grid: g, Planned: planned, Sums: sums})
 		if err != nil {
 			t.Fatal(err)
 		}

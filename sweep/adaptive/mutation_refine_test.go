@@ -1,4 +1,4 @@
-package sweep_test
+package adaptive_test
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package sweep_test
+package adaptive_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
 
 // Tests written against the survivors of the sampled mutation run of
@@ -16,13 +17,13 @@ import (
 // surface): run from an empty database every planned point ran here and
 // none was done already; rerun, every one was done already and none ran.
 func TestMutRoundsCountWhatWasDoneBefore(t *testing.T) {
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	})
+	}
 	g := parse(t, coarseGrid)
-	rounds := sweep.NewRounds(g, g.Refine)
+	rounds := adaptive.NewRounds(g, g.Refine)
 	db := openDB(t, "rounds.db")
-	first, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1})
+	first, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1, Simulate: sim})
 	if err != nil || !first.State.Finished {
 		t.Fatal(first, err)
 	}
@@ -30,7 +31,7 @@ func TestMutRoundsCountWhatWasDoneBefore(t *testing.T) {
 		t.Errorf("first run: %d points, %d ran, %d already done, %d elsewhere; want all %d run here", first.Points, first.Ran,
 			first.AlreadyDone, first.Elsewhere, first.State.Planned)
 	}
-	again, err := sweep.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1})
+	again, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1, Simulate: sim})
 	if err != nil || again.Ran != 0 || again.AlreadyDone != first.Points {
 		t.Errorf("rerun: %d ran, %d already done (%v); want 0 and %d", again.Ran, again.AlreadyDone, err, first.Points)
 	}

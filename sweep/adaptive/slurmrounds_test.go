@@ -1,4 +1,4 @@
-package sweep_test
+package adaptive_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
+	"github.com/ccsweep/ccsweep/sweep/adaptive"
 	"github.com/ccsweep/ccsweep/sweep/slurm"
 )
 
@@ -20,11 +21,11 @@ import (
 // until the rounds are finished. The merged results are those of one local
 // adaptive sweep.
 func TestSlurmRunsRoundsAsArrays(t *testing.T) {
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	})
+	}
 	g := parse(t, coarseGrid)
-	rounds := sweep.NewRounds(g, g.Refine)
+	rounds := adaptive.NewRounds(g, g.Refine)
 	dir := filepath.Join(t.TempDir(), "out")
 	job := &slurm.Job{Ccsweep: "/opt/ccsweep/bin/ccsweep", Dir: dir, Name: g.Name, Tasks: 3, MaxArraySize: 3,
 		RunFlags:  []string{"--rounds-from", filepath.Join(dir, "results.db")},
@@ -96,7 +97,7 @@ func TestSlurmRunsRoundsAsArrays(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := sweep.RunRound(ctx, g, st, db, sweep.Options{Workers: 2, Shard: sweep.Shard{Index: i, Count: 3}}); err != nil {
+			if _, err := adaptive.RunRound(ctx, g, st, db, sweep.Options{Workers: 2, Shard: sweep.Shard{Index: i, Count: 3}, Simulate: sim}); err != nil {
 				t.Fatal(err)
 			}
 			db.Close()
@@ -107,7 +108,7 @@ func TestSlurmRunsRoundsAsArrays(t *testing.T) {
 		}
 	}
 	local := openDB(t, "local.db")
-	if _, err := sweep.RunRounds(ctx, rounds, local, sweep.Options{Workers: 1}); err != nil {
+	if _, err := adaptive.RunRounds(ctx, rounds, local, sweep.Options{Workers: 1, Simulate: sim}); err != nil {
 		t.Fatal(err)
 	}
 	merged, err := store.OpenReadOnly(d.ResultsDB())
