@@ -60,13 +60,30 @@ func TestBlockedOutputStopsOnFirstSignal(t *testing.T) {
 	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := os.Stat(db + "-shm"); err == nil {
+		t.Fatalf("%s-shm exists before report opens the database", db)
+	}
 	cmd := ccsweepProcess(t, "report", db, "-o", fifo)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(500 * time.Millisecond) // blocked on the FIFO by now
+	// Once report has opened the database (SQLite made its -shm beside
+	// it), its stop signals are caught, and all it does next is wait for
+	// the FIFO's reader. A fixed wait would not do: on a loaded machine a
+	// signal could come before the process catches it, and kill it.
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if _, err := os.Stat(db + "-shm"); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("report did not open the database within 30 s; stderr: %s", stderr.String())
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // the rest of the open, then the wait for a reader
 	sent := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

@@ -102,13 +102,13 @@ func Open(path string) (*DB, error) {
 	}
 	_, statErr := os.Stat(path)
 	created := errors.Is(statErr, fs.ErrNotExist)
-	d, err := openDSN(path, dsn(path, false), false)
+	d, err := openReadWrite(path)
 	// Processes that create one database at once race to set it up (WAL
 	// mode, the schema); SQLite answers the losers "busy" at once, without
 	// its busy timeout. They try again until the winner is done.
 	for deadline := time.Now().Add(busyTimeoutMS * time.Millisecond); err != nil && isBusy(err) && time.Now().Before(deadline); {
 		time.Sleep(20 * time.Millisecond)
-		d, err = openDSN(path, dsn(path, false), false)
+		d, err = openReadWrite(path)
 	}
 	// A full disk can leave a 0-byte file behind. Only then is it removed:
 	// in WAL mode a live database's main file stays at 0 bytes until its
@@ -119,6 +119,11 @@ func Open(path string) (*DB, error) {
 	}
 	return d, err
 }
+
+// openReadWrite is one attempt of Open. It is a variable so that a test
+// can make an attempt lose the race Open retries, which no test can time
+// (store/mutation_openbusy_internal_test.go).
+var openReadWrite = func(path string) (*DB, error) { return openDSN(path, dsn(path, false), false) }
 
 // isBusy reports whether err is SQLite's "database is locked".
 func isBusy(err error) bool {

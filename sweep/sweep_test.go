@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -228,11 +230,23 @@ ccti_timer = {from = "50us", to = "500us", step = "50us"}
 	}
 }
 
-// claimer tries, while the sweep runs, to claim every point for another
-// owner through a second handle on the same file.
+// claimer plays another process on the same file while the sweep runs: at
+// the first finished point it waits until the sweep has renewed its lease on
+// point 1 (claimed with point 0, and waiting for the one worker) to end at
+// least two leases after the lease it first had, has seen two renewals in a
+// row at most half a lease apart (every third of one, unless the machine
+// stalls) and sees the lease just renewed (more than half a lease left: a
+// renewal gives a whole one); then it tries to claim every point for
+// "intruder". A trial counts only if it ended before the lease it saw ran
+// out: a stall longer than the rest of the lease (a loaded machine) makes it
+// try again after the next renewal. So a loaded machine only makes it wait,
+// and a lease that is never renewed, renewed for less than half its length or
+// less often than every half lease fails after 20 s.
 type claimer struct {
 	db    *store.DB
+	raw   *sql.DB // reads the claims table
 	ids   []string
+	ttl   time.Duration
 	got   []string
 	err   error
 	tried bool
@@ -243,16 +257,58 @@ func (c *claimer) Start(int) {}
 func (c *claimer) Done(grids.Point, bool) {
 	c.done++
 	if c.done == 1 {
-		time.Sleep(400 * time.Millisecond) // several leases long
-		c.got, c.err = c.db.Claim(context.Background(), c.ids, "intruder", time.Hour)
+		c.got, c.err = c.intrude(context.Background())
 		c.tried = true
-		// Let go, or the sweep would wait for the intruder's points.
-		if err := c.db.Release(context.Background(), "intruder"); c.err == nil {
-			c.err = err
-		}
 	}
 }
 func (c *claimer) Finish() {}
+
+// expires returns when the sweep's claim on point id ends, or the zero time
+// when it has none.
+func (c *claimer) expires(ctx context.Context, id string) (time.Time, error) {
+	var s string
+	err := c.raw.QueryRowContext(ctx, `SELECT expires FROM claims WHERE point_id = ? AND owner != 'intruder'`, id).Scan(&s)
+	if errors.Is(err, sql.ErrNoRows) {
+		return time.Time{}, nil
+	}
+	if err != nil {
+		return time.Time{}, err
+	}
+	return time.Parse(time.RFC3339Nano, s)
+}
+
+func (c *claimer) intrude(ctx context.Context) ([]string, error) {
+	first, err := c.expires(ctx, c.ids[1])
+	if err != nil || first.IsZero() {
+		return nil, fmt.Errorf("the sweep holds no lease on point 1 (%v)", err)
+	}
+	prev, quick := first, false
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(c.ttl / 10) {
+		e, err := c.expires(ctx, c.ids[1])
+		if err != nil {
+			return nil, err
+		}
+		if !e.IsZero() && !e.Equal(prev) {
+			// Two renewals seen in a row, as close as every third of a
+			// lease makes them (a missed one only widens the step).
+			quick = quick || e.Sub(prev) <= c.ttl/2
+			prev = e
+		}
+		if !quick || e.Before(first.Add(2*c.ttl)) || e.Sub(time.Now()) < c.ttl/2 {
+			continue // not renewed that far or that often yet, or not just renewed
+		}
+		got, err := c.db.Claim(ctx, c.ids, "intruder", time.Hour)
+		ended := time.Now()
+		// Let go, or the sweep would wait for the intruder's points.
+		if rerr := c.db.Release(ctx, "intruder"); err == nil {
+			err = rerr
+		}
+		if err != nil || ended.Before(e) {
+			return got, err
+		}
+	}
+	return nil, errors.New("within 20 s the sweep's lease on point 1 was not seen renewed two leases past its first, twice within half a lease and just renewed with more than half a lease left")
+}
 
 func TestLeasesOfUnfinishedPointsAreRenewed(t *testing.T) {
 	g := parse(t, smallGrid)
@@ -267,19 +323,23 @@ func TestLeasesOfUnfinishedPointsAreRenewed(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro&_pragma=busy_timeout(5000)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
 	plan, _ := sweep.NewPlan(g, sweep.Shard{})
-	c := &claimer{db: other, ids: planIDs(plan)}
-	// Leases of 120 ms, renewed every 40 ms: while the first finished point's
-	// progress call sleeps 400 ms, the other claimed points stay leased.
-	if _, err := sweep.Run(context.Background(), plan, db, sweep.Options{Workers: 1, Lease: 120 * time.Millisecond, Progress: c}); err != nil {
+	// Leases of 300 ms, renewed every 100 ms.
+	c := &claimer{db: other, raw: raw, ids: planIDs(plan), ttl: 300 * time.Millisecond}
+	if _, err := sweep.Run(context.Background(), plan, db, sweep.Options{Workers: 1, Lease: c.ttl, Progress: c}); err != nil {
 		t.Fatal(err)
 	}
 	if !c.tried || c.err != nil {
 		t.Fatalf("the intruder's claim did not run (tried %v) or failed: %v", c.tried, c.err)
 	}
-	// With one worker and batches of two, the sweep held points 1 and 2
-	// (point 0 had just finished) and none of the later ones: the intruder
-	// gets exactly those.
+	// With one worker and batches of two, the sweep held points 0 and 1
+	// (point 0 had just finished, its claim gone with its result) and none
+	// of the later ones: the intruder gets exactly those.
 	if want := planIDs(plan)[2*1:]; !slices.Equal(c.got, want) {
 		t.Errorf("the intruder got %d points %v, want the %d the sweep had not claimed %v", len(c.got), c.got, len(want), want)
 	}
