@@ -13,6 +13,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // scenarioFlag is --scenario of a command that also takes the scenario as
@@ -64,7 +65,7 @@ const defaultMaxEvents = 1e10
 // checkWork refuses a negative --max-events, a run of sc under cfg its
 // file's routing lacks the VLs for (at the file's line), and a run
 // estimated to take more events than --max-events.
-func checkWork(c *cli.Context, sc *model.Scenario, cfg model.Config) error {
+func checkWork(c *cli.Context, sc *model.Scenario, cfg params.Config) error {
 	if err := checkMaxEvents(c); err != nil {
 		return err
 	}
@@ -93,8 +94,8 @@ func checkMaxEvents(c *cli.Context) error {
 func paramHelp() string {
 	var b strings.Builder
 	b.WriteString("Parameters for --set (defaults are the reference testbed's):\n")
-	def := model.DefaultConfig()
-	for _, p := range model.Params() {
+	def := params.DefaultConfig()
+	for _, p := range params.Params() {
 		doc := p.Doc
 		if p.Scheme != "" {
 			doc = "[cc " + p.Scheme + "] " + doc
@@ -107,7 +108,7 @@ func paramHelp() string {
 // applySets applies --set key=value flags to cfg. setBy names what already
 // set each parameter (e.g. "--phase"); a parameter set twice is a usage
 // error, not a silent last-one-wins.
-func applySets(cfg *model.Config, sets []string, setBy map[string]string, set func(*model.Config, string, any) error) error {
+func applySets(cfg *params.Config, sets []string, setBy map[string]string, set func(*params.Config, string, any) error) error {
 	for _, kv := range sets {
 		key, val, ok := strings.Cut(kv, "=")
 		if !ok {

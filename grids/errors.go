@@ -4,9 +4,11 @@ import (
 	"errors"
 
 	"fmt"
-	"github.com/ccsweep/ccsweep/model"
 	"slices"
 	"strings"
+
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // Errors of DecodeCanonical and ParseCanonical, for errors.Is.
@@ -91,16 +93,16 @@ type problems struct {
 }
 
 // param returns the parameter called name in the scenario being read.
-func (ps *problems) param(name string) *model.Param {
+func (ps *problems) param(name string) *params.Param {
 	if ps.sc != nil {
 		return ps.sc.Param(name)
 	}
-	return model.LookupParam(name)
+	return params.LookupParam(name)
 }
 
 // paramNames lists the parameter names of the scenario being read.
 func (ps *problems) paramNames() []string {
-	names := model.ParamNames()
+	names := params.ParamNames()
 	if ps.sc != nil {
 		for _, p := range ps.sc.ScenarioParams() {
 			names = append(names, p.Name)

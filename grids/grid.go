@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // Limits on the size of a grid.
@@ -91,11 +92,11 @@ type Axis struct {
 	// Name is the model parameter's name.
 	Name string
 	// Kind is the parameter's value type.
-	Kind model.ParamKind
+	Kind params.ParamKind
 	// Unit names the unit of numeric values ("bytes", "time", ...), possibly
 	// empty.
 	Unit string
-	// Values are the axis values, canonically spelled (model.Param.Format),
+	// Values are the axis values, canonically spelled (params.Param.Format),
 	// in order.
 	Values []string
 	// Zip is 0 for an axis crossed with all others ([sweep]) and k ≥ 1 for
@@ -105,8 +106,8 @@ type Axis struct {
 
 // setting is a fixed parameter value and where it was given.
 type setting struct {
-	param *model.Param
-	val   any // typed, as model.Param.Parse returns
+	param *params.Param
+	val   any // typed, as params.Param.Parse returns
 	text  string
 	key   string
 	line  int
@@ -124,7 +125,7 @@ func Load(path string) (*Grid, error) {
 
 // Parse parses and validates the grid file data; path names it in Problems
 // and Grid.Path. Every point is expanded and checked with
-// model.Config.Validate, so a grid that Parse accepts runs no invalid point.
+// params.Config.Validate, so a grid that Parse accepts runs no invalid point.
 // A rejected file gives an *Error listing every problem found.
 func Parse(path string, data []byte) (*Grid, error) {
 	ps := &problems{file: path}
@@ -369,7 +370,7 @@ func parseSetting(ps *problems, key, name string, n *node) *setting {
 
 // lookupParam returns the model parameter name, reporting a problem about
 // key if there is none.
-func lookupParam(ps *problems, key, name string, line int) *model.Param {
+func lookupParam(ps *problems, key, name string, line int) *params.Param {
 	p := ps.param(name)
 	switch {
 	case p != nil:
@@ -383,7 +384,7 @@ func lookupParam(ps *problems, key, name string, line int) *model.Param {
 
 // parseValue converts the scalar n to p's typed value, reporting a problem
 // about key (with what, e.g. "from", before the value) if it cannot.
-func parseValue(ps *problems, key, what string, p *model.Param, n *node) (any, bool) {
+func parseValue(ps *problems, key, what string, p *params.Param, n *node) (any, bool) {
 	label := strings.TrimSpace(what + " " + show(n.val))
 	switch n.val.(type) {
 	case string, int64, float64, bool:
@@ -410,9 +411,9 @@ func parseValue(ps *problems, key, what string, p *model.Param, n *node) (any, b
 // parameter p: a number written as text ("127"), a number for a switch
 // (cc = 1) or a switch for a number. Text is what --set gives, so model
 // accepts it; a grid file has types and says what it means.
-func typeMismatch(p *model.Param, v any) string {
+func typeMismatch(p *params.Param, v any) string {
 	switch p.Kind {
-	case model.KindInt, model.KindFloat:
+	case params.KindInt, params.KindFloat:
 		switch x := v.(type) {
 		case string:
 			if _, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
@@ -422,12 +423,12 @@ func typeMismatch(p *model.Param, v any) string {
 		case bool:
 			return "want a number, not true or false"
 		}
-	case model.KindBool:
+	case params.KindBool:
 		switch v.(type) {
 		case int64, float64:
 			return "want true or false (or \"on\", \"off\"), not a number"
 		}
-	case model.KindDuration:
+	case params.KindDuration:
 		if _, ok := v.(bool); ok {
 			return "want a duration with a unit, e.g. \"150us\", not true or false"
 		}
@@ -437,7 +438,7 @@ func typeMismatch(p *model.Param, v any) string {
 
 // exact checks that v survives its canonical spelling, which is what point
 // identities and PointConfig use.
-func exact(ps *problems, key, label string, p *model.Param, v any, line int) (any, bool) {
+func exact(ps *problems, key, label string, p *params.Param, v any, line int) (any, bool) {
 	text := p.Format(v)
 	back, err := p.Parse(text)
 	switch {
@@ -453,7 +454,7 @@ func exact(ps *problems, key, label string, p *model.Param, v any, line int) (an
 }
 
 func reason(err error) string {
-	if pe, ok := err.(*model.ParamError); ok {
+	if pe, ok := err.(*params.ParamError); ok {
 		return pe.Reason
 	}
 	return err.Error()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // checkScenarios reports what only a sub-grid's scenario can tell
@@ -21,7 +22,7 @@ func (g *Grid) checkScenarios(ps *problems) {
 			continue // reported where the scenario is read
 		}
 		for _, v := range s.values("victim_mask") {
-			c := model.DefaultConfig()
+			c := params.DefaultConfig()
 			if c.Set("victim_mask", v) != nil {
 				continue // reported where the value is read
 			}
@@ -30,7 +31,7 @@ func (g *Grid) checkScenarios(ps *problems) {
 				break
 			}
 		}
-		c := model.DefaultConfig()
+		c := params.DefaultConfig()
 		first := true
 		for _, v := range s.values("phase") {
 			if t, err := engine.ParseTime(v); err == nil && (first || t > c.Phase) {
@@ -62,7 +63,7 @@ func (s *SubGrid) checkVLs(ps *problems) {
 		return
 	}
 	seen := map[string]bool{}
-	s.visit(func(idx []int, c *model.Config) bool { // a where error is reported by validate
+	s.visit(func(idx []int, c *params.Config) bool { // a where error is reported by validate
 		key := fmt.Sprint(c.VLs)
 		for d, dim := range s.dims {
 			for _, a := range dim {
@@ -101,7 +102,7 @@ func (s *SubGrid) values(name string) []string {
 			return []string{b.Value}
 		}
 	}
-	c := model.DefaultConfig()
+	c := params.DefaultConfig()
 	return []string{c.Canonical(name)}
 }
 
@@ -109,10 +110,10 @@ func (s *SubGrid) values(name string) []string {
 func (s *SubGrid) report(ps *problems, name string, err error) {
 	key, line := s.locate(name)
 	msg := err.Error()
-	var pe *model.ParamError
+	var pe *params.ParamError
 	if errors.As(err, &pe) {
 		msg = pe.Reason
-		if p := model.LookupParam(pe.Name); p != nil {
+		if p := params.LookupParam(pe.Name); p != nil {
 			msg = p.Format(pe.Value) + ": " + pe.Reason
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -429,7 +430,7 @@ var vlsChecks sync.Map // string -> Problem
 // most VLs a configuration may have.
 func routesWithMoreVLs(sc *model.Scenario) bool {
 	c := sc.Config()
-	c.VLs = int(model.LookupParam("vls").Max)
+	c.VLs = int(params.LookupParam("vls").Max)
 	_, err := model.NewNetwork(sc, c, 1)
 	return err == nil
 }
@@ -439,7 +440,7 @@ func routesWithMoreVLs(sc *model.Scenario) bool {
 // a grid: that its routing has the VLs it needs, when the file's own
 // [params] give too few. It returns nil for every other scenario, and an
 // *Error at the file's [topology] line when c lacks the VLs.
-func CheckScenarioConfig(sc *model.Scenario, c model.Config) error {
+func CheckScenarioConfig(sc *model.Scenario, c params.Config) error {
 	v, ok := vlsChecks.Load(sc.Name)
 	if !ok {
 		return nil

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 func TestLoadScenarioFile(t *testing.T) {
@@ -39,7 +40,7 @@ func TestLoadScenarioFile(t *testing.T) {
 	if err := sc.Set(&c, "bg.load", 2.0); err == nil {
 		t.Error("bg.load 2 accepted; a load is a fraction of the link")
 	}
-	if err := sc.Set(&c, "nonsense", 1); !errors.Is(err, model.ErrUnknownParam) {
+	if err := sc.Set(&c, "nonsense", 1); !errors.Is(err, params.ErrUnknownParam) {
 		t.Errorf("unknown parameter: %v", err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -149,7 +150,7 @@ type appsState struct {
 func packRank(a, r int32) uint32 { return uint32(a)<<20 | uint32(r) }
 
 // apps returns the scenario's apps under c.
-func (sc *Scenario) apps(c *Config) []workload.AppSpec {
+func (sc *Scenario) apps(c *params.Config) []workload.AppSpec {
 	if sc.spec == nil {
 		return sc.Apps
 	}

@@ -1,6 +1,9 @@
 package model
 
-import "github.com/ccsweep/ccsweep/model/workload"
+import (
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
+)
 
 // testbedHPCC is testbed-s1 with the HPC Challenge network tests between
 // the victim's hosts H1 and H4 in place of F1 (issue 25; the hardware
@@ -60,9 +63,9 @@ func testbedHPCC() ScenarioSpec {
 		},
 		Apps: apps,
 	}
-	p := &Param{Name: "contributors", Kind: KindInt, Min: 0, Max: 4,
+	p := &params.Param{Name: "contributors", Kind: params.KindInt, Min: 0, Max: 4,
 		Doc: "testbed-hpcc: how many of the contributors F2-F5 run (0: the uncongested baseline)"}
-	extraParam(p, 4)
+	params.Extra(p, 4)
 	sp.own = []scenParam{{p, func(s *ScenarioSpec, v any) { s.Flows = s.Flows[:v.(int)] }}}
 	return sp
 }

@@ -1,10 +1,10 @@
 package model
 
-import "github.com/ccsweep/ccsweep/model/workload"
-
 import (
 	"math"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestTestbedHPCC checks testbed-hpcc's metric names (those the issue

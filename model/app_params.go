@@ -1,8 +1,10 @@
 package model
 
-import "github.com/ccsweep/ccsweep/model/workload"
-
-import "github.com/ccsweep/ccsweep/engine"
+import (
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
+)
 
 // appParams lists every app's numeric fields as scenario parameters named
 // NAME.field, so that a grid sweeps them like a traffic's.
@@ -12,13 +14,13 @@ func (sp *ScenarioSpec) appParams() []scenParam {
 		a := &sp.Apps[i]
 		q := a.Name + "."
 		intP := func(field, doc string, lo, hi float64, def int, set func(*workload.AppSpec, int)) {
-			p := &Param{Name: q + field, Kind: KindInt, Min: lo, Max: hi, Doc: "app " + a.Name + ": " + doc}
-			extraParam(p, def)
+			p := &params.Param{Name: q + field, Kind: params.KindInt, Min: lo, Max: hi, Doc: "app " + a.Name + ": " + doc}
+			params.Extra(p, def)
 			out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { set(&s.Apps[i], v.(int)) }})
 		}
 		durP := func(field, doc string, def engine.Time, set func(*workload.AppSpec, engine.Time)) {
-			p := &Param{Name: q + field, Kind: KindDuration, Min: 0, Max: float64(engine.Second), Unit: "time", Doc: "app " + a.Name + ": " + doc}
-			extraParam(p, def)
+			p := &params.Param{Name: q + field, Kind: params.KindDuration, Min: 0, Max: float64(engine.Second), Unit: "time", Doc: "app " + a.Name + ": " + doc}
+			params.Extra(p, def)
 			out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { set(&s.Apps[i], v.(engine.Time)) }})
 		}
 		intP("size", "message or buffer size in bytes", 0, 1<<30, a.Size, func(a *workload.AppSpec, v int) { a.Size = v })
@@ -34,8 +36,8 @@ func (sp *ScenarioSpec) appParams() []scenParam {
 		durP("recv_overhead", "host software time per message received", a.RecvOverhead, func(a *workload.AppSpec, v engine.Time) { a.RecvOverhead = v })
 		durP("shm_latency", "shared-memory message latency between ranks of one host", a.SHMLatency,
 			func(a *workload.AppSpec, v engine.Time) { a.SHMLatency = v })
-		p := &Param{Name: q + "shm_gbps", Kind: KindFloat, Min: 0.001, Max: 10000, Unit: "Gbit/s", Doc: "app " + a.Name + ": shared-memory bandwidth"}
-		extraParam(p, a.SHMGbps)
+		p := &params.Param{Name: q + "shm_gbps", Kind: params.KindFloat, Min: 0.001, Max: 10000, Unit: "Gbit/s", Doc: "app " + a.Name + ": shared-memory bandwidth"}
+		params.Extra(p, a.SHMGbps)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { s.Apps[i].SHMGbps = v.(float64) }})
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -22,7 +23,7 @@ import (
 func BenchmarkTestbedS1(b *testing.B) {
 	for _, cc := range []string{"off", "on"} {
 		b.Run("cc="+cc, func(b *testing.B) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			if err := cfg.Set("cc", cc); err != nil {
 				b.Fatal(err)
 			}
@@ -52,8 +53,8 @@ func BenchmarkCCCost(b *testing.B) {
 	for _, name := range []string{"testbed-s1", "testbed-s2"} {
 		b.Run(name, func(b *testing.B) {
 			sc := model.LookupScenario(name)
-			off, on := model.DefaultConfig(), model.DefaultConfig()
-			on.CC.Scheme = model.SchemeIB
+			off, on := params.DefaultConfig(), params.DefaultConfig()
+			on.CC.Scheme = params.SchemeIB
 			var offs, ons, ratios []float64
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
@@ -89,11 +90,11 @@ func median(xs []float64) float64 {
 func BenchmarkBuildClos648(b *testing.B) {
 	sc := &model.Scenario{Name: "clos648", Phases: 1, Routing: "ftree",
 		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.5}},
-		Build: func(c *model.Config) (*fabric.Topology, error) {
+		Build: func(c *params.Config) (*fabric.Topology, error) {
 			return fabric.GenerateTopology("clos", fabric.TopoParams{Preset: "648", HostGbps: 32, SwitchGbps: 32})
 		}}
-	cfg := model.DefaultConfig()
-	cfg.CC.Scheme = model.SchemeIB
+	cfg := params.DefaultConfig()
+	cfg.CC.Scheme = params.SchemeIB
 	for b.Loop() {
 		if _, err := model.NewNetwork(sc, cfg, 1); err != nil {
 			b.Fatal(err)
@@ -236,10 +237,10 @@ func BenchmarkScaling(b *testing.B) {
 			hosts := len(t.Hosts())
 			sc := &model.Scenario{Name: s.name, Phases: 1, Routing: "ftree",
 				Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
-				Build: func(c *model.Config) (*fabric.Topology, error) {
+				Build: func(c *params.Config) (*fabric.Topology, error) {
 					return fabric.GenerateTopology(s.kind, p)
 				}}
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			for name, v := range map[string]string{"cc": "on", "host_io_gbps": "25", "fill_mode": "voq",
 				"phase": "4ms", "sample": "1ms", "host_link_gbps": "32"} {
 				if err := cfg.Set(name, v); err != nil {

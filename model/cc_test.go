@@ -7,15 +7,16 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // ccNetwork builds testbed-s1 with CC on and the given parameters, at time 0.
 func ccNetwork(t *testing.T, set map[string]any) *Network {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 10 * engine.Millisecond
-	cfg.CC.Scheme = SchemeIB
+	cfg.CC.Scheme = params.SchemeIB
 	for k, v := range set {
 		if err := cfg.Set(k, v); err != nil {
 			t.Fatal(err)
@@ -197,8 +198,8 @@ func TestQPLevelAndSLLevelCCTI(t *testing.T) {
 		{Name: "C", Src: "H2", Dst: "H5", Role: workload.Contributor},
 	}}
 	for _, level := range []string{"qp", "sl"} {
-		cfg := DefaultConfig()
-		cfg.CC.Scheme = SchemeIB
+		cfg := params.DefaultConfig()
+		cfg.CC.Scheme = params.SchemeIB
 		cfg.CC.Level = level
 		n, err := NewNetwork(sc, cfg, 1)
 		if err != nil {
@@ -221,9 +222,9 @@ func TestQPLevelAndSLLevelCCTI(t *testing.T) {
 }
 
 func TestCNPReturnsToTheSourceAheadOfData(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 5 * engine.Millisecond
-	cfg.CC.Scheme = SchemeIB
+	cfg.CC.Scheme = params.SchemeIB
 	cfg.CC.MarkingRate = 0
 	cfg.Transport.BECNReturn = "cnp"
 	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -110,7 +111,7 @@ func TestClos648ConservesAndRepeats(t *testing.T) {
 	}
 }
 
-func mustRun(t *testing.T, sc *Scenario, cfg Config, seed uint64) *Result {
+func mustRun(t *testing.T, sc *Scenario, cfg params.Config, seed uint64) *Result {
 	t.Helper()
 	r, err := Run(sc, cfg, seed)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -27,8 +28,8 @@ func ringScenario(t *testing.T, routing string, allow bool) *Scenario {
 	return sc
 }
 
-func ringConfig() Config {
-	cfg := DefaultConfig()
+func ringConfig() params.Config {
+	cfg := params.DefaultConfig()
 	cfg.Phase = engine.Millisecond
 	cfg.HostIOGbps = 100
 	cfg.SwitchBufferCredits = 128 // small buffers: the cycle fills within a few ms

@@ -12,8 +12,9 @@
 // ibnetdiscover reader, routing engines, forwarding tables and their
 // deadlock check) is package model/fabric; the descriptions of the work a
 // run carries out (flows, traffic specs, applications and GOAL traces) are
-// package model/workload; the model against the testbed's published
-// measurements (ccsweep validate) is package model/fidelity.
+// package model/workload; a run's parameters (Config, the parameter table,
+// the presets) are package model/params; the model against the testbed's
+// published measurements (ccsweep validate) is package model/fidelity.
 //
 // Where each part lives: network.go (the Network, its events and their
 // dispatch, construction), link.go (transmission and credit flow control,
@@ -24,13 +25,12 @@
 // (a run that stops making progress), traffic.go and generator.go
 // (generated traffic: a traffic spec expanded over a topology's hosts, its
 // messages drawn), cc.go (IB CC: marking, CNPs, CCTI and its timers, the
-// CCT's shapes), presets.go (named IB CC settings and their sources),
-// transport.go (what the RC transport and the adapters add to CC: BECNs in
-// ACKs, timer starts, paced reads), schemes.go (the cc scheme and its
-// parameters), santos.go (marking variants, per-packet ACKs, AIMD/FIMD/LIPD
+// CCT built), transport.go (what the RC transport and the adapters add to CC: BECNs in
+// ACKs, timer starts, paced reads), schemes.go (the run's scheme set
+// up), santos.go (marking variants, per-packet ACKs, AIMD/FIMD/LIPD
 // sources), nicrate.go (the NDT dispatcher and admission control), drb.go
 // (distributed routing balancing: congestion control by opening LMC paths
-// on BECNs), params.go (parameters and Config), scenario.go (the built-in
+// on BECNs), params.go (the model's Version), scenario.go (the built-in
 // scenarios; clos648.go and clos10368.go those on the director switches),
 // scenfile.go (scenarios described as data, with their own parameters),
 // app*.go (applications run: their programs built, a GOAL trace's
@@ -44,7 +44,9 @@
 // # Imports
 //
 // Of ccsweep, model imports only engine, model/fabric (the topology and
-// routes a run is built on; fabric never imports model) and model/workload
+// routes a run is built on; fabric never imports model), model/params (the
+// Config a run is given and its parameters; params never imports model)
+// and model/workload
 // (the descriptions of the flows, traffic and apps a run carries out;
 // workload never imports model). It must never
 // import model/fidelity, which checks it, nor grids, sweep, store, report or

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -17,7 +18,7 @@ import (
 // greedy flows and generated traffic, for DRB's tests.
 func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flows []workload.FlowSpec, traffic []workload.TrafficSpec) *Scenario {
 	return &Scenario{Name: "drb-test", Phases: 2, Routing: routing, LMC: lmc, Flows: flows, Traffic: traffic,
-		Build: func(c *Config) (*fabric.Topology, error) {
+		Build: func(c *params.Config) (*fabric.Topology, error) {
 			p := tp
 			p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
 			return fabric.GenerateTopology(kind, p)
@@ -25,15 +26,15 @@ func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flo
 }
 
 // drbConfig is a short run with DRB on and vls VLs.
-func drbConfig(vls int) Config {
-	cfg := DefaultConfig()
+func drbConfig(vls int) params.Config {
+	cfg := params.DefaultConfig()
 	cfg.Phase = 500 * engine.Microsecond
 	cfg.Sample = 50 * engine.Microsecond
 	cfg.HostIOGbps = 16
 	cfg.SwitchLinkGbps = 16
 	cfg.MessageSize = 4096
 	cfg.VLs = vls
-	cfg.CC.Scheme = SchemeDRB
+	cfg.CC.Scheme = params.SchemeDRB
 	return cfg
 }
 

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -41,8 +42,8 @@ type goldenTopo struct {
 // one is small and runs 2 to 5 phases of 1 ms.
 func goldenTopos(t *testing.T) map[string]goldenTopo {
 	t.Helper()
-	gen := func(kind string, p fabric.TopoParams) func(c *model.Config) (*fabric.Topology, error) {
-		return func(c *model.Config) (*fabric.Topology, error) {
+	gen := func(kind string, p fabric.TopoParams) func(c *params.Config) (*fabric.Topology, error) {
+		return func(c *params.Config) (*fabric.Topology, error) {
 			q := p
 			q.HostGbps, q.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
 			return fabric.GenerateTopology(kind, q)
@@ -100,7 +101,7 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 		{name: "ibnet", desc: "ibnetdiscover testdata/ibnetdiscover/fattree.txt (4 leaves, 2 spines, 20 hosts, mixed rates; FDR hosts send), updn, lmc 1",
 			set: []string{"host_io_gbps=32"},
 			sc: &model.Scenario{Name: "golden-ibnet", Phases: 2, Routing: "updn", LMC: 1,
-				Build: func(*model.Config) (*fabric.Topology, error) {
+				Build: func(*params.Config) (*fabric.Topology, error) {
 					return fabric.ParseIBNetDiscover("fattree.txt", fattree)
 				},
 				Flows:   incast("node01", []string{"node05", "node06", "node09", "node13", "node10"}, [2]string{"node14", "node02"}),
@@ -192,9 +193,9 @@ func goldenCases() []goldenCase {
 
 // goldenConfig returns the configuration of case c on topology tp: 1 ms
 // phases sampled every 100 µs.
-func goldenConfig(t *testing.T, c goldenCase, tp goldenTopo) model.Config {
+func goldenConfig(t *testing.T, c goldenCase, tp goldenTopo) params.Config {
 	t.Helper()
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	sets := append([]string{"phase=1ms", "sample=100us", "cc=" + c.scheme}, tp.set...)
 	for _, kv := range append(sets, c.set...) {
 		name, val, _ := strings.Cut(kv, "=")
@@ -324,8 +325,8 @@ func goldenText(c goldenCase, tp goldenTopo, r *model.Result) []byte {
 	fmt.Fprintf(&b, "# model.Run summary; regenerate with go test ./model -run TestGolden -update\n")
 	fmt.Fprintf(&b, "model_version %s\ncase %s\nscenario %s\ntopology %s\nscheme %s\n",
 		r.ModelVersion, c.name, r.Scenario, tp.desc, c.scheme)
-	def := model.DefaultConfig()
-	for _, name := range model.ParamNames() {
+	def := params.DefaultConfig()
+	for _, name := range params.ParamNames() {
 		if v := r.Config.Canonical(name); v != def.Canonical(name) {
 			fmt.Fprintf(&b, "param %s %s\n", name, v)
 		}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -280,8 +281,8 @@ func TestMechTimerLowersEveryFlowOfItsPortSL(t *testing.T) {
 		{Name: "B", Src: "H1", Dst: "H5", Role: workload.Contributor},
 		{Name: "C", Src: "H2", Dst: "H5", Role: workload.Contributor},
 	}}
-	cfg := DefaultConfig()
-	cfg.CC.Scheme = SchemeIB
+	cfg := params.DefaultConfig()
+	cfg.CC.Scheme = params.SchemeIB
 	n, err := NewNetwork(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -38,9 +39,9 @@ func TestMechSantosWindowAndRate(t *testing.T) {
 		{"aimd", []engine.Time{2520615, 2518156, 2515704, 2513259}},
 	} {
 		t.Run(c.response, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase = engine.Millisecond
-			cfg.CC.Scheme = SchemeSantos
+			cfg.CC.Scheme = params.SchemeSantos
 			cfg.Santos.Response = c.response
 			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
@@ -135,9 +136,9 @@ func santosBench(t *testing.T, marking string, outThresh int) (*Network, func(fi
 	for i, p := range pairs {
 		sc.Flows = append(sc.Flows, workload.FlowSpec{Name: fmt.Sprint("F", i), Src: p[0], Dst: p[1], Role: workload.Contributor, StartPhase: 1})
 	}
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.SwitchBufferCredits = 99
-	cfg.CC.Scheme = SchemeSantos
+	cfg.CC.Scheme = params.SchemeSantos
 	cfg.Santos.Marking, cfg.Santos.OutputThreshold = marking, outThresh
 	n, err := NewNetwork(sc, cfg, 1)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // metricOfField says which metric of MetricList holds each field of
@@ -176,7 +177,7 @@ func TestWindowSamples(t *testing.T) {
 func TestWindow(t *testing.T) {
 	for _, sc := range model.Scenarios() {
 		t.Run(sc.Name, func(t *testing.T) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase, cfg.Sample = 3*engine.Millisecond, engine.Millisecond
 			n, err := model.NewNetwork(sc, cfg, 1)
 			if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -183,7 +184,7 @@ type flowState struct {
 // Config. Build it with NewNetwork, advance it with RunUntil, read it with
 // Result. A Network is not safe for concurrent use.
 type Network struct {
-	cfg      Config
+	cfg      params.Config
 	scenario *Scenario
 	seed     uint64
 	sim      engine.Sim
@@ -198,7 +199,7 @@ type Network struct {
 	pkts   []packet
 	free   []int32
 	nVL    int
-	vlArb  []arbEntry
+	vlArb  []params.VLArbEntry
 	commit bool // Arbitration "commit" (arbiter.go)
 	routes *fabric.Routes
 	stats  runStats
@@ -233,7 +234,7 @@ type Counters struct {
 
 // NewNetwork builds the network of sc under cfg, ready to run from time 0.
 // The seed drives every random choice of the run.
-func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
+func NewNetwork(sc *Scenario, cfg params.Config, seed uint64) (*Network, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -252,8 +253,8 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		msgGap: msgGap(cfg.HCAMsgRate),
 		rng:    rand.New(rand.NewPCG(seed, 0x1b)),
 	}
-	n.vlArb, _ = parseVLArb(cfg.VLArb, cfg.VLs) // checked by Validate
-	n.commit = cfg.Arbitration == ArbitrationCommit
+	n.vlArb, _ = params.ParseVLArb(cfg.VLArb, cfg.VLs) // checked by Validate
+	n.commit = cfg.Arbitration == params.ArbitrationCommit
 	if err := n.build(topo); err != nil {
 		return nil, err
 	}
@@ -307,9 +308,9 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	if len(n.flows) == 0 && n.apps == nil {
 		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", fabric.ErrBadScenario, sc.Name)
 	}
-	if cfg.CC.Scheme == SchemeNICRate {
+	if cfg.CC.Scheme == params.SchemeNICRate {
 		// A rate past the last flow would request for no flow: a typo.
-		if rates, _ := parseRates(cfg.NICRate.Rates); len(rates) > len(n.flows) {
+		if rates, _ := params.ParseRates(cfg.NICRate.Rates); len(rates) > len(n.flows) {
 			return nil, fmt.Errorf("%w %s: nicrate.rates lists %d rates, but the run has %d flows", fabric.ErrBadScenario, sc.Name, len(rates), len(n.flows))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // TestRunProgressReportsAndChangesNothing checks that the progress callback
@@ -13,9 +14,9 @@ import (
 // way gives the same result as one that is not.
 func TestRunProgressReportsAndChangesNothing(t *testing.T) {
 	sc := LookupScenario("testbed-s1")
-	c := DefaultConfig()
+	c := params.DefaultConfig()
 	c.Phase = engine.Millisecond
-	c.CC.Scheme = SchemeIB
+	c.CC.Scheme = params.SchemeIB
 	var seen []engine.Time
 	res, err := RunProgress(context.Background(), sc, c, 1, func(now, end engine.Time) {
 		if end != 5*engine.Millisecond {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // The routes of a run: its switches' forwarding tables programmed from the
@@ -102,7 +103,7 @@ func (n *Network) adaptiveOut(s, lid, table int32) int32 {
 // the scenario's, which may be the tables of its [routing] lfts) and
 // describes it (fabric.InspectFabric), with the scenario's LMC
 // and cfg.VLs.
-func InspectScenario(sc *Scenario, cfg Config, routing string) (*fabric.FabricInfo, error) {
+func InspectScenario(sc *Scenario, cfg params.Config, routing string) (*fabric.FabricInfo, error) {
 	t, err := sc.Build(&cfg)
 	if err != nil {
 		return nil, err

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -15,7 +16,7 @@ type Scenario struct {
 	// Phases is the run's length in phases.
 	Phases int
 	// Build returns the topology for c's link rates.
-	Build func(c *Config) (*fabric.Topology, error)
+	Build func(c *params.Config) (*fabric.Topology, error)
 	Flows []workload.FlowSpec
 	// Routing names the routing algorithm (RoutingAlgorithms); "" is minhop.
 	Routing string
@@ -38,7 +39,7 @@ type Scenario struct {
 
 // routing returns the scenario's routing algorithm under c (a file
 // scenario's routing is one of its parameters).
-func (sc *Scenario) routing(c *Config) string {
+func (sc *Scenario) routing(c *params.Config) string {
 	r := sc.Routing
 	if sc.spec != nil {
 		r = sc.resolve(c).Routing
@@ -85,7 +86,7 @@ func ScenarioNames() []string {
 
 // testbed builds the reference testbed of SPEC §3 (Testbed) with host
 // links at HostLinkGbps and S1-S2 at SwitchLinkGbps.
-func testbed(c *Config) (*fabric.Topology, error) {
+func testbed(c *params.Config) (*fabric.Topology, error) {
 	return fabric.Testbed(c.HostLinkGbps, c.SwitchLinkGbps), nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -24,7 +25,7 @@ func TestScenarioReasonGoesByTypeNotText(t *testing.T) {
 		{"named scenario", fmt.Errorf("%w s@1: traffic bg: too few hosts", fabric.ErrBadScenario), "bad scenario s@1: traffic bg: too few hosts", true},
 		{"lfts error", &fabric.LFTsError{Name: "t.dump", Reason: "no route"}, "routing lfts t.dump: no route", true},
 		{"the text without the type", errors.New("bad scenario: routing dor: set vls"), "", false},
-		{"another error", fmt.Errorf("%w: mtu", model.ErrUnknownParam), "", false},
+		{"another error", fmt.Errorf("%w: mtu", params.ErrUnknownParam), "", false},
 		{"nil", nil, "", false},
 	}
 	for _, tt := range tests {

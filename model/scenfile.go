@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -71,7 +72,7 @@ type ScenarioSpec struct {
 // of its topology, routing or traffic that a grid or --set may change. Its value
 // lives in Config (Config.extra) and reaches the spec when a run is built.
 type scenParam struct {
-	*Param
+	*params.Param
 	apply func(sp *ScenarioSpec, v any)
 }
 
@@ -118,9 +119,9 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		spec:        &spec,
 	}
 	for name, v := range spec.Defaults {
-		p := LookupParam(name)
+		p := params.LookupParam(name)
 		if p == nil {
-			return nil, fmt.Errorf("%w %q", ErrUnknownParam, name)
+			return nil, fmt.Errorf("%w %q", params.ErrUnknownParam, name)
 		}
 		if _, err := p.Parse(v); err != nil {
 			return nil, err
@@ -141,7 +142,7 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		sc.params = append(sc.params, spec.own...)
 		slices.SortFunc(sc.params, func(a, b scenParam) int { return strings.Compare(a.Name, b.Name) })
 	}
-	sc.Build = func(c *Config) (*fabric.Topology, error) { return sc.resolve(c).build(c) }
+	sc.Build = func(c *params.Config) (*fabric.Topology, error) { return sc.resolve(c).build(c) }
 	return sc, nil
 }
 
@@ -162,7 +163,7 @@ var registry = struct {
 }{files: map[string]*Scenario{}}
 
 // build makes the spec's topology under c's link rates.
-func (sp *ScenarioSpec) build(c *Config) (*fabric.Topology, error) {
+func (sp *ScenarioSpec) build(c *params.Config) (*fabric.Topology, error) {
 	if sp.Topology == "ibnetdiscover" {
 		return fabric.ParseIBNetDiscover(sp.FabricName, sp.Fabric)
 	}
@@ -176,7 +177,7 @@ func (sp *ScenarioSpec) build(c *Config) (*fabric.Topology, error) {
 
 // routingOptions returns the roots and compute nodes the scenario gives
 // its routing under c (roots is one of a file scenario's parameters).
-func (sc *Scenario) routingOptions(c *Config) fabric.RoutingOptions {
+func (sc *Scenario) routingOptions(c *params.Config) fabric.RoutingOptions {
 	if sc.spec == nil {
 		return fabric.RoutingOptions{}
 	}
@@ -187,7 +188,7 @@ func (sc *Scenario) routingOptions(c *Config) fabric.RoutingOptions {
 // lftsFile returns the forwarding tables the scenario is routed by under
 // c, and their file's name; nil where a routing engine routes it (a
 // routing parameter naming an engine replaces the file's tables).
-func (sc *Scenario) lftsFile(c *Config) (string, []byte) {
+func (sc *Scenario) lftsFile(c *params.Config) (string, []byte) {
 	if sc.spec == nil {
 		return "", nil
 	}
@@ -197,12 +198,12 @@ func (sc *Scenario) lftsFile(c *Config) (string, []byte) {
 
 // adaptive reports whether the scenario's switches route adaptively
 // under c (routing_adaptive.go).
-func (sc *Scenario) adaptive(c *Config) bool {
+func (sc *Scenario) adaptive(c *params.Config) bool {
 	return sc.spec != nil && sc.resolve(c).Adaptive
 }
 
 // resolve returns the spec with c's values of the scenario's parameters.
-func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
+func (sc *Scenario) resolve(c *params.Config) *ScenarioSpec {
 	sp := *sc.spec
 	sp.Traffic = slices.Clone(sp.Traffic)
 	sp.Apps = slices.Clone(sp.Apps)
@@ -210,9 +211,9 @@ func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
 	// Bare names (load) first, then the ones naming a traffic (hot.load),
 	// which are more specific.
 	for _, qualified := range []bool{false, true} {
-		for _, e := range c.extra {
-			if p := sc.lookupScenParam(e.name); p != nil && strings.Contains(e.name, ".") == qualified {
-				p.apply(&sp, e.val)
+		for _, e := range c.Extras() {
+			if p := sc.lookupScenParam(e.Name); p != nil && strings.Contains(e.Name, ".") == qualified {
+				p.apply(&sp, e.Value)
 			}
 		}
 	}
@@ -222,7 +223,7 @@ func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
 
 // lmc returns the scenario's LMC under c: a file scenario's lmc is one of
 // its parameters.
-func (sc *Scenario) lmc(c *Config) int {
+func (sc *Scenario) lmc(c *params.Config) int {
 	if sc.spec == nil {
 		return sc.LMC
 	}
@@ -230,7 +231,7 @@ func (sc *Scenario) lmc(c *Config) int {
 }
 
 // flows returns the scenario's greedy flows under c.
-func (sc *Scenario) flows(c *Config) []workload.FlowSpec {
+func (sc *Scenario) flows(c *params.Config) []workload.FlowSpec {
 	if sc.spec == nil {
 		return sc.Flows
 	}
@@ -238,7 +239,7 @@ func (sc *Scenario) flows(c *Config) []workload.FlowSpec {
 }
 
 // traffic returns the scenario's generated traffic under c.
-func (sc *Scenario) traffic(c *Config) ([]workload.TrafficSpec, error) {
+func (sc *Scenario) traffic(c *params.Config) ([]workload.TrafficSpec, error) {
 	if sc.spec == nil {
 		return sc.Traffic, nil
 	}
@@ -247,8 +248,8 @@ func (sc *Scenario) traffic(c *Config) ([]workload.TrafficSpec, error) {
 
 // Param returns the parameter called name for runs of sc: a model
 // parameter (LookupParam) or one of the scenario's own, or nil.
-func (sc *Scenario) Param(name string) *Param {
-	if p := LookupParam(name); p != nil {
+func (sc *Scenario) Param(name string) *params.Param {
+	if p := params.LookupParam(name); p != nil {
 		return p
 	}
 	if p := sc.lookupScenParam(name); p != nil {
@@ -260,8 +261,8 @@ func (sc *Scenario) Param(name string) *Param {
 // ScenarioParams returns the scenario's own parameters (those of its
 // ScenarioSpec; none for a scenario written as Go code, like the testbed's),
 // sorted by name.
-func (sc *Scenario) ScenarioParams() []*Param {
-	var ps []*Param
+func (sc *Scenario) ScenarioParams() []*params.Param {
+	var ps []*params.Param
 	for _, p := range sc.params {
 		ps = append(ps, p.Param)
 	}
@@ -279,8 +280,8 @@ func (sc *Scenario) lookupScenParam(name string) *scenParam {
 // Config returns DefaultConfig with the scenario's defaults applied; an
 // imported fabric's host_io_gbps defaults to 0 (each host at its link's
 // rate).
-func (sc *Scenario) Config() Config {
-	c := DefaultConfig()
+func (sc *Scenario) Config() params.Config {
+	c := params.DefaultConfig()
 	if sc.spec != nil {
 		if sc.spec.Topology == "ibnetdiscover" {
 			// An imported fabric's hosts move what their links carry
@@ -300,80 +301,39 @@ func (sc *Scenario) Config() Config {
 func (sc *Scenario) DefaultPreset() string {
 	if sc.spec != nil {
 		if v, ok := sc.spec.Defaults["preset"]; ok {
-			if name, err := paramByName["preset"].Parse(v); err == nil {
+			if name, err := params.LookupParam("preset").Parse(v); err == nil {
 				return name.(string)
 			}
 		}
 	}
-	return DefaultPreset
+	return params.DefaultPreset
 }
 
 // Get returns the value of parameter name (a model parameter or one of
 // sc's) in c, or nil if there is none.
-func (sc *Scenario) Get(c *Config, name string) any {
+func (sc *Scenario) Get(c *params.Config, name string) any {
 	if p := sc.Param(name); p != nil {
-		return p.get(c)
+		return p.Get(c)
 	}
 	return nil
 }
 
 // Set sets parameter name (a model parameter or one of sc's) in c.
-func (sc *Scenario) Set(c *Config, name string, v any) error {
+func (sc *Scenario) Set(c *params.Config, name string, v any) error {
 	p := sc.Param(name)
 	if p == nil {
-		known := ParamNames()
+		known := params.ParamNames()
 		for _, q := range sc.params {
 			known = append(known, q.Name)
 		}
-		return fmt.Errorf("%w %q (known: %s)", ErrUnknownParam, name, strings.Join(known, ", "))
+		return fmt.Errorf("%w %q (known: %s)", params.ErrUnknownParam, name, strings.Join(known, ", "))
 	}
 	val, err := p.Parse(v)
 	if err != nil {
 		return err
 	}
-	p.store(c, val)
+	p.Set(c, val)
 	return nil
-}
-
-// extraValue is a scenario parameter's value in a Config.
-type extraValue struct {
-	name string
-	val  any
-}
-
-// setExtra sets a scenario parameter's value, copying the list so that
-// copies of c do not share it.
-func (c *Config) setExtra(name string, v any) {
-	list := make([]extraValue, 0, len(c.extra)+1)
-	for _, e := range c.extra {
-		if e.name != name {
-			list = append(list, e)
-		}
-	}
-	list = append(list, extraValue{name, v})
-	slices.SortFunc(list, func(a, b extraValue) int { return strings.Compare(a.name, b.name) })
-	c.extra = list
-}
-
-func (c *Config) getExtra(name string) (any, bool) {
-	for _, e := range c.extra {
-		if e.name == name {
-			return e.val, true
-		}
-	}
-	return nil, false
-}
-
-// extraParam makes p a scenario parameter: its value lives in Config.extra,
-// def when a Config does not set it.
-func extraParam(p *Param, def any) {
-	p.get = func(c *Config) any {
-		if v, ok := c.getExtra(p.Name); ok {
-			return v
-		}
-		return def
-	}
-	p.set = func(c *Config, v any) { c.setExtra(p.Name, v) }
 }
 
 // params lists the spec's sweepable fields: the generator's numeric
@@ -383,18 +343,18 @@ func extraParam(p *Param, def any) {
 func (sp *ScenarioSpec) params() []scenParam {
 	var out []scenParam
 	intP := func(name, doc string, lo, hi float64, def int, apply func(*ScenarioSpec, int)) {
-		p := &Param{Name: name, Kind: KindInt, Min: lo, Max: hi, Doc: doc}
-		extraParam(p, def)
+		p := &params.Param{Name: name, Kind: params.KindInt, Min: lo, Max: hi, Doc: doc}
+		params.Extra(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(int)) }})
 	}
 	floatP := func(name, doc string, lo, hi, def float64, apply func(*ScenarioSpec, float64)) {
-		p := &Param{Name: name, Kind: KindFloat, Min: lo, Max: hi, Doc: doc}
-		extraParam(p, def)
+		p := &params.Param{Name: name, Kind: params.KindFloat, Min: lo, Max: hi, Doc: doc}
+		params.Extra(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(float64)) }})
 	}
 	durP := func(name, doc string, lo, hi, def engine.Time, apply func(*ScenarioSpec, engine.Time)) {
-		p := &Param{Name: name, Kind: KindDuration, Min: float64(lo), Max: float64(hi), Unit: "time", Doc: doc}
-		extraParam(p, def)
+		p := &params.Param{Name: name, Kind: params.KindDuration, Min: float64(lo), Max: float64(hi), Unit: "time", Doc: doc}
+		params.Extra(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(engine.Time)) }})
 	}
 	t := &sp.Topo
@@ -503,16 +463,16 @@ func (sp *ScenarioSpec) routingParams() []scenParam {
 	if sp.LFTs != nil {
 		choices = append(choices, "lfts")
 	}
-	routing := &Param{Name: "routing", Kind: KindEnum, Choices: choices,
+	routing := &params.Param{Name: "routing", Kind: params.KindEnum, Choices: choices,
 		Doc: "routing engine: " + strings.Join(choices, ", ")}
-	extraParam(routing, sp.Routing)
-	roots := &Param{Name: "roots", Kind: KindString,
+	params.Extra(routing, sp.Routing)
+	roots := &params.Param{Name: "roots", Kind: params.KindString,
 		Doc:   "updn and ftree: root switches, names or 0xGUIDs separated by commas; empty: found by ranking",
-		check: func(v string) (string, error) { return strings.Join(splitRoots(v), ","), nil }}
-	extraParam(roots, strings.Join(sp.Roots, ","))
-	adaptive := &Param{Name: "adaptive", Kind: KindBool,
+		Check: func(v string) (string, error) { return strings.Join(splitRoots(v), ","), nil }}
+	params.Extra(roots, strings.Join(sp.Roots, ","))
+	adaptive := &params.Param{Name: "adaptive", Kind: params.KindBool,
 		Doc: "adaptive routing: each switch sends a packet out of the least occupied equal-cost port of its group"}
-	extraParam(adaptive, sp.Adaptive)
+	params.Extra(adaptive, sp.Adaptive)
 	lfts, lftsName := sp.LFTs, sp.LFTsName
 	return []scenParam{
 		{routing, func(s *ScenarioSpec, v any) {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // TestEstimateWorkBoundsTheRealRun runs short testbed runs and checks that
@@ -31,7 +32,7 @@ func TestEstimateWorkBoundsTheRealRun(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			sc := LookupScenario(tc.scenario)
-			c := DefaultConfig()
+			c := params.DefaultConfig()
 			c.Phase = 2 * engine.Millisecond
 			for k, v := range tc.set {
 				if err := c.Set(k, v); err != nil {
@@ -64,7 +65,7 @@ func TestEstimateWorkBoundsTheRealRun(t *testing.T) {
 func TestCheckWorkRefuses(t *testing.T) {
 	sc := LookupScenario("testbed-s1")
 	t.Run("tiny messages", func(t *testing.T) {
-		c := DefaultConfig()
+		c := params.DefaultConfig()
 		c.MessageSize = 1
 		_, err := sc.CheckWork(c, 1e10)
 		var we *WorkError
@@ -76,15 +77,15 @@ func TestCheckWorkRefuses(t *testing.T) {
 		}
 	})
 	t.Run("defaults pass", func(t *testing.T) {
-		if w, err := sc.CheckWork(DefaultConfig(), 1e10); err != nil || w.Events > 1e9 {
+		if w, err := sc.CheckWork(params.DefaultConfig(), 1e10); err != nil || w.Events > 1e9 {
 			t.Fatalf("defaults: %v (%.3g events)", err, w.Events)
 		}
 	})
 	t.Run("too many samples", func(t *testing.T) {
-		c := DefaultConfig()
+		c := params.DefaultConfig()
 		c.Sample = engine.Microsecond // 5 s / 1 us x 5 flows = 25 M
 		_, err := sc.CheckWork(c, 0)
-		var pe *ParamError
+		var pe *params.ParamError
 		if !errors.As(err, &pe) || pe.Name != "sample" || !strings.Contains(err.Error(), "25000000 samples") {
 			t.Fatalf("err %v, want a ParamError on sample counting 25000000 samples", err)
 		}
@@ -107,7 +108,7 @@ func TestMessageRateCapsSmallMessages(t *testing.T) {
 		{"256 B messages at 2.5 M/s", 2.5, 256, 256},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := DefaultConfig()
+			c := params.DefaultConfig()
 			c.Phase = 2 * engine.Millisecond
 			c.HCAMsgRate = tc.rate
 			c.MessageSize, c.MTU = tc.message, tc.mtu

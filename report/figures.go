@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
@@ -379,7 +380,7 @@ type windowFunc func(n int, sample engine.Time) (from, to engine.Time)
 // their scenario and configuration (model.Scenario.Window) or, for a
 // scenario this ccsweep does not know, the last phase of the sampled time.
 func window(c *Cell) windowFunc {
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	for _, p := range c.Params {
 		_ = cfg.Set(p.Name, p.Value) // a parameter of another model version keeps its default
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/sweep"
 )
 
@@ -21,7 +22,7 @@ import (
 // the hidden parameters.
 func measure(t *testing.T, path, scenario string, set map[string]string) {
 	t.Helper()
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase, cfg.Sample = 5*engine.Millisecond, engine.Millisecond
 	for k, v := range set {
 		if err := cfg.Set(k, v); err != nil {
@@ -81,7 +82,7 @@ func TestCalibrationRecoversHiddenParameters(t *testing.T) {
 	// Interrupted after 60 simulations, then resumed.
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int64
-	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *model.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		if calls.Add(1) > 60 {
 			cancel()
 			return nil, c.Err()

@@ -21,7 +21,8 @@
 //
 // # Imports
 //
-// Of ccsweep, sweep imports engine, grids, model and store. It must never
+// Of ccsweep, sweep imports engine, grids, model, model/params (the
+// parameters a point sets) and store. It must never
 // import report or report/rank (a sweep runs and stores points; drawing or
 // ranking them reads the database afterwards), nor sweep/slurm, which builds
 // on it.

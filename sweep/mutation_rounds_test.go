@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/sweep"
 )
 
@@ -16,7 +17,7 @@ import (
 // surface): run from an empty database every planned point ran here and
 // none was done already; rerun, every one was done already and none ran.
 func TestMutRoundsCountWhatWasDoneBefore(t *testing.T) {
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	})
 	g := parse(t, coarseGrid)

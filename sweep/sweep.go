@@ -18,6 +18,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -457,17 +458,17 @@ func catchPanic[T any](f func() (T, error)) (res T, err error) {
 // It returns nil for a model version
 // other than this build's, whose defaults it does not know, or parameters
 // this model rejects. It suits store.ExportOptions.Effective.
-func EffectiveParams(scenario, modelVersion string, params []store.Param) map[string]string {
+func EffectiveParams(scenario, modelVersion string, given []store.Param) map[string]string {
 	if modelVersion != model.Version {
 		return nil
 	}
-	cfg, err := grids.PointConfig(grids.Point{Scenario: scenario, Params: params})
+	cfg, err := grids.PointConfig(grids.Point{Scenario: scenario, Params: given})
 	if err != nil {
 		return nil
 	}
 	values := make(map[string]string)
-	for _, name := range model.ParamNames() {
-		if model.LookupParam(name).AppliesTo(cfg.CC.Scheme) { // another scheme's does not apply
+	for _, name := range params.ParamNames() {
+		if params.LookupParam(name).AppliesTo(cfg.CC.Scheme) { // another scheme's does not apply
 			values[name] = cfg.Canonical(name)
 		}
 	}
@@ -480,7 +481,7 @@ func EffectiveParams(scenario, modelVersion string, params []store.Param) map[st
 // does not know (a scenario file's own, or one an older model had). It
 // suits store.CheckParamsWith.
 func CheckStoredParam(modelVersion, name, value string) error {
-	p := model.LookupParam(name)
+	p := params.LookupParam(name)
 	if modelVersion != model.Version || p == nil {
 		return nil
 	}
