@@ -13,6 +13,7 @@ import (
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 func simCommand() *cli.Command {
@@ -43,7 +44,7 @@ func simCommand() *cli.Command {
 // simConfig builds the run's configuration from the command's flags. The
 // scenario file, if one is named, and the files it reads are set in
 // *files.
-func simConfig(c *cli.Context, files *[]string) (*model.Scenario, params.Config, error) {
+func simConfig(c *cli.Context, files *[]string) (*workload.Scenario, params.Config, error) {
 	cfg := params.DefaultConfig()
 	name, ok := scenarioArg(c)
 	switch {
@@ -52,7 +53,7 @@ func simConfig(c *cli.Context, files *[]string) (*model.Scenario, params.Config,
 	case !ok && c.NArg() == 1:
 		return nil, cfg, usagef("sim takes one scenario, as its argument or with --scenario, not both")
 	case !ok || name == "":
-		return nil, cfg, usagef("--scenario is required (known: %s)", strings.Join(model.ScenarioNames(), ", "))
+		return nil, cfg, usagef("--scenario is required (known: %s)", strings.Join(workload.ScenarioNames(), ", "))
 	}
 	sc, fs, err := loadScenario(name, "--scenario: ")
 	if err != nil {

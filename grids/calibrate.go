@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
@@ -274,7 +273,7 @@ func unwrapCSV(err error) error {
 // the measurement.
 func (g *Grid) checkMeasurement(ps *problems, line int, m *Measurement) {
 	for _, s := range g.Subs {
-		sc := model.LookupScenario(s.Scenario)
+		sc := workload.LookupScenario(s.Scenario)
 		if sc == nil {
 			continue
 		}

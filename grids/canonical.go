@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // CanonicalFormat names the version of the encoding Canonical produces for
@@ -158,7 +158,7 @@ func (c *CanonicalGrid) Grid() (*Grid, error) {
 		}
 	}
 	for i := range c.Grids {
-		s, err := c.Grids[i].subGrid(whereEnv(model.LookupScenario(c.Grids[i].Scenario)))
+		s, err := c.Grids[i].subGrid(whereEnv(workload.LookupScenario(c.Grids[i].Scenario)))
 		if err != nil {
 			return nil, fmt.Errorf("canonical grid %q: grids[%d]: %w", c.Name, i, err)
 		}
@@ -191,7 +191,7 @@ func (cs *CanonicalSubGrid) subGrid(env map[string]any) (*SubGrid, error) {
 	if cs.Seeds < 1 {
 		return nil, fmt.Errorf("seeds %d: want at least 1", cs.Seeds)
 	}
-	s := &SubGrid{Scenario: cs.Scenario, Seeds: cs.Seeds, line: 1, sc: model.LookupScenario(cs.Scenario)}
+	s := &SubGrid{Scenario: cs.Scenario, Seeds: cs.Seeds, line: 1, sc: workload.LookupScenario(cs.Scenario)}
 	zips := 0
 	for _, ca := range cs.Axes {
 		a, err := s.canonicalAxis(ca)

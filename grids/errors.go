@@ -7,8 +7,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Errors of DecodeCanonical and ParseCanonical, for errors.Is.
@@ -86,8 +86,8 @@ type problems struct {
 	file string
 	list []Problem
 	// sc is the scenario of the sub-grid being read, whose own parameters
-	// (model.Scenario.Param) are parameters too; nil: model parameters only.
-	sc *model.Scenario
+	// (workload.Scenario.Param) are parameters too; nil: model parameters only.
+	sc *workload.Scenario
 	// scenarios are the scenario files read, by registered name.
 	scenarios map[string]CanonicalScenario
 }

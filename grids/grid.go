@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Limits on the size of a grid.
@@ -58,9 +58,9 @@ type Grid struct {
 // and the constraints that drop some of its points.
 type SubGrid struct {
 	// Scenario is the scenario its points run: a built-in scenario's name,
-	// or a file scenario's registered name (model.NewScenario).
+	// or a file scenario's registered name (workload.NewScenario).
 	Scenario string
-	sc       *model.Scenario
+	sc       *workload.Scenario
 	// Base holds the fixed parameters, canonically spelled and sorted by
 	// name: top-level parameters and [base], then the sub-grid's own, which
 	// override them; parameters swept by the sub-grid are left out.
@@ -171,7 +171,7 @@ func (g *Grid) parse(root *table, ps *problems) {
 		g.Name = s
 	}
 	if n := root.m["scenario"]; n == nil {
-		ps.add(1, "scenario", "missing: want one of %s", strings.Join(model.ScenarioNames(), ", "))
+		ps.add(1, "scenario", "missing: want one of %s", strings.Join(workload.ScenarioNames(), ", "))
 	}
 	if n := root.m["description"]; n != nil {
 		g.Description, _ = str(ps, "description", n)
@@ -235,10 +235,10 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 				if s.sc != nil {
 					name = s.sc.Name
 				}
-			case model.LookupScenario(name) == nil:
-				ps.add(n.line, key, "unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
+			case workload.LookupScenario(name) == nil:
+				ps.add(n.line, key, "unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(workload.ScenarioNames(), ", "))
 			default:
-				s.sc = model.LookupScenario(name)
+				s.sc = workload.LookupScenario(name)
 			}
 			s.Scenario = name
 		}

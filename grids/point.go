@@ -15,8 +15,8 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids/param"
 	"github.com/ccsweep/ccsweep/grids/point"
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Point is one run of a grid: a scenario, the parameters the grid sets and
@@ -35,7 +35,7 @@ type Param = param.Param
 // params.Config.Validate.
 func PointConfig(p Point) (params.Config, error) {
 	c := params.DefaultConfig()
-	sc := model.LookupScenario(p.Scenario)
+	sc := workload.LookupScenario(p.Scenario)
 	if sc != nil {
 		c = sc.Config()
 	}
@@ -135,7 +135,7 @@ func id(p Point, modelVersion string, skip func(Param) bool) string {
 // defaultsKey is a scenario (nil for an unknown name) and a preset ("" for
 // the scenario's own).
 type defaultsKey struct {
-	sc     *model.Scenario
+	sc     *workload.Scenario
 	preset string
 }
 
@@ -150,7 +150,7 @@ var defaultsCache sync.Map
 // value is its default here changes nothing. The result is shared: do not
 // modify it.
 func defaults(p Point) map[string]string {
-	key := defaultsKey{sc: model.LookupScenario(p.Scenario)}
+	key := defaultsKey{sc: workload.LookupScenario(p.Scenario)}
 	key.preset, _ = p.Value("preset")
 	if m, ok := defaultsCache.Load(key); ok {
 		return m.(map[string]string)
@@ -175,7 +175,7 @@ func defaults(p Point) map[string]string {
 // scenarioPreset returns the preset the runs of scenario name have
 // without one.
 func scenarioPreset(name string) string {
-	if sc := model.LookupScenario(name); sc != nil {
+	if sc := workload.LookupScenario(name); sc != nil {
 		return sc.DefaultPreset()
 	}
 	return params.DefaultPreset

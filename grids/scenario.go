@@ -7,17 +7,18 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // checkScenarios reports what only a sub-grid's scenario can tell
-// (model.Scenario.CheckConfig): a victim_mask port that the topology does
+// (workload.Scenario.CheckConfig): a victim_mask port that the topology does
 // not have, and phase and sample values whose runs would keep more samples
 // than a run may. Each distinct victim_mask value is checked once; the
 // samples, at the longest phase and the shortest sample the sub-grid sets.
 // Problems name the line that sets the parameter.
 func (g *Grid) checkScenarios(ps *problems) {
 	for _, s := range g.Subs {
-		sc := model.LookupScenario(s.Scenario)
+		sc := workload.LookupScenario(s.Scenario)
 		if sc == nil {
 			continue // reported where the scenario is read
 		}
@@ -26,7 +27,7 @@ func (g *Grid) checkScenarios(ps *problems) {
 			if c.Set("victim_mask", v) != nil {
 				continue // reported where the value is read
 			}
-			if err := sc.CheckConfig(c); err != nil {
+			if err := model.CheckConfig(sc, c); err != nil {
 				s.report(ps, "victim_mask", err)
 				break
 			}
@@ -44,7 +45,7 @@ func (g *Grid) checkScenarios(ps *problems) {
 				c.Sample, first = t, false
 			}
 		}
-		if _, err := sc.CheckWork(c, 0); err != nil {
+		if _, err := model.CheckWork(sc, c, 0); err != nil {
 			s.report(ps, "sample", err)
 		}
 		s.checkVLs(ps)

@@ -11,6 +11,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 func TestLoadScenarioFile(t *testing.T) {
@@ -18,7 +19,7 @@ func TestLoadScenarioFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(sc.Name, "ft-hotspot@") || model.LookupScenario(sc.Name) != sc {
+	if !strings.HasPrefix(sc.Name, "ft-hotspot@") || workload.LookupScenario(sc.Name) != sc {
 		t.Errorf("scenario %q is not registered under its name", sc.Name)
 	}
 	var names []string
@@ -67,7 +68,7 @@ func TestGridSweepsScenarioFields(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := model.Run(model.LookupScenario(pt.Scenario), cfg, pt.Seed)
+		res, err := model.Run(workload.LookupScenario(pt.Scenario), cfg, pt.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}

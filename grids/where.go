@@ -10,8 +10,8 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // constraint is one compiled where expression.
@@ -42,7 +42,7 @@ func compileWhere(ps *problems, key string, n *node) []*constraint {
 // against: every model parameter with its default value, as envValue gives
 // it, and the parameters of scenario sc (nil: none) whose names are
 // identifiers (load, k; not bg.load).
-func whereEnv(sc *model.Scenario) map[string]any {
+func whereEnv(sc *workload.Scenario) map[string]any {
 	env := make(map[string]any)
 	def := params.DefaultConfig()
 	if sc != nil {
@@ -68,7 +68,7 @@ func exprMessage(err error) string {
 
 // setEnv stores c's parameter values in env under their names, as
 // envValue gives them.
-func setEnv(env map[string]any, c *params.Config, sc *model.Scenario) {
+func setEnv(env map[string]any, c *params.Config, sc *workload.Scenario) {
 	for _, p := range params.Params() {
 		setEnvValue(env, p.Name, envValue(p, c.Get(p.Name)))
 	}

@@ -11,7 +11,6 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
-	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -148,14 +147,6 @@ type appsState struct {
 
 // packRank makes an event argument of app a's rank r.
 func packRank(a, r int32) uint32 { return uint32(a)<<20 | uint32(r) }
-
-// apps returns the scenario's apps under c.
-func (sc *Scenario) apps(c *params.Config) []workload.AppSpec {
-	if sc.spec == nil {
-		return sc.Apps
-	}
-	return sc.resolve(c).Apps
-}
 
 // addApps builds the apps' programs and their flows.
 func (n *Network) addApps(specs []workload.AppSpec, hostNames []string, hostIndex map[string]int, seed uint64) error {

@@ -15,8 +15,8 @@ import (
 
 // starScenario is hosts H1..Hn on one switch, running apps; phases of
 // phase each.
-func starScenario(name string, hosts int, apps ...workload.AppSpec) *Scenario {
-	return &Scenario{Name: name, Phases: 1, Apps: apps, Build: func(c *params.Config) (*fabric.Topology, error) {
+func starScenario(name string, hosts int, apps ...workload.AppSpec) *workload.Scenario {
+	return &workload.Scenario{Name: name, Phases: 1, Apps: apps, Build: func(c *params.Config) (*fabric.Topology, error) {
 		t := &fabric.Topology{}
 		s := t.AddSwitch("S1", hosts)
 		for i := 1; i <= hosts; i++ {
@@ -36,7 +36,7 @@ func appConfig(phase engine.Time) params.Config {
 }
 
 // runApps runs sc and returns its apps' metrics by name.
-func runApps(t *testing.T, sc *Scenario, c params.Config, seed uint64) (map[string]float64, *Result) {
+func runApps(t *testing.T, sc *workload.Scenario, c params.Config, seed uint64) (map[string]float64, *Result) {
 	t.Helper()
 	res, err := Run(sc, c, seed)
 	if err != nil {
@@ -138,9 +138,9 @@ func TestAppDeadlock(t *testing.T) {
 }
 
 // fatTreeApps is a 4-ary 2-tree (16 hosts, ftree routing) running apps.
-func fatTreeApps(t *testing.T, apps ...workload.AppSpec) *Scenario {
+func fatTreeApps(t *testing.T, apps ...workload.AppSpec) *workload.Scenario {
 	t.Helper()
-	sc, err := specScenario("ft-apps", ScenarioSpec{Name: "ft-apps", Phases: 1, Topology: "fattree",
+	sc, err := workload.ScenarioOf("ft-apps", workload.ScenarioSpec{Name: "ft-apps", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 2}, Routing: "ftree", Apps: apps})
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // firstReady finds the same input as a plain scan of the ports from
@@ -50,7 +51,7 @@ func TestFirstReadyMatchesAScan(t *testing.T) {
 // shared by three inputs. Half the round trip then grows by at least half
 // a 2 KiB packet's time at 13 Gbit/s (0.64 µs) per crossing of S1–S2.
 func TestCommitArbiterMakesASmallPacketWait(t *testing.T) {
-	sc := LookupScenario("testbed-hpcc")
+	sc := workload.LookupScenario("testbed-hpcc")
 	run := func(contributors int, arb string) float64 {
 		c := sc.Config()
 		if err := sc.Set(&c, "contributors", contributors); err != nil {
@@ -85,7 +86,7 @@ func TestCommitArbiterKeepsTheInvariants(t *testing.T) {
 	cfg.Phase, cfg.Sample = 200*engine.Microsecond, 100*engine.Microsecond
 	cfg.CC.Scheme = params.SchemeIB
 	cfg.Arbitration = params.ArbitrationCommit
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

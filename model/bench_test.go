@@ -27,7 +27,7 @@ func BenchmarkTestbedS1(b *testing.B) {
 			if err := cfg.Set("cc", cc); err != nil {
 				b.Fatal(err)
 			}
-			sc := model.LookupScenario("testbed-s1")
+			sc := workload.LookupScenario("testbed-s1")
 			b.ReportAllocs()
 			var events uint64
 			var simulated float64
@@ -52,7 +52,7 @@ func BenchmarkTestbedS1(b *testing.B) {
 func BenchmarkCCCost(b *testing.B) {
 	for _, name := range []string{"testbed-s1", "testbed-s2"} {
 		b.Run(name, func(b *testing.B) {
-			sc := model.LookupScenario(name)
+			sc := workload.LookupScenario(name)
 			off, on := params.DefaultConfig(), params.DefaultConfig()
 			on.CC.Scheme = params.SchemeIB
 			var offs, ons, ratios []float64
@@ -88,7 +88,7 @@ func median(xs []float64) float64 {
 // (generation, ftree routing with its deadlock check, ports, VoQs,
 // 648 uniform sources): the issue asks for well under a second.
 func BenchmarkBuildClos648(b *testing.B) {
-	sc := &model.Scenario{Name: "clos648", Phases: 1, Routing: "ftree",
+	sc := &workload.Scenario{Name: "clos648", Phases: 1, Routing: "ftree",
 		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.5}},
 		Build: func(c *params.Config) (*fabric.Topology, error) {
 			return fabric.GenerateTopology("clos", fabric.TopoParams{Preset: "648", HostGbps: 32, SwitchGbps: 32})
@@ -116,7 +116,7 @@ var clos648Phase = flag.Duration("clos648.phase", 0, "BenchmarkClos648's phase (
 func BenchmarkClos648(b *testing.B) {
 	for _, name := range []string{"hotspot", "uniform"} {
 		b.Run(name, func(b *testing.B) {
-			sc := model.LookupScenario("clos648-" + name)
+			sc := workload.LookupScenario("clos648-" + name)
 			cfg := sc.Config()
 			if *clos648Phase > 0 {
 				cfg.Phase = engine.Time(clos648Phase.Nanoseconds()) * engine.Nanosecond
@@ -157,7 +157,7 @@ var clos10368Phase = flag.Duration("clos10368.phase", 2500*time.Microsecond, "Be
 //
 //	GOMAXPROCS=1 go test -run '^$' -bench 'Clos10368' -benchtime 1x ./model
 func BenchmarkClos10368(b *testing.B) {
-	sc := model.LookupScenario("clos10368-hotspot")
+	sc := workload.LookupScenario("clos10368-hotspot")
 	cfg := sc.Config()
 	cfg.Phase = engine.Time(clos10368Phase.Nanoseconds()) * engine.Nanosecond
 	cfg.Sample = min(cfg.Sample, cfg.Phase)
@@ -182,7 +182,7 @@ func BenchmarkClos10368(b *testing.B) {
 // BenchmarkBuildClos10368 builds clos10368-hotspot's run (generation,
 // ftree routing and its check, ports, flows): the issue asks for seconds.
 func BenchmarkBuildClos10368(b *testing.B) {
-	sc := model.LookupScenario("clos10368-hotspot")
+	sc := workload.LookupScenario("clos10368-hotspot")
 	cfg := sc.Config()
 	for b.Loop() {
 		if _, err := model.NewNetwork(sc, cfg, 1); err != nil {
@@ -235,7 +235,7 @@ func BenchmarkScaling(b *testing.B) {
 				b.Fatal(err)
 			}
 			hosts := len(t.Hosts())
-			sc := &model.Scenario{Name: s.name, Phases: 1, Routing: "ftree",
+			sc := &workload.Scenario{Name: s.name, Phases: 1, Routing: "ftree",
 				Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
 				Build: func(c *params.Config) (*fabric.Topology, error) {
 					return fabric.GenerateTopology(s.kind, p)

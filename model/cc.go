@@ -8,6 +8,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // fillMode is how a switch output's buffer fill is measured against the
@@ -138,7 +139,7 @@ func (n *Network) initCC() {
 	cc.mtuCredits = int32(params.Credits(n.cfg.MTU + n.cfg.HeaderBytes))
 	cc.cnpWire = int32(n.cfg.HeaderBytes + 16)
 	cc.cct = buildCCT(c)
-	cc.window, _ = n.scenario.Window(&n.cfg)
+	cc.window, _ = Window(n.scenario, &n.cfg)
 	firstTick := n.cctiTimerStarts()
 	slotOf := map[[2]int32]int32{} // (HCA, SL) -> slot, for SL level
 	timerOf := map[[2]int32]int{}  // (HCA, SL) -> timer
@@ -394,7 +395,7 @@ func victimPorts(t *fabric.Topology, spec string) ([]switchPort, error) {
 // scenario: that a victim_mask port list names ports of sc's topology, and
 // that the run keeps at most MaxSamples samples (CheckWork). It returns a
 // *ParamError naming the parameter at fault.
-func (sc *Scenario) CheckConfig(c params.Config) error {
+func CheckConfig(sc *workload.Scenario, c params.Config) error {
 	t, err := sc.Build(&c)
 	if err != nil {
 		return err
@@ -402,6 +403,6 @@ func (sc *Scenario) CheckConfig(c params.Config) error {
 	if _, err := victimPorts(t, c.CC.VictimMask); err != nil {
 		return err
 	}
-	_, err = sc.CheckWork(c, 0)
+	_, err = CheckWork(sc, c, 0)
 	return err
 }

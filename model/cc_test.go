@@ -22,7 +22,7 @@ func ccNetwork(t *testing.T, set map[string]any) *Network {
 			t.Fatal(err)
 		}
 	}
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,7 +192,7 @@ func TestVictimPortMarksOnlyWithVictimMask(t *testing.T) {
 }
 
 func TestQPLevelAndSLLevelCCTI(t *testing.T) {
-	sc := &Scenario{Name: "two-qps", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
+	sc := &workload.Scenario{Name: "two-qps", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
 		{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor},
 		{Name: "B", Src: "H1", Dst: "H5", Role: workload.Contributor},
 		{Name: "C", Src: "H2", Dst: "H5", Role: workload.Contributor},
@@ -227,7 +227,7 @@ func TestCNPReturnsToTheSourceAheadOfData(t *testing.T) {
 	cfg.CC.Scheme = params.SchemeIB
 	cfg.CC.MarkingRate = 0
 	cfg.Transport.BECNReturn = "cnp"
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,7 +21,7 @@ func TestTestbedS1CCOnProtectsTheVictimAndSharesTheHotSpot(t *testing.T) {
 			cfg := params.DefaultConfig()
 			cfg.Phase = phase
 			cfg.CC.Scheme = params.SchemeIB
-			r, err := model.Run(model.LookupScenario("testbed-s1"), cfg, 1)
+			r, err := model.Run(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +71,7 @@ func TestTestbedS2CCOnIsFair(t *testing.T) {
 	if testing.Short() {
 		cfg.Phase = 300 * engine.Millisecond
 	}
-	sc := model.LookupScenario("testbed-s2")
+	sc := workload.LookupScenario("testbed-s2")
 	off, err := model.Run(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)

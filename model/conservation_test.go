@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // checkConservation verifies, at any instant, that no byte and no credit was
@@ -92,7 +93,7 @@ func TestBytesAndCreditsAreConserved(t *testing.T) {
 				if cc == "santos/99" {
 					cfg.CC.Scheme, cfg.SwitchBufferCredits = params.SchemeSantos, 99
 				}
-				n, err := NewNetwork(LookupScenario(name), cfg, 1)
+				n, err := NewNetwork(workload.LookupScenario(name), cfg, 1)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -110,11 +111,11 @@ func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 	// brim (that is the HOL blocking) and no further.
 	cfg := params.DefaultConfig()
 	cfg.Phase = 5 * engine.Millisecond
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	topo, _ := LookupScenario("testbed-s1").Build(&cfg)
+	topo, _ := workload.LookupScenario("testbed-s1").Build(&cfg)
 	s2 := topo.Lookup("S2")
 	var inter int32 = -1
 	for i := range n.ports {
@@ -137,7 +138,7 @@ func TestStoppingAndResumingChangesNothing(t *testing.T) {
 	cfg := params.DefaultConfig()
 	cfg.Phase = 5 * engine.Millisecond
 	cfg.CC.Scheme = params.SchemeIB
-	sc := LookupScenario("testbed-s1")
+	sc := workload.LookupScenario("testbed-s1")
 	whole, err := NewNetwork(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +177,7 @@ func TestCreditImbalanceIsCaughtByTheRun(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := params.DefaultConfig()
 			cfg.Phase = 5 * engine.Millisecond
-			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -77,7 +77,7 @@ func (n *Network) initDRB() {
 	d := &n.drb
 	*d = drbState{on: true, throttle: c.Throttle, timer: c.Timer, maxPaths: c.MaxPaths, openAt: int32(max(c.OpenAfter, 1)),
 		pairOf: map[uint64]int32{}, orders: map[uint64]drbOrder{}}
-	d.window, _ = n.scenario.Window(&n.cfg)
+	d.window, _ = Window(n.scenario, &n.cfg)
 }
 
 // drbPick routes flow fi's new message: it picks one of the open paths to

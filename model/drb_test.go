@@ -16,8 +16,8 @@ import (
 
 // drbScenario is a small torus or fat tree with the given routing, LMC,
 // greedy flows and generated traffic, for DRB's tests.
-func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flows []workload.FlowSpec, traffic []workload.TrafficSpec) *Scenario {
-	return &Scenario{Name: "drb-test", Phases: 2, Routing: routing, LMC: lmc, Flows: flows, Traffic: traffic,
+func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flows []workload.FlowSpec, traffic []workload.TrafficSpec) *workload.Scenario {
+	return &workload.Scenario{Name: "drb-test", Phases: 2, Routing: routing, LMC: lmc, Flows: flows, Traffic: traffic,
 		Build: func(c *params.Config) (*fabric.Topology, error) {
 			p := tp
 			p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
@@ -276,7 +276,7 @@ func TestDRBSpreadsInverseToBECNs(t *testing.T) {
 // torusHotSpot is a 4x4 torus (dor, lmc 1, 2 VLs) where six hosts send
 // greedily to H11 and Poisson uniform background traffic runs beside
 // them.
-func torusHotSpot() *Scenario {
+func torusHotSpot() *workload.Scenario {
 	bg := workload.TrafficSpec{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.3, MessageSize: 2048}
 	return drbScenario("torus", torus(4, 4), "dor", 1, hotSpotFlows(11, 1, 2, 3, 5, 9, 13), []workload.TrafficSpec{bg})
 }
@@ -464,7 +464,7 @@ func TestDRBNotificationsReturnOnTheDataPath(t *testing.T) {
 // parameter (--set lmc=2, a grid axis), gives the run that many LIDs per
 // host, so DRB has the paths it was asked for.
 func TestScenarioLMCParameterRoutes(t *testing.T) {
-	sc, err := NewScenario(ScenarioSpec{Name: "drb-lmc", Phases: 1, Topology: "torus", Topo: torus(4, 4),
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "drb-lmc", Phases: 1, Topology: "torus", Topo: torus(4, 4),
 		Routing: "dor", Flows: hotSpotFlows(11, 1), Source: []byte("drb-lmc test")})
 	if err != nil {
 		t.Fatal(err)

@@ -32,7 +32,7 @@ var goldenDir = filepath.Join("testdata", "golden")
 // congests a hot spot, so that every scheme has something to act on.
 type goldenTopo struct {
 	name string
-	sc   *model.Scenario
+	sc   *workload.Scenario
 	desc string // the topology and routing, for the golden file's header
 	// set are parameters every run on it needs (its VLs, its hosts' I/O).
 	set []string
@@ -80,27 +80,27 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 		t.Fatal(err)
 	}
 	topos := []goldenTopo{
-		{name: "testbed-s1", sc: model.LookupScenario("testbed-s1"), desc: "testbed (built-in testbed-s1), minhop, lmc 0"},
-		{name: "testbed-s2", sc: model.LookupScenario("testbed-s2"), desc: "testbed (built-in testbed-s2), minhop, lmc 0"},
+		{name: "testbed-s1", sc: workload.LookupScenario("testbed-s1"), desc: "testbed (built-in testbed-s1), minhop, lmc 0"},
+		{name: "testbed-s2", sc: workload.LookupScenario("testbed-s2"), desc: "testbed (built-in testbed-s2), minhop, lmc 0"},
 		{name: "fattree", desc: "fattree k=4 levels=2 (16 hosts, 8 switches), ftree, lmc 2",
-			sc: &model.Scenario{Name: "golden-fattree", Phases: 2, Routing: "ftree", LMC: 2,
+			sc: &workload.Scenario{Name: "golden-fattree", Phases: 2, Routing: "ftree", LMC: 2,
 				Build: gen("fattree", fabric.TopoParams{K: 4, Levels: 2}),
 				Flows: incast("H1", []string{"H5", "H9", "H13", "H6"}, [2]string{"H10", "H2"}), Traffic: background}},
 		{name: "clos", desc: "clos 4 leaves x 4 hosts, 2 spines, 1 link per pair, ftree, lmc 1",
-			sc: &model.Scenario{Name: "golden-clos", Phases: 2, Routing: "ftree", LMC: 1,
+			sc: &workload.Scenario{Name: "golden-clos", Phases: 2, Routing: "ftree", LMC: 1,
 				Build: gen("clos", fabric.TopoParams{Leaves: 4, Spines: 2, HostsPerLeaf: 4}),
 				Flows: incast("H1", []string{"H5", "H9", "H13", "H6"}, [2]string{"H10", "H2"}), Traffic: background}},
 		{name: "mesh", desc: "mesh 4x4, 1 host per router, dor, lmc 1, 2 VLs", set: []string{"vls=2"},
-			sc: &model.Scenario{Name: "golden-mesh", Phases: 2, Routing: "dor", LMC: 1,
+			sc: &workload.Scenario{Name: "golden-mesh", Phases: 2, Routing: "dor", LMC: 1,
 				Build: gen("mesh", fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
 				Flows: incast("H6", []string{"H1", "H4", "H13", "H16", "H8"}, [2]string{"H5", "H7"}), Traffic: background}},
 		{name: "torus", desc: "torus 4x4, 1 host per router, dor, lmc 1, 2 VLs", set: []string{"vls=2"},
-			sc: &model.Scenario{Name: "golden-torus", Phases: 2, Routing: "dor", LMC: 1,
+			sc: &workload.Scenario{Name: "golden-torus", Phases: 2, Routing: "dor", LMC: 1,
 				Build: gen("torus", fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
 				Flows: incast("H1", []string{"H3", "H11", "H9", "H6", "H16"}, [2]string{"H2", "H4"}), Traffic: background}},
 		{name: "ibnet", desc: "ibnetdiscover testdata/ibnetdiscover/fattree.txt (4 leaves, 2 spines, 20 hosts, mixed rates; FDR hosts send), updn, lmc 1",
 			set: []string{"host_io_gbps=32"},
-			sc: &model.Scenario{Name: "golden-ibnet", Phases: 2, Routing: "updn", LMC: 1,
+			sc: &workload.Scenario{Name: "golden-ibnet", Phases: 2, Routing: "updn", LMC: 1,
 				Build: func(*params.Config) (*fabric.Topology, error) {
 					return fabric.ParseIBNetDiscover("fattree.txt", fattree)
 				},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestReceiveListHoldsOnlyTheDMAsBacklog: an HCA's list of payloads on
@@ -19,7 +20,7 @@ import (
 func TestReceiveListHoldsOnlyTheDMAsBacklog(t *testing.T) {
 	cfg := params.DefaultConfig()
 	cfg.Phase, cfg.Sample = 5*engine.Millisecond, 5*engine.Millisecond
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

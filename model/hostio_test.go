@@ -39,7 +39,7 @@ Ca	1 "H-0000000000000004"		# "edr4 mlx5_0"
 // capped at 63.02 · 256/298 = 54.13 Gbit/s, which the QDR host's link
 // (31.60) undercuts.
 func TestImportedHostsMoveTheirLinkRate(t *testing.T) {
-	sc, err := model.NewScenario(model.ScenarioSpec{Name: "mixed", Phases: 1, Topology: "ibnetdiscover",
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "mixed", Phases: 1, Topology: "ibnetdiscover",
 		Fabric: []byte(mixedRates), FabricName: "mixed.txt", Routing: "minhop", Source: []byte(mixedRates),
 		Flows: []workload.FlowSpec{{Name: "fast", Src: "edr1", Dst: "edr2"}, {Name: "slow", Src: "qdr3", Dst: "edr4"}}})
 	if err != nil {

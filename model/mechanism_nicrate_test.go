@@ -19,7 +19,7 @@ func nicNetwork(t *testing.T, flows ...workload.FlowSpec) *Network {
 	}
 	cfg := params.DefaultConfig()
 	cfg.CC.Scheme = params.SchemeNICRate
-	n, err := NewNetwork(&Scenario{Name: "nicrate-mech", Phases: 2, Build: testbed, Flows: flows}, cfg, 1)
+	n, err := NewNetwork(&workload.Scenario{Name: "nicrate-mech", Phases: 2, Build: testbed, Flows: flows}, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

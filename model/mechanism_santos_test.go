@@ -43,7 +43,7 @@ func TestMechSantosWindowAndRate(t *testing.T) {
 			cfg.Phase = engine.Millisecond
 			cfg.CC.Scheme = params.SchemeSantos
 			cfg.Santos.Response = c.response
-			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +132,7 @@ func TestMechAIMDIncrease(t *testing.T) {
 func santosBench(t *testing.T, marking string, outThresh int) (*Network, func(fi int32)) {
 	t.Helper()
 	pairs := [][2]string{{"H6", "H5"}, {"H7", "H4"}, {"H1", "H5"}, {"H2", "H5"}, {"H3", "H4"}, {"H7", "H5"}, {"H1", "H4"}}
-	sc := &Scenario{Name: "santos-bench", Phases: 2, Build: testbed}
+	sc := &workload.Scenario{Name: "santos-bench", Phases: 2, Build: testbed}
 	for i, p := range pairs {
 		sc.Flows = append(sc.Flows, workload.FlowSpec{Name: fmt.Sprint("F", i), Src: p[0], Dst: p[1], Role: workload.Contributor, StartPhase: 1})
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // metricOfField says which metric of MetricList holds each field of
@@ -175,7 +176,7 @@ func TestWindowSamples(t *testing.T) {
 // TestWindow checks that a scenario's window is the last phase of the run
 // the network simulates, which Result.Window also gives.
 func TestWindow(t *testing.T) {
-	for _, sc := range model.Scenarios() {
+	for _, sc := range workload.Scenarios() {
 		t.Run(sc.Name, func(t *testing.T) {
 			cfg := params.DefaultConfig()
 			cfg.Phase, cfg.Sample = 3*engine.Millisecond, engine.Millisecond
@@ -183,7 +184,7 @@ func TestWindow(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			from, to := sc.Window(&cfg)
+			from, to := model.Window(sc, &cfg)
 			if to != n.End() || from != n.End()-cfg.Phase {
 				t.Errorf("Window = [%v, %v], want the last phase of a run ending at %v", from, to, n.End())
 			}

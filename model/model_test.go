@@ -45,7 +45,7 @@ func TestTestbedS1CCOffMatchesPublishedTable(t *testing.T) {
 			}
 			cfg := params.DefaultConfig()
 			cfg.Phase = phase
-			r, err := model.Run(model.LookupScenario("testbed-s1"), cfg, 1)
+			r, err := model.Run(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +72,7 @@ func TestTestbedS1CCOffMatchesPublishedTable(t *testing.T) {
 func TestTestbedS2CCOffSharesSwitchLinkEvenly(t *testing.T) {
 	cfg := params.DefaultConfig()
 	cfg.Phase = 200 * engine.Millisecond
-	r, err := model.Run(model.LookupScenario("testbed-s2"), cfg, 1)
+	r, err := model.Run(workload.LookupScenario("testbed-s2"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,8 +97,8 @@ func TestTestbedS2CCOffSharesSwitchLinkEvenly(t *testing.T) {
 }
 
 // pair is a two-host, one-or-two-switch topology for closed-form checks.
-func lineScenario(nSources, switches int) *model.Scenario {
-	sc := &model.Scenario{Name: "line", Phases: 2}
+func lineScenario(nSources, switches int) *workload.Scenario {
+	sc := &workload.Scenario{Name: "line", Phases: 2}
 	sc.Build = func(c *params.Config) (*fabric.Topology, error) {
 		t := &fabric.Topology{}
 		s1 := t.AddSwitch("S1", 8)
@@ -193,7 +193,7 @@ func TestSameSeedGivesIdenticalSeries(t *testing.T) {
 	cfg.CC.Scheme = params.SchemeIB
 	cfg.CC.MarkingMode = "random"
 	run := func(seed uint64) *model.Result {
-		r, err := model.Run(model.LookupScenario("testbed-s1"), cfg, seed)
+		r, err := model.Run(workload.LookupScenario("testbed-s1"), cfg, seed)
 		if err != nil {
 			t.Fatal(err)
 		}

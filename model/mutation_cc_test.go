@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Tests written against the survivors of a gremlins run on cc.go
@@ -31,7 +32,7 @@ func TestMutCCTTableAtItsBounds(t *testing.T) {
 // and S2:1 sets the victim mask of S2's port toward H4 only.
 func TestMutVictimMaskPortNumbers(t *testing.T) {
 	cfg := params.DefaultConfig()
-	sc := LookupScenario("testbed-s1")
+	sc := workload.LookupScenario("testbed-s1")
 	topo, err := sc.Build(&cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +63,7 @@ func TestMutMeanCCTIAtTheWindowsStart(t *testing.T) {
 	cfg.CC.Scheme = params.SchemeIB
 	cfg.CC.Threshold = 0                       // no marks: no BECN moves a CCTI
 	cfg.CC.CCTITimer = 10 * engine.Millisecond // no expiry within the run
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func TestMutSantosRMaxDefault(t *testing.T) {
 		if cfg.MTU != 2048 || cfg.MTU+cfg.HeaderBytes != 2074 || cfg.HostLinkGbps != 16 {
 			t.Fatalf("the testbed's defaults changed (MTU %d, header %d, link %g): rework this test", cfg.MTU, cfg.HeaderBytes, cfg.HostLinkGbps)
 		}
-		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+		n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +86,7 @@ func TestMutSantosRoomForOneMoreIsNotFull(t *testing.T) {
 // Input-triggered marking marks the three as they leave S1 for S2 (S1's
 // output holds them: CNT_1 = 3); H6's packet, in S2, leaves unmarked.
 func TestMutSantosTriggerStaysInItsSwitch(t *testing.T) {
-	sc := &Scenario{Name: "santos-two-switches", Phases: 2, Build: testbed, Flows: []workload.FlowSpec{
+	sc := &workload.Scenario{Name: "santos-two-switches", Phases: 2, Build: testbed, Flows: []workload.FlowSpec{
 		{Name: "A", Src: "H3", Dst: "H4", Role: workload.Contributor, StartPhase: 1},
 		{Name: "B", Src: "H6", Dst: "H4", Role: workload.Contributor, StartPhase: 1},
 	}}

@@ -185,7 +185,7 @@ type flowState struct {
 // Result. A Network is not safe for concurrent use.
 type Network struct {
 	cfg      params.Config
-	scenario *Scenario
+	scenario *workload.Scenario
 	seed     uint64
 	sim      engine.Sim
 	end      engine.Time
@@ -234,7 +234,7 @@ type Counters struct {
 
 // NewNetwork builds the network of sc under cfg, ready to run from time 0.
 // The seed drives every random choice of the run.
-func NewNetwork(sc *Scenario, cfg params.Config, seed uint64) (*Network, error) {
+func NewNetwork(sc *workload.Scenario, cfg params.Config, seed uint64) (*Network, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -244,7 +244,7 @@ func NewNetwork(sc *Scenario, cfg params.Config, seed uint64) (*Network, error) 
 	}
 	// The topology is linear in its size; the forwarding state is not:
 	// refuse before paying for it what would not fit.
-	if err := checkMemory(topo, sc.lmc(&cfg), sc.routing(&cfg)); err != nil {
+	if err := checkMemory(topo, sc.LMCFor(&cfg), sc.RoutingFor(&cfg)); err != nil {
 		return nil, err
 	}
 	n := &Network{
@@ -264,7 +264,7 @@ func NewNetwork(sc *Scenario, cfg params.Config, seed uint64) (*Network, error) 
 		hostNames[i] = topo.Nodes[n.hcas[i].node].Name
 		hostIndex[hostNames[i]] = i
 	}
-	for i, fs := range sc.flows(&cfg) {
+	for i, fs := range sc.FlowsFor(&cfg) {
 		src, okS := hostIndex[fs.Src]
 		dst, okD := hostIndex[fs.Dst]
 		if !okS || !okD || src == dst {
@@ -279,7 +279,7 @@ func NewNetwork(sc *Scenario, cfg params.Config, seed uint64) (*Network, error) 
 		}
 		n.addFlow(fs, src, dst, nil)
 	}
-	traffic, err := sc.traffic(&cfg)
+	traffic, err := sc.TrafficFor(&cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func NewNetwork(sc *Scenario, cfg params.Config, seed uint64) (*Network, error) 
 			n.addFlow(fs, s.host, max(s.dst, 0), g)
 		}
 	}
-	if err := n.addApps(sc.apps(&cfg), hostNames, hostIndex, seed); err != nil {
+	if err := n.addApps(sc.AppsFor(&cfg), hostNames, hostIndex, seed); err != nil {
 		return nil, err
 	}
 	if len(n.flows) == 0 && n.apps == nil {
@@ -317,7 +317,7 @@ func NewNetwork(sc *Scenario, cfg params.Config, seed uint64) (*Network, error) 
 	n.initCC()
 	n.initScheme()
 	n.stats.to = n.end
-	if from, _ := sc.Window(&cfg); from <= 0 {
+	if from, _ := Window(sc, &cfg); from <= 0 {
 		n.startWindow()
 	} else {
 		n.stats.from = from

@@ -16,7 +16,7 @@ import (
 func TestMaxMinShares(t *testing.T) {
 	cfg := params.DefaultConfig()
 	cfg.CC.Scheme = params.SchemeNICRate
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,15 +30,15 @@ func TestMaxMinShares(t *testing.T) {
 
 // rateScenario is testbed-s1's network with the given flows, all starting
 // at once, over two phases (the second measured).
-func rateScenario(flows ...workload.FlowSpec) *Scenario {
-	sc := *LookupScenario("testbed-s1")
+func rateScenario(flows ...workload.FlowSpec) *workload.Scenario {
+	sc := *workload.LookupScenario("testbed-s1")
 	sc.Name, sc.Phases, sc.Flows = "nicrate-test", 2, flows
 	return &sc
 }
 
 // runRates runs sc under nicrate and returns each flow's throughput over
 // the window and the result.
-func runRates(t *testing.T, sc *Scenario, set func(*params.Config)) ([]float64, *Result) {
+func runRates(t *testing.T, sc *workload.Scenario, set func(*params.Config)) ([]float64, *Result) {
 	t.Helper()
 	cfg := params.DefaultConfig()
 	cfg.Phase = 20 * engine.Millisecond
@@ -162,7 +162,7 @@ func TestAdmissionRefusesOversubscription(t *testing.T) {
 // rates H5 can absorb leave no congestion, so the victim keeps its 13
 // Gbit/s and every contributor gets its quarter of H5.
 func TestNICRateTestbed(t *testing.T) {
-	g, res := runRates(t, LookupScenario("testbed-s1"), func(c *params.Config) { c.Phase = 10 * engine.Millisecond })
+	g, res := runRates(t, workload.LookupScenario("testbed-s1"), func(c *params.Config) { c.Phase = 10 * engine.Millisecond })
 	want := []float64{13, 3.25, 3.25, 3.25, 3.25}
 	for i, w := range want {
 		if math.Abs(g[i]/w-1) > 0.02 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // propChecker checks a run's invariants at the instants it is stopped at.
@@ -503,7 +504,7 @@ func TestPropertyCheckerCatches(t *testing.T) {
 			cfg.Phase, cfg.Sample = 100*engine.Microsecond, 100*engine.Microsecond // all five flows on by 400 µs
 			cfg.CC.Scheme = c.scheme
 			cfg.CC.CCTILimit = 3 // BECNs reach it
-			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

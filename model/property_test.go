@@ -78,7 +78,7 @@ type propCase struct {
 	seed     uint64
 	attempt  uint64   // draws of this seed the model refused before this one
 	refusals []string // why
-	spec     ScenarioSpec
+	spec     workload.ScenarioSpec
 	hosts    int
 	sets     []propSet
 	cfg      params.Config
@@ -158,7 +158,7 @@ func drawPropNetwork(seed uint64) (*propCase, *Network, error) {
 			return nil, nil, err // the generator's own mistake: a value out of its documented range
 		}
 		pc.seed, pc.attempt, pc.refusals = seed, attempt, refusals
-		sc, err := specScenario(fmt.Sprintf("prop-%d", seed), pc.spec)
+		sc, err := workload.ScenarioOf(fmt.Sprintf("prop-%d", seed), pc.spec)
 		if err != nil {
 			return nil, nil, err
 		}

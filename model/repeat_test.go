@@ -22,7 +22,7 @@ func TestMixedRateRunRepeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := &model.Scenario{Name: "mixed-rates", Phases: 1, Routing: "updn",
+	sc := &workload.Scenario{Name: "mixed-rates", Phases: 1, Routing: "updn",
 		Build: func(*params.Config) (*fabric.Topology, error) {
 			return fabric.ParseIBNetDiscover("fattree.txt", fattree)
 		},

@@ -17,7 +17,7 @@ import (
 // H3->H13 (destinations 4, 8, 12: all 0 mod 4) up S1_1's port 5 alone.
 func hotUplink(t *testing.T, adaptive bool, cc string) (*Network, params.Config) {
 	t.Helper()
-	sc, err := specScenario(fmt.Sprint("hot-uplink-", adaptive), ScenarioSpec{Name: "hot-uplink", Phases: 1, Topology: "fattree",
+	sc, err := workload.ScenarioOf(fmt.Sprint("hot-uplink-", adaptive), workload.ScenarioSpec{Name: "hot-uplink", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 2}, Routing: "ftree", Adaptive: adaptive,
 		Flows: []workload.FlowSpec{{Name: "F1", Src: "H1", Dst: "H5"}, {Name: "F2", Src: "H2", Dst: "H9"}, {Name: "F3", Src: "H3", Dst: "H13"}}})
 	if err != nil {
@@ -113,7 +113,7 @@ func TestAdaptiveIsDeterministic(t *testing.T) {
 // traffic with CC on and adaptive routing (choices at two levels), and
 // checks bytes and credits at odd instants.
 func TestAdaptiveConserves(t *testing.T) {
-	sc, err := specScenario("ar-conserve", ScenarioSpec{Name: "ar-conserve", Phases: 1, Topology: "fattree",
+	sc, err := workload.ScenarioOf("ar-conserve", workload.ScenarioSpec{Name: "ar-conserve", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 3}, Routing: "ftree", Adaptive: true,
 		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
 	if err != nil {
@@ -135,7 +135,7 @@ func TestAdaptiveConserves(t *testing.T) {
 // TestAdaptiveRefusedWithDOR: dor's paths keep their SLs; adaptive is
 // refused with it, naming why.
 func TestAdaptiveRefusedWithDOR(t *testing.T) {
-	sc, err := specScenario("ar-dor", ScenarioSpec{Name: "ar-dor", Phases: 1, Topology: "torus",
+	sc, err := workload.ScenarioOf("ar-dor", workload.ScenarioSpec{Name: "ar-dor", Phases: 1, Topology: "torus",
 		Topo: fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}, Routing: "dor", Adaptive: true,
 		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
 	if err != nil {
@@ -241,7 +241,7 @@ func TestDORMeshKeepsNoForwardingTables(t *testing.T) {
 // to the one host of that leaf at the spine's position (630); a leaf's
 // link to a host carries all 647 others.
 func TestBalanceClos648Ftree(t *testing.T) {
-	info, err := InspectScenario(LookupScenario("clos648-uniform"), LookupScenario("clos648-uniform").Config(), "")
+	info, err := InspectScenario(workload.LookupScenario("clos648-uniform"), workload.LookupScenario("clos648-uniform").Config(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 // with two hosts, and wants NewNetwork to name a pair that cannot reach each
 // other rather than leave a hole in a forwarding table.
 func TestRouteRefusesADisconnectedTopology(t *testing.T) {
-	sc := &Scenario{Name: "islands", Phases: 1,
+	sc := &workload.Scenario{Name: "islands", Phases: 1,
 		Build: func(c *params.Config) (*fabric.Topology, error) {
 			t := &fabric.Topology{}
 			for _, island := range []string{"A", "B"} {
@@ -42,7 +42,7 @@ func TestRouteRefusesADisconnectedTopology(t *testing.T) {
 func TestRoutesLeadToTheirHosts(t *testing.T) {
 	for _, name := range []string{"testbed-s1", "testbed-s2"} {
 		t.Run(name, func(t *testing.T) {
-			n, err := NewNetwork(LookupScenario(name), params.DefaultConfig(), 1)
+			n, err := NewNetwork(workload.LookupScenario(name), params.DefaultConfig(), 1)
 			if err != nil {
 				t.Fatal(err)
 			}

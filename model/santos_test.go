@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // normalized is reference 001's setting for its test vectors: R_max = 1,
@@ -136,7 +137,7 @@ func santosFairness(t *testing.T, marking, response string) float64 {
 	cfg.SwitchBufferCredits = 99
 	cfg.CC.Scheme = params.SchemeSantos
 	cfg.Santos.Marking, cfg.Santos.Response = marking, response
-	res, err := Run(LookupScenario("testbed-s1"), cfg, 1)
+	res, err := Run(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func TestSourcesRecoverInTheNetwork(t *testing.T) {
 		cfg.Phase = 50 * engine.Millisecond // F1 alone
 		cfg.CC.Scheme = params.SchemeSantos
 		cfg.Santos.Response = resp
-		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+		n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

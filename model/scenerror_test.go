@@ -30,7 +30,7 @@ func TestScenarioReasonGoesByTypeNotText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reason, ok := model.ScenarioReason(tt.err)
+			reason, ok := workload.ScenarioReason(tt.err)
 			if reason != tt.reason || ok != tt.ok {
 				t.Fatalf("ScenarioReason(%v) = %q, %v; want %q, %v", tt.err, reason, ok, tt.reason, tt.ok)
 			}
@@ -48,7 +48,7 @@ func TestTrafficErrorNamesItsTraffic(t *testing.T) {
 		{Name: "u", Pattern: "uniform", Arrival: "saturate"},
 		{Name: "b", Pattern: "bitreverse", Arrival: "saturate"},
 	}
-	sc, err := model.NewScenario(model.ScenarioSpec{Name: "misfit", Phases: 1, Topology: "fattree",
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "misfit", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 3, Levels: 2}, Traffic: traffic, Source: []byte("misfit")})
 	if err != nil {
 		t.Fatal(err)
@@ -62,7 +62,7 @@ func TestTrafficErrorNamesItsTraffic(t *testing.T) {
 		te.Msg != "bitreverse needs a power of two hosts, not 9" {
 		t.Fatalf("%+v, want traffic 1 (b) of %s, field pattern, the reason alone", *te, sc.Name)
 	}
-	if reason, ok := model.ScenarioReason(err); !ok || reason != "bad scenario "+sc.Name+": traffic b: pattern: bitreverse needs a power of two hosts, not 9" {
+	if reason, ok := workload.ScenarioReason(err); !ok || reason != "bad scenario "+sc.Name+": traffic b: pattern: bitreverse needs a power of two hosts, not 9" {
 		t.Fatalf("ScenarioReason: %q, %v", reason, ok)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestSwitchWakesStayBounded runs congested outputs with small packets,
@@ -31,7 +32,7 @@ func TestSwitchWakesStayBounded(t *testing.T) {
 			if tc.cc {
 				c.CC.Scheme = params.SchemeIB
 			}
-			res, err := Run(LookupScenario(tc.scenario), c, 1)
+			res, err := Run(workload.LookupScenario(tc.scenario), c, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -56,7 +57,7 @@ func TestSteadyStateAllocatesAlmostNothing(t *testing.T) {
 	c := params.DefaultConfig()
 	c.Phase = 120 * engine.Millisecond
 	c.CC.Scheme = params.SchemeIB
-	n, err := NewNetwork(LookupScenario("testbed-s1"), c, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), c, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -218,8 +218,8 @@ func TestHotspotWithNoColdDestinationIsRefused(t *testing.T) {
 }
 
 // twoHosts is A - S1 - B, one generated traffic from A to B.
-func twoHosts(ts workload.TrafficSpec, phases int) *Scenario {
-	return &Scenario{Name: "two", Phases: phases, Traffic: []workload.TrafficSpec{ts},
+func twoHosts(ts workload.TrafficSpec, phases int) *workload.Scenario {
+	return &workload.Scenario{Name: "two", Phases: phases, Traffic: []workload.TrafficSpec{ts},
 		Build: func(c *params.Config) (*fabric.Topology, error) {
 			t := &fabric.Topology{}
 			s := t.AddSwitch("S1", 4)
@@ -280,7 +280,7 @@ func TestGeneratedTrafficConservesAndRepeats(t *testing.T) {
 			cfg := params.DefaultConfig()
 			cfg.Phase, cfg.Sample = 3*engine.Millisecond, 100*engine.Microsecond
 			cfg.HostIOGbps, cfg.CC.Scheme = 16, params.SchemeIB
-			sc := &Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
+			sc := &workload.Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
 				Build: func(c *params.Config) (*fabric.Topology, error) {
 					return fabric.GenerateTopology("fattree", fabric.TopoParams{K: 4, Levels: 2, HostGbps: 16, SwitchGbps: 16})
 				}}
@@ -342,7 +342,7 @@ func TestOfferedLoadCountsABlockedSourcesArrivals(t *testing.T) {
 	ts := workload.TrafficSpec{Name: "p", Pattern: "neighbour", Arrival: "poisson", Load: 0.6, MessageSize: 4096}
 	cfg := params.DefaultConfig()
 	cfg.Phase, cfg.HCAMsgRate = 2*engine.Millisecond, 0.002
-	sc := &Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
+	sc := &workload.Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
 		Build: func(c *params.Config) (*fabric.Topology, error) {
 			return fabric.GenerateTopology("fattree", fabric.TopoParams{K: 2, Levels: 2, HostGbps: 16, SwitchGbps: 16})
 		}}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 func TestAckRequestedOnEveryNthPacketAndTheLast(t *testing.T) {
@@ -131,7 +132,7 @@ func TestCCTITimersStartOutOfStepAndDeterministically(t *testing.T) {
 		cfg := params.DefaultConfig()
 		cfg.CC.Scheme = params.SchemeIB
 		cfg.Transport.CCTITimerStart = start
-		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, seed)
+		n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, seed)
 		if err != nil {
 			t.Fatal(err)
 		}

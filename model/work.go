@@ -40,14 +40,14 @@ const eventsPerLink = 2.5
 const MaxSamples = 10_000_000
 
 // EstimateWork returns the work a run of sc with c implies.
-func (sc *Scenario) EstimateWork(c params.Config) (Work, error) {
-	sh, err := sc.shape(&c)
+func EstimateWork(sc *workload.Scenario, c params.Config) (Work, error) {
+	sh, err := shapeOf(sc, &c)
 	if err != nil {
 		return Work{}, err
 	}
 	hops := sh.links
 	end := float64(sc.Phases) * c.Phase.Seconds()
-	traffic, err := sc.traffic(&c)
+	traffic, err := sc.TrafficFor(&c)
 	if err != nil {
 		return Work{}, err
 	}
@@ -111,8 +111,8 @@ func trafficSenders(ts *workload.TrafficSpec, hosts int) int {
 // CheckWork refuses a run whose series would exceed MaxSamples, or whose
 // estimated events exceed maxEvents (0: no limit), with an error that says
 // which parameter drives the cost.
-func (sc *Scenario) CheckWork(c params.Config, maxEvents float64) (Work, error) {
-	w, err := sc.EstimateWork(c)
+func CheckWork(sc *workload.Scenario, c params.Config, maxEvents float64) (Work, error) {
+	w, err := EstimateWork(sc, c)
 	if err != nil {
 		return w, err
 	}
@@ -148,12 +148,11 @@ type shape struct {
 	meanLinks float64
 }
 
-// shape returns sc's shape under c, cached per scenario and topology
+// shapeOf returns sc's shape under c, cached per scenario and topology
 // parameters (the shape does not depend on rates).
-func (sc *Scenario) shape(c *params.Config) (*shape, error) {
+func shapeOf(sc *workload.Scenario, c *params.Config) (*shape, error) {
 	key := any(sc)
-	if sc.spec != nil {
-		r := sc.resolve(c)
+	if r := sc.Resolve(c); r != nil {
 		key = fmt.Sprint(sc.Name, r.Topology, r.Topo.K, r.Topo.Levels, r.Topo.Leaves, r.Topo.Spines,
 			r.Topo.HostsPerLeaf, r.Topo.LinksPerPair, r.Topo.Preset, r.Topo.Dims, r.Topo.HostsPerRouter)
 	}

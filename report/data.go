@@ -17,6 +17,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -634,10 +635,10 @@ func roundSig(x float64, n int) float64 {
 }
 
 // scenarioParam returns the parameter called name of any registered file
-// scenario (model.NewScenario; reading a grid registers its scenarios), or
+// scenario (workload.NewScenario; reading a grid registers its scenarios), or
 // nil. Scenario parameters of one name have one kind and unit.
 func scenarioParam(name string) *params.Param {
-	for _, sc := range model.FileScenarios() {
+	for _, sc := range workload.FileScenarios() {
 		if p := sc.Param(name); p != nil {
 			return p
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/sweep"
 )
 
@@ -29,7 +30,7 @@ func measure(t *testing.T, path, scenario string, set map[string]string) {
 			t.Fatal(err)
 		}
 	}
-	res, err := model.Run(model.LookupScenario(scenario), cfg, 1)
+	res, err := model.Run(workload.LookupScenario(scenario), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestCalibrationRecoversHiddenParameters(t *testing.T) {
 	// Interrupted after 60 simulations, then resumed.
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int64
-	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *model.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		if calls.Add(1) > 60 {
 			cancel()
 			return nil, c.Err()

@@ -22,7 +22,8 @@
 // # Imports
 //
 // Of ccsweep, sweep imports engine, grids, model, model/params (the
-// parameters a point sets) and store. It must never
+// parameters a point sets), model/workload (the scenario a point runs) and
+// store. It must never
 // import report or report/rank (a sweep runs and stores points; drawing or
 // ranking them reads the database afterwards), nor sweep/slurm, which builds
 // on it.

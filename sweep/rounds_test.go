@@ -105,7 +105,7 @@ func brackets(t *testing.T, db *store.DB) map[string][2]float64 {
 
 func TestRefinementFollowsTheBoundary(t *testing.T) {
 	var calls atomic.Int64
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		calls.Add(1)
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	})
@@ -154,7 +154,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 	g := parse(t, coarseGrid)
 	rounds := sweep.NewRounds(g, g.Refine)
 	whole := openDB(t, "whole.db")
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	})
 	if _, err := sweep.RunRounds(context.Background(), rounds, whole, sweep.Options{Workers: 1}); err != nil {
@@ -164,7 +164,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 	db := openDB(t, "resumed.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int64
-	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *model.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(c context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		if calls.Add(1) > 25 {
 			cancel()
 			return nil, c.Err()
@@ -190,7 +190,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 }
 
 func TestRoundShardsPartitionTheRound(t *testing.T) {
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	})
 	g := parse(t, coarseGrid)
@@ -257,7 +257,7 @@ func noise(seed uint64) float64 {
 }
 
 func TestSeedTargetIsMetOrMaxReached(t *testing.T) {
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		// Spread grows with the marking rate: rate 0 is exact, rate 8
 		// too noisy for 30 seeds to reach 5 %.
 		return fakeResult(cfg, seed, 10+float64(cfg.CC.MarkingRate)*noise(seed)), nil

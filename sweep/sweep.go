@@ -19,6 +19,7 @@ import (
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -40,7 +41,7 @@ type Options struct {
 	Version, Commit string
 	Args            []string
 	// MaxEvents, when above 0, refuses to simulate a point whose estimated
-	// work (model.Scenario.CheckWork) exceeds it: the point is recorded as
+	// work (workload.Scenario.CheckWork) exceeds it: the point is recorded as
 	// failed with the reason, and a later sweep with a higher limit runs it.
 	MaxEvents float64
 }
@@ -422,7 +423,7 @@ func simulate(ctx context.Context, gridID string, pt grids.Point, id string, run
 // take the sweep down.
 func runPoint(ctx context.Context, pt grids.Point, maxEvents float64) (*model.Result, error) {
 	return catchPanic(func() (*model.Result, error) {
-		sc := model.LookupScenario(pt.Scenario)
+		sc := workload.LookupScenario(pt.Scenario)
 		if sc == nil {
 			return nil, fmt.Errorf("unknown scenario %q", pt.Scenario)
 		}
@@ -430,7 +431,7 @@ func runPoint(ctx context.Context, pt grids.Point, maxEvents float64) (*model.Re
 		if err != nil {
 			return nil, err
 		}
-		if _, err := sc.CheckWork(cfg, maxEvents); err != nil {
+		if _, err := model.CheckWork(sc, cfg, maxEvents); err != nil {
 			return nil, err
 		}
 		return simulateRun(ctx, sc, cfg, pt.Seed)
@@ -500,7 +501,7 @@ func describe(pt grids.Point) string {
 
 // SimulatedTime returns how much simulated time a point covers.
 func SimulatedTime(pt grids.Point) engine.Time {
-	sc := model.LookupScenario(pt.Scenario)
+	sc := workload.LookupScenario(pt.Scenario)
 	cfg, err := grids.PointConfig(pt)
 	if sc == nil || err != nil {
 		return 0

@@ -9,6 +9,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // This file and fidelity_reference.go check the model against the published
@@ -128,7 +129,7 @@ type FidelitySurface struct {
 type job struct {
 	cfg  params.Config
 	done func(*model.Result)
-	sc   *model.Scenario
+	sc   *workload.Scenario
 }
 
 // CheckFidelity runs the reference experiments and checks them: testbed-s1 with CC off
@@ -163,13 +164,13 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 	if err := base.Validate(); err != nil {
 		return nil, err
 	}
-	sc := model.LookupScenario("testbed-s1")
+	sc := workload.LookupScenario("testbed-s1")
 	rep := &FidelityReport{Config: base, Surface: newSurface(opt.Timers, opt.Rates)}
 	for _, f := range sc.Flows {
 		rep.Flows = append(rep.Flows, f.Name)
 	}
 
-	sc2 := model.LookupScenario("testbed-s2")
+	sc2 := workload.LookupScenario("testbed-s2")
 	for _, f := range sc2.Flows {
 		rep.S2Flows = append(rep.S2Flows, f.Name)
 	}
@@ -210,7 +211,7 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 
 // runAll runs jobs on opt.Jobs workers; each job's done runs on the worker
 // that ran it, and jobs write disjoint results.
-func runAll(ctx context.Context, sc *model.Scenario, jobs []job, opt FidelityOptions) error {
+func runAll(ctx context.Context, sc *workload.Scenario, jobs []job, opt FidelityOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan int)

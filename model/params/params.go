@@ -91,10 +91,11 @@ type Config struct {
 	DRB DRBConfig
 
 	// extra holds the values of a file scenario's own parameters
-	// (Scenario.Param), sorted by name; never shared between Configs.
+	// (workload.Scenario.Param, Extra), sorted by name; never shared
+	// between Configs.
 	extra []ExtraValue
 	// explicit has the bit (Param.presetBit) of every preset field set by
-	// name (Set, Scenario.Set, a scenario's defaults): a preset leaves
+	// name (Set, workload.Scenario.Set, a scenario's defaults): a preset leaves
 	// those fields alone (presets.go).
 	explicit uint16
 }

@@ -1,4 +1,4 @@
-package model
+package workload
 
 import (
 	"bytes"
@@ -13,7 +13,6 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/params"
-	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // ScenarioSpec is a scenario described as data, as a scenario file gives
@@ -25,7 +24,7 @@ type ScenarioSpec struct {
 	// Phases is the run's length in phases; the last one is the
 	// measurement window.
 	Phases int
-	// Defaults are model parameters (Params) the scenario sets, by name,
+	// Defaults are model parameters (params.Params) the scenario sets, by name,
 	// before a grid's or --set's values.
 	Defaults map[string]string
 	// Topology is the generator (fattree, clos, mesh, torus) or
@@ -57,9 +56,9 @@ type ScenarioSpec struct {
 	// equal-cost ports of its group by output queue occupancy
 	// (routing_adaptive.go); false: the forwarding tables alone.
 	Adaptive bool
-	Flows    []workload.FlowSpec
-	Traffic  []workload.TrafficSpec
-	Apps     []workload.AppSpec
+	Flows    []FlowSpec
+	Traffic  []TrafficSpec
+	Apps     []AppSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
@@ -70,7 +69,7 @@ type ScenarioSpec struct {
 // scenParam is a parameter of a scenario described by a ScenarioSpec (a file
 // scenario, or a built-in one registered by registerSpec): a numeric field
 // of its topology, routing or traffic that a grid or --set may change. Its value
-// lives in Config (Config.extra) and reaches the spec when a run is built.
+// lives in a params.Config (its extras) and reaches the spec when a run is built.
 type scenParam struct {
 	*params.Param
 	apply func(sp *ScenarioSpec, v any)
@@ -82,7 +81,7 @@ type scenParam struct {
 // different scenario. It checks what it can without a run's parameters.
 func NewScenario(spec ScenarioSpec) (*Scenario, error) {
 	sum := sha256.Sum256(spec.Source)
-	sc, err := specScenario(spec.Name+"@"+hex.EncodeToString(sum[:6]), spec)
+	sc, err := ScenarioOf(spec.Name+"@"+hex.EncodeToString(sum[:6]), spec)
 	if err != nil {
 		return nil, err
 	}
@@ -98,15 +97,16 @@ func NewScenario(spec ScenarioSpec) (*Scenario, error) {
 // registerSpec registers a built-in scenario described as data, under its
 // own name.
 func registerSpec(spec ScenarioSpec) {
-	sc, err := specScenario(spec.Name, spec)
+	sc, err := ScenarioOf(spec.Name, spec)
 	if err != nil {
 		panic(fmt.Sprintf("built-in scenario %s: %v", spec.Name, err))
 	}
 	register(sc)
 }
 
-// specScenario makes the scenario called name of spec.
-func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
+// ScenarioOf makes the scenario called name of spec, unregistered:
+// LookupScenario does not find it (NewScenario registers one).
+func ScenarioOf(name string, spec ScenarioSpec) (*Scenario, error) {
 	sc := &Scenario{
 		Name:        name,
 		Description: spec.Description,
@@ -142,7 +142,7 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		sc.params = append(sc.params, spec.own...)
 		slices.SortFunc(sc.params, func(a, b scenParam) int { return strings.Compare(a.Name, b.Name) })
 	}
-	sc.Build = func(c *params.Config) (*fabric.Topology, error) { return sc.resolve(c).build(c) }
+	sc.Build = func(c *params.Config) (*fabric.Topology, error) { return sc.Resolve(c).build(c) }
 	return sc, nil
 }
 
@@ -175,35 +175,39 @@ func (sp *ScenarioSpec) build(c *params.Config) (*fabric.Topology, error) {
 	return fabric.GenerateTopology(sp.Topology, p)
 }
 
-// routingOptions returns the roots and compute nodes the scenario gives
+// RoutingOptions returns the roots and compute nodes the scenario gives
 // its routing under c (roots is one of a file scenario's parameters).
-func (sc *Scenario) routingOptions(c *params.Config) fabric.RoutingOptions {
+func (sc *Scenario) RoutingOptions(c *params.Config) fabric.RoutingOptions {
 	if sc.spec == nil {
 		return fabric.RoutingOptions{}
 	}
-	sp := sc.resolve(c)
+	sp := sc.Resolve(c)
 	return fabric.RoutingOptions{Roots: sp.Roots, ComputeNodes: sp.ComputeNodes, AllowDeadlock: sp.AllowDeadlock}
 }
 
-// lftsFile returns the forwarding tables the scenario is routed by under
+// LFTsFile returns the forwarding tables the scenario is routed by under
 // c, and their file's name; nil where a routing engine routes it (a
 // routing parameter naming an engine replaces the file's tables).
-func (sc *Scenario) lftsFile(c *params.Config) (string, []byte) {
+func (sc *Scenario) LFTsFile(c *params.Config) (string, []byte) {
 	if sc.spec == nil {
 		return "", nil
 	}
-	sp := sc.resolve(c)
+	sp := sc.Resolve(c)
 	return sp.LFTsName, sp.LFTs
 }
 
-// adaptive reports whether the scenario's switches route adaptively
+// Adaptive reports whether the scenario's switches route adaptively
 // under c (routing_adaptive.go).
-func (sc *Scenario) adaptive(c *params.Config) bool {
-	return sc.spec != nil && sc.resolve(c).Adaptive
+func (sc *Scenario) Adaptive(c *params.Config) bool {
+	return sc.spec != nil && sc.Resolve(c).Adaptive
 }
 
-// resolve returns the spec with c's values of the scenario's parameters.
-func (sc *Scenario) resolve(c *params.Config) *ScenarioSpec {
+// Resolve returns the spec with c's values of the scenario's parameters;
+// nil for a scenario written as Go code, which has no spec.
+func (sc *Scenario) Resolve(c *params.Config) *ScenarioSpec {
+	if sc.spec == nil {
+		return nil
+	}
 	sp := *sc.spec
 	sp.Traffic = slices.Clone(sp.Traffic)
 	sp.Apps = slices.Clone(sp.Apps)
@@ -221,33 +225,41 @@ func (sc *Scenario) resolve(c *params.Config) *ScenarioSpec {
 	return &sc2
 }
 
-// lmc returns the scenario's LMC under c: a file scenario's lmc is one of
+// LMCFor returns the scenario's LMC under c: a file scenario's lmc is one of
 // its parameters.
-func (sc *Scenario) lmc(c *params.Config) int {
+func (sc *Scenario) LMCFor(c *params.Config) int {
 	if sc.spec == nil {
 		return sc.LMC
 	}
-	return sc.resolve(c).LMC
+	return sc.Resolve(c).LMC
 }
 
-// flows returns the scenario's greedy flows under c.
-func (sc *Scenario) flows(c *params.Config) []workload.FlowSpec {
+// FlowsFor returns the scenario's greedy flows under c.
+func (sc *Scenario) FlowsFor(c *params.Config) []FlowSpec {
 	if sc.spec == nil {
 		return sc.Flows
 	}
-	return sc.resolve(c).Flows
+	return sc.Resolve(c).Flows
 }
 
-// traffic returns the scenario's generated traffic under c.
-func (sc *Scenario) traffic(c *params.Config) ([]workload.TrafficSpec, error) {
+// TrafficFor returns the scenario's generated traffic under c.
+func (sc *Scenario) TrafficFor(c *params.Config) ([]TrafficSpec, error) {
 	if sc.spec == nil {
 		return sc.Traffic, nil
 	}
-	return sc.resolve(c).Traffic, nil
+	return sc.Resolve(c).Traffic, nil
+}
+
+// AppsFor returns the scenario's apps under c.
+func (sc *Scenario) AppsFor(c *params.Config) []AppSpec {
+	if sc.spec == nil {
+		return sc.Apps
+	}
+	return sc.Resolve(c).Apps
 }
 
 // Param returns the parameter called name for runs of sc: a model
-// parameter (LookupParam) or one of the scenario's own, or nil.
+// parameter (params.LookupParam) or one of the scenario's own, or nil.
 func (sc *Scenario) Param(name string) *params.Param {
 	if p := params.LookupParam(name); p != nil {
 		return p
@@ -277,7 +289,7 @@ func (sc *Scenario) lookupScenParam(name string) *scenParam {
 	return &sc.params[i]
 }
 
-// Config returns DefaultConfig with the scenario's defaults applied; an
+// Config returns params.DefaultConfig with the scenario's defaults applied; an
 // imported fabric's host_io_gbps defaults to 0 (each host at its link's
 // rate).
 func (sc *Scenario) Config() params.Config {
@@ -289,7 +301,7 @@ func (sc *Scenario) Config() params.Config {
 			c.HostIOGbps = 0
 		}
 		for name, v := range sc.spec.Defaults {
-			_ = c.Set(name, v) // checked by specScenario
+			_ = c.Set(name, v) // checked by ScenarioOf
 		}
 	}
 	return c
@@ -376,7 +388,7 @@ func (sp *ScenarioSpec) params() []scenParam {
 	// Traffic fields: qualified for every traffic, bare for those set.
 	type field struct {
 		name string
-		set  func(*workload.TrafficSpec) bool
+		set  func(*TrafficSpec) bool
 	}
 	bare := map[string][]int{}
 	for i := range sp.Traffic {
@@ -398,11 +410,11 @@ func (sp *ScenarioSpec) params() []scenParam {
 		durP(q+"burst", "onoff: mean burst length", engine.Nanosecond, engine.Second, ts.Burst,
 			func(s *ScenarioSpec, v engine.Time) { s.Traffic[i].Burst = v })
 		for _, f := range []field{
-			{"load", func(ts *workload.TrafficSpec) bool { return ts.Load > 0 }},
-			{"hotspot_fraction", func(ts *workload.TrafficSpec) bool { return ts.Pattern == "hotspot" }},
-			{"hot_nodes", func(ts *workload.TrafficSpec) bool { return ts.HotNodes > 0 }},
-			{"senders", func(ts *workload.TrafficSpec) bool { return ts.Pattern == "incast" }},
-			{"burst", func(ts *workload.TrafficSpec) bool { return ts.Arrival == "onoff" }},
+			{"load", func(ts *TrafficSpec) bool { return ts.Load > 0 }},
+			{"hotspot_fraction", func(ts *TrafficSpec) bool { return ts.Pattern == "hotspot" }},
+			{"hot_nodes", func(ts *TrafficSpec) bool { return ts.HotNodes > 0 }},
+			{"senders", func(ts *TrafficSpec) bool { return ts.Pattern == "incast" }},
+			{"burst", func(ts *TrafficSpec) bool { return ts.Arrival == "onoff" }},
 		} {
 			if f.set(ts) {
 				bare[f.name] = append(bare[f.name], i)

@@ -1,11 +1,10 @@
-package model
+package workload
 
 import (
 	"sort"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/params"
-	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Scenario is a built-in experiment: a topology, its flows and its length in
@@ -17,16 +16,16 @@ type Scenario struct {
 	Phases int
 	// Build returns the topology for c's link rates.
 	Build func(c *params.Config) (*fabric.Topology, error)
-	Flows []workload.FlowSpec
+	Flows []FlowSpec
 	// Routing names the routing algorithm (RoutingAlgorithms); "" is minhop.
 	Routing string
 	// LMC gives every host port 2^LMC LIDs, each routed on its own path
 	// where the topology has one.
 	LMC int
 	// Traffic is the scenario's generated workload, beside Flows.
-	Traffic []workload.TrafficSpec
+	Traffic []TrafficSpec
 	// Apps are the scenario's closed-loop applications (app.go).
-	Apps []workload.AppSpec
+	Apps []AppSpec
 	// Warnings are what reading a file scenario's fabric worked around
 	// (ReadIBNetDiscover's warnings: skipped lines, loopback cables, links
 	// whose ends disagree), each "FILE:LINE: what" or "FILE: what" with
@@ -37,12 +36,12 @@ type Scenario struct {
 	params []scenParam   // a file scenario's own parameters, sorted by name
 }
 
-// routing returns the scenario's routing algorithm under c (a file
+// RoutingFor returns the scenario's routing algorithm under c (a file
 // scenario's routing is one of its parameters).
-func (sc *Scenario) routing(c *params.Config) string {
+func (sc *Scenario) RoutingFor(c *params.Config) string {
 	r := sc.Routing
 	if sc.spec != nil {
-		r = sc.resolve(c).Routing
+		r = sc.Resolve(c).Routing
 	}
 	if r == "" {
 		return "minhop"
@@ -97,12 +96,12 @@ func init() {
 			"F2 H2->H5, F3 H3->H5, F4 H6->H5, F5 H7->H5 join one per phase",
 		Phases: 5,
 		Build:  testbed,
-		Flows: []workload.FlowSpec{
-			{Name: "F1", Src: "H1", Dst: "H4", Role: workload.Victim, StartPhase: 0},
-			{Name: "F2", Src: "H2", Dst: "H5", Role: workload.Contributor, StartPhase: 1},
-			{Name: "F3", Src: "H3", Dst: "H5", Role: workload.Contributor, StartPhase: 2},
-			{Name: "F4", Src: "H6", Dst: "H5", Role: workload.Contributor, StartPhase: 3},
-			{Name: "F5", Src: "H7", Dst: "H5", Role: workload.Contributor, StartPhase: 4},
+		Flows: []FlowSpec{
+			{Name: "F1", Src: "H1", Dst: "H4", Role: Victim, StartPhase: 0},
+			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor, StartPhase: 1},
+			{Name: "F3", Src: "H3", Dst: "H5", Role: Contributor, StartPhase: 2},
+			{Name: "F4", Src: "H6", Dst: "H5", Role: Contributor, StartPhase: 3},
+			{Name: "F5", Src: "H7", Dst: "H5", Role: Contributor, StartPhase: 4},
 		},
 	})
 	register(&Scenario{
@@ -111,10 +110,10 @@ func init() {
 			"F1 H1->H4, F2 H2->H5, F3 H3->H6 join one per phase",
 		Phases: 3,
 		Build:  testbed,
-		Flows: []workload.FlowSpec{
-			{Name: "F1", Src: "H1", Dst: "H4", Role: workload.Contributor, StartPhase: 0},
-			{Name: "F2", Src: "H2", Dst: "H5", Role: workload.Contributor, StartPhase: 1},
-			{Name: "F3", Src: "H3", Dst: "H6", Role: workload.Contributor, StartPhase: 2},
+		Flows: []FlowSpec{
+			{Name: "F1", Src: "H1", Dst: "H4", Role: Contributor, StartPhase: 0},
+			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor, StartPhase: 1},
+			{Name: "F3", Src: "H3", Dst: "H6", Role: Contributor, StartPhase: 2},
 		},
 	})
 }
