@@ -12,10 +12,7 @@ import (
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
-// maxVLs bounds the data virtual lanes (IB has VL0-VL14 for data).
-const maxVLs = fabric.MaxVLs
-
-// VL is a data virtual lane, 0..maxVLs-1. A flow's packets travel on
+// VL is a data virtual lane, 0..fabric.MaxVLs-1. A flow's packets travel on
 // VL = SL mod vls (no SL-to-VL tables are modelled).
 type VL uint8
 
