@@ -41,9 +41,8 @@ func simCommand() *cli.Command {
 	}
 }
 
-// simConfig builds the run's configuration from the command's flags. The
-// scenario file, if one is named, and the files it reads are set in
-// *files.
+// simConfig builds the run's configuration from the command's flags; the
+// scenario file, if one is named, and the files it reads go in *files.
 func simConfig(c *cli.Context, files *[]string) (*workload.Scenario, params.Config, error) {
 	cfg := params.DefaultConfig()
 	name, ok := scenarioArg(c)

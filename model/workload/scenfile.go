@@ -197,7 +197,7 @@ func (sc *Scenario) LFTsFile(c *params.Config) (string, []byte) {
 }
 
 // Adaptive reports whether the scenario's switches route adaptively
-// under c (routing_adaptive.go).
+// under c (model/fabric's routing_adaptive.go).
 func (sc *Scenario) Adaptive(c *params.Config) bool {
 	return sc.spec != nil && sc.Resolve(c).Adaptive
 }
