@@ -11,7 +11,7 @@ import (
 )
 
 // checkScenarios reports what only a sub-grid's scenario can tell
-// (workload.Scenario.CheckConfig): a victim_mask port that the topology does
+// (model.CheckConfig): a victim_mask port that the topology does
 // not have, and phase and sample values whose runs would keep more samples
 // than a run may. Each distinct victim_mask value is checked once; the
 // samples, at the longest phase and the shortest sample the sub-grid sets.

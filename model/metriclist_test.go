@@ -190,7 +190,7 @@ func TestWindow(t *testing.T) {
 			}
 			r := &model.Result{End: n.End(), Config: cfg, Sample: cfg.Sample}
 			if f, e := r.Window(); f != from || e != to {
-				t.Errorf("Result.Window = [%v, %v], Scenario.Window [%v, %v]", f, e, from, to)
+				t.Errorf("Result.Window = [%v, %v], model.Window [%v, %v]", f, e, from, to)
 			}
 		})
 	}

@@ -377,7 +377,7 @@ func (g *Grid) readPick(ctx context.Context, db *store.DB, ci int, id string) (*
 type windowFunc func(n int, sample engine.Time) (from, to engine.Time)
 
 // window returns the windowFunc of the points of cell c: the window of
-// their scenario and configuration (workload.Scenario.Window) or, for a
+// their scenario and configuration (model.Window) or, for a
 // scenario this ccsweep does not know, the last phase of the sampled time.
 func window(c *Cell) windowFunc {
 	cfg := params.DefaultConfig()

@@ -41,7 +41,7 @@ type Options struct {
 	Version, Commit string
 	Args            []string
 	// MaxEvents, when above 0, refuses to simulate a point whose estimated
-	// work (workload.Scenario.CheckWork) exceeds it: the point is recorded as
+	// work (model.CheckWork) exceeds it: the point is recorded as
 	// failed with the reason, and a later sweep with a higher limit runs it.
 	MaxEvents float64
 }
