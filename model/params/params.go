@@ -95,8 +95,8 @@ type Config struct {
 	// between Configs.
 	extra []ExtraValue
 	// explicit has the bit (Param.presetBit) of every preset field set by
-	// name (Set, workload.Scenario.Set, a scenario's defaults): a preset leaves
-	// those fields alone (presets.go).
+	// name (Set, workload.Scenario.Set, a scenario's defaults): a preset
+	// leaves those fields alone (presets.go).
 	explicit uint16
 }
 

@@ -24,8 +24,8 @@ type ScenarioSpec struct {
 	// Phases is the run's length in phases; the last one is the
 	// measurement window.
 	Phases int
-	// Defaults are model parameters (params.Params) the scenario sets, by name,
-	// before a grid's or --set's values.
+	// Defaults are model parameters (params.Params) the scenario sets, by
+	// name, before a grid's or --set's values.
 	Defaults map[string]string
 	// Topology is the generator (fattree, clos, mesh, torus) or
 	// "ibnetdiscover"; Topo its parameters. The link rates come from the
@@ -68,8 +68,9 @@ type ScenarioSpec struct {
 
 // scenParam is a parameter of a scenario described by a ScenarioSpec (a file
 // scenario, or a built-in one registered by registerSpec): a numeric field
-// of its topology, routing or traffic that a grid or --set may change. Its value
-// lives in a params.Config (its extras) and reaches the spec when a run is built.
+// of its topology, routing or traffic that a grid or --set may change. Its
+// value lives in a params.Config (its extras) and reaches the spec when a
+// run is built.
 type scenParam struct {
 	*params.Param
 	apply func(sp *ScenarioSpec, v any)
@@ -289,9 +290,9 @@ func (sc *Scenario) lookupScenParam(name string) *scenParam {
 	return &sc.params[i]
 }
 
-// Config returns params.DefaultConfig with the scenario's defaults applied; an
-// imported fabric's host_io_gbps defaults to 0 (each host at its link's
-// rate).
+// Config returns params.DefaultConfig with the scenario's defaults
+// applied; an imported fabric's host_io_gbps defaults to 0 (each host at
+// its link's rate).
 func (sc *Scenario) Config() params.Config {
 	c := params.DefaultConfig()
 	if sc.spec != nil {
