@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -124,9 +125,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 // exitStatus maps an error other than a grid's problems to an exit status.
 func exitStatus(err error) int {
 	var ue usageError
-	var pe *model.ParamError
+	var pe *params.ParamError
 	switch {
-	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, model.ErrUnknownParam),
+	case errors.As(err, &ue), errors.As(err, &pe), errors.Is(err, params.ErrUnknownParam),
 		errors.Is(err, store.ErrNotDatabase), errors.Is(err, store.ErrSchemaTooNew),
 		errors.Is(err, store.ErrMismatch), errors.Is(err, store.ErrNoDatabase),
 		errors.Is(err, store.ErrUnwritable):

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 func fabricCommand() *cli.Command {
@@ -42,7 +43,7 @@ func fabricCommand() *cli.Command {
 func fabricAction(c *cli.Context) error {
 	name, ok := scenarioArg(c)
 	if !ok {
-		return usagef("fabric takes one scenario: a built-in name (%s) or a scenario file NAME.toml", strings.Join(model.ScenarioNames(), ", "))
+		return usagef("fabric takes one scenario: a built-in name (%s) or a scenario file NAME.toml", strings.Join(workload.ScenarioNames(), ", "))
 	}
 	sc, files, err := loadScenario(name, "")
 	if err != nil {
@@ -88,7 +89,7 @@ func fabricAction(c *cli.Context) error {
 
 // inspectLFTs describes sc's fabric routed by the tables in the file at
 // path, printing the reader's warnings on stderr.
-func inspectLFTs(c *cli.Context, sc *model.Scenario, path string) (*fabric.FabricInfo, error) {
+func inspectLFTs(c *cli.Context, sc *workload.Scenario, path string) (*fabric.FabricInfo, error) {
 	cfg := sc.Config()
 	t, err := sc.Build(&cfg)
 	if err != nil {

@@ -5,7 +5,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -26,7 +25,7 @@ func scenariosCommand() *cli.Command {
 		Usage:        "list the built-in scenarios",
 		OnUsageError: commandUsageError,
 		Action: func(c *cli.Context) error {
-			for _, s := range model.Scenarios() {
+			for _, s := range workload.Scenarios() {
 				fmt.Fprintf(c.App.Writer, "%-12s %d phases  %s\n", s.Name, s.Phases, s.Description)
 				for i, f := range s.Flows {
 					if i == maxListedFlows && len(s.Flows) > maxListedFlows+1 {

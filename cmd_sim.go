@@ -12,6 +12,8 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 func simCommand() *cli.Command {
@@ -22,7 +24,7 @@ func simCommand() *cli.Command {
 		Flags: []cli.Flag{
 			scenarioFlag(),
 			&cli.StringFlag{Name: "cc", Usage: "congestion-control scheme: off, ib (IB CC with the testbed's parameters; on is the same), santos, nicrate or drb (default: the scenario's; off for the testbed, ib for clos648-*)"},
-			&cli.StringFlag{Name: "preset", Usage: "named IB CC settings: " + strings.Join(model.PresetNames(), ", ") + " (default " + model.DefaultPreset + "; see docs/presets.md); --set overrides its fields"},
+			&cli.StringFlag{Name: "preset", Usage: "named IB CC settings: " + strings.Join(params.PresetNames(), ", ") + " (default " + params.DefaultPreset + "; see docs/presets.md); --set overrides its fields"},
 			&cli.StringSliceFlag{Name: "set", Usage: "set a parameter, e.g. --set ccti_timer=300us (repeatable; listed below)"},
 			&cli.StringFlag{Name: "phase", Usage: "scenario phase length, e.g. 200ms (default: the scenario's; 1s for the testbed, 125ms for clos648-*)"},
 			&cli.StringFlag{Name: "sample", Usage: "throughput sampling interval (default 1ms)"},
@@ -39,11 +41,10 @@ func simCommand() *cli.Command {
 	}
 }
 
-// simConfig builds the run's configuration from the command's flags. The
-// scenario file, if one is named, and the files it reads are set in
-// *files.
-func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, error) {
-	cfg := model.DefaultConfig()
+// simConfig builds the run's configuration from the command's flags; the
+// scenario file, if one is named, and the files it reads go in *files.
+func simConfig(c *cli.Context, files *[]string) (*workload.Scenario, params.Config, error) {
+	cfg := params.DefaultConfig()
 	name, ok := scenarioArg(c)
 	switch {
 	case !ok && c.NArg() > 1:
@@ -51,7 +52,7 @@ func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, 
 	case !ok && c.NArg() == 1:
 		return nil, cfg, usagef("sim takes one scenario, as its argument or with --scenario, not both")
 	case !ok || name == "":
-		return nil, cfg, usagef("--scenario is required (known: %s)", strings.Join(model.ScenarioNames(), ", "))
+		return nil, cfg, usagef("--scenario is required (known: %s)", strings.Join(workload.ScenarioNames(), ", "))
 	}
 	sc, fs, err := loadScenario(name, "--scenario: ")
 	if err != nil {
@@ -63,7 +64,7 @@ func simConfig(c *cli.Context, files *[]string) (*model.Scenario, model.Config, 
 	cfg = sc.Config() // the defaults with the scenario's own
 	if c.IsSet("cc") {
 		if err := cfg.Set("cc", c.String("cc")); err != nil {
-			return nil, cfg, usagef("--cc: want one of %s (on is ib), not %q", strings.Join(model.Schemes, ", "), c.String("cc"))
+			return nil, cfg, usagef("--cc: want one of %s (on is ib), not %q", strings.Join(params.Schemes, ", "), c.String("cc"))
 		}
 	}
 	for _, flag := range []string{"preset", "phase", "sample"} {
@@ -126,7 +127,7 @@ func simAction(c *cli.Context) error {
 		return perr
 	}
 	if err != nil {
-		var pe *model.ParamError
+		var pe *params.ParamError
 		var me *model.MemoryError
 		// A scenario the parameters make impossible (an lmc dor cannot
 		// route, rates for flows that do not exist) is bad input too.

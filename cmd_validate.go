@@ -10,8 +10,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fidelity"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // errValidationFailed is returned when a row of `ccsweep validate` fails:
@@ -61,10 +61,10 @@ func validateAction(c *cli.Context) error {
 	if c.Int("jobs") < 1 {
 		return usagef("-j %d: want at least 1", c.Int("jobs"))
 	}
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	// validate sets cc itself (off and on) and the phase from --phase.
 	setBy := map[string]string{"cc": "validate (it runs CC off and on)", "phase": "--phase"}
-	if err := applySets(&cfg, c.StringSlice("set"), setBy, func(c *model.Config, k string, v any) error { return c.Set(k, v) }); err != nil {
+	if err := applySets(&cfg, c.StringSlice("set"), setBy, func(c *params.Config, k string, v any) error { return c.Set(k, v) }); err != nil {
 		return err
 	}
 	if err := cfg.Set("phase", phase); err != nil {
@@ -73,10 +73,10 @@ func validateAction(c *cli.Context) error {
 	// Its runs are IB CC's (and CC off): another scheme's parameter would
 	// do nothing there.
 	ib := cfg
-	ib.CC.Scheme = model.SchemeIB
+	ib.CC.Scheme = params.SchemeIB
 	for _, kv := range c.StringSlice("set") {
 		name, _, _ := strings.Cut(kv, "=")
-		var spe *model.SchemeParamError
+		var spe *params.SchemeParamError
 		if err := ib.CheckSchemeParams([]string{strings.TrimSpace(name)}); errors.As(err, &spe) {
 			return usagef("--set %s: %s is a parameter of cc %s, and validate runs cc off and ib only, where it does nothing", kv, spe.Name, spe.Scheme)
 		}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fidelity"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // parseFits reads --fit name=v1,v2,... into cross-validation axes.
@@ -29,7 +29,7 @@ func parseFits(fits []string) ([]fidelity.CrossAxis, error) {
 // validateError makes a run's bad parameter a usage error and says which
 // check (what) failed otherwise.
 func validateError(what string, err error) error {
-	var pe *model.ParamError
+	var pe *params.ParamError
 	if errors.As(err, &pe) {
 		return usageError{err}
 	}
@@ -55,16 +55,16 @@ func crossAction(c *cli.Context, fopt fidelity.FidelityOptions) error {
 }
 
 func sensitivityAction(c *cli.Context, fopt fidelity.FidelityOptions) error {
-	params := c.StringSlice("param")
-	for _, p := range params {
-		if model.LookupParam(p) == nil {
+	names := c.StringSlice("param")
+	for _, p := range names {
+		if params.LookupParam(p) == nil {
 			return usagef("--param %q: unknown parameter", p)
 		}
 	}
-	if len(params) == 0 {
-		params = nil
+	if len(names) == 0 {
+		names = nil
 	}
-	opt := fidelity.SensitivityOptions{FidelityOptions: fopt, Params: params, Progress: checkProgress(c, "--sensitivity")}
+	opt := fidelity.SensitivityOptions{FidelityOptions: fopt, Params: names, Progress: checkProgress(c, "--sensitivity")}
 	start := time.Now()
 	rep, err := fidelity.Sensitivity(c.Context, opt)
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fidelity"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 func TestValidateBadInputExitsTwoAndPrintsNothing(t *testing.T) {
@@ -104,7 +105,7 @@ func TestValidatePrintsTheTableAndItsVerdict(t *testing.T) {
 // in sample, must fail held out, in bold, and the exit status must say so.
 func TestValidateCrossPrintsBothVerdicts(t *testing.T) {
 	out, stderr, code := ccsweep(t, "validate", "--cross", "--fit", "paced_read_latency=0s", "--phase", "20ms", "-j", "2", "--quiet")
-	def := model.DefaultConfig()
+	def := params.DefaultConfig()
 	for _, p := range fidelity.ParamProvenances {
 		if !strings.Contains(out, fmt.Sprintf("| `%s` | %s | %s |", p.Name, def.Canonical(p.Name), p.Kind)) {
 			t.Errorf("no provenance row for %s", p.Name)

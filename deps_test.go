@@ -22,22 +22,23 @@ import (
 // package's doc comment states its rule in an "Imports" section
 // (TestPackageDocsStateImportRules), so that go doc reads as the design.
 var allowedImports = map[string][]string{
-	".":                {"engine", "grids", "model", "model/fabric", "model/fidelity", "model/workload", "report", "report/rank", "store", "store/atomicfile", "sweep", "sweep/adaptive", "sweep/slurm"},
+	".":                {"engine", "grids", "model", "model/fabric", "model/fidelity", "model/params", "model/workload", "report", "report/rank", "store", "store/atomicfile", "sweep", "sweep/adaptive", "sweep/slurm"},
 	"engine":           {},
-	"model":            {"engine", "model/fabric", "model/workload"},
+	"model":            {"engine", "model/fabric", "model/params", "model/workload"},
 	"model/fabric":     {},
-	"model/workload":   {"engine"},
-	"model/fidelity":   {"engine", "model"},
-	"grids":            {"engine", "grids/param", "grids/point", "model", "model/fabric", "model/workload"},
+	"model/params":     {"engine", "model/fabric"},
+	"model/workload":   {"engine", "model/fabric", "model/params"},
+	"model/fidelity":   {"engine", "model", "model/params", "model/workload"},
+	"grids":            {"engine", "grids/param", "grids/point", "model", "model/fabric", "model/params", "model/workload"},
 	"grids/param":      {},
 	"grids/point":      {"grids/param"},
 	"store":            {"grids/param", "grids/point", "store/atomicfile"},
 	"store/atomicfile": {},
-	"sweep":            {"engine", "grids", "model", "store"},
+	"sweep":            {"engine", "grids", "model", "model/params", "model/workload", "store"},
 	"sweep/adaptive":   {"engine", "grids", "model", "store", "sweep"}, // imported only by sweep/slurm and the command
 	"sweep/slurm":      {"grids", "model", "store", "store/atomicfile", "sweep", "sweep/adaptive"},
-	"report":           {"engine", "grids", "model", "model/workload", "report/rank", "store", "store/atomicfile"},
-	"report/rank":      {"grids", "model", "store"},
+	"report":           {"engine", "grids", "model", "model/params", "model/workload", "report/rank", "store", "store/atomicfile"},
+	"report/rank":      {"grids", "model", "model/params", "store"},
 }
 
 const module = "github.com/ccsweep/ccsweep"

@@ -13,6 +13,8 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // scenarioFlag is --scenario of a command that also takes the scenario as
@@ -38,7 +40,7 @@ func scenarioArg(c *cli.Context) (name string, ok bool) {
 // scenario, with no files. A scenario file's problems come back as a
 // *grids.Error, one line per problem; the rest are usage errors, an
 // unknown name's message starting with prefix.
-func loadScenario(name, prefix string) (*model.Scenario, []string, error) {
+func loadScenario(name, prefix string) (*workload.Scenario, []string, error) {
 	if grids.IsScenarioFile(name) {
 		sc, files, err := grids.LoadScenarioFiles(name)
 		if err != nil {
@@ -50,9 +52,9 @@ func loadScenario(name, prefix string) (*model.Scenario, []string, error) {
 		}
 		return sc, files, nil
 	}
-	sc := model.LookupScenario(name)
+	sc := workload.LookupScenario(name)
 	if sc == nil {
-		return nil, nil, usagef("%sunknown scenario %q (known: %s, or a scenario file NAME.toml)", prefix, name, strings.Join(model.ScenarioNames(), ", "))
+		return nil, nil, usagef("%sunknown scenario %q (known: %s, or a scenario file NAME.toml)", prefix, name, strings.Join(workload.ScenarioNames(), ", "))
 	}
 	return sc, nil, nil
 }
@@ -64,14 +66,14 @@ const defaultMaxEvents = 1e10
 // checkWork refuses a negative --max-events, a run of sc under cfg its
 // file's routing lacks the VLs for (at the file's line), and a run
 // estimated to take more events than --max-events.
-func checkWork(c *cli.Context, sc *model.Scenario, cfg model.Config) error {
+func checkWork(c *cli.Context, sc *workload.Scenario, cfg params.Config) error {
 	if err := checkMaxEvents(c); err != nil {
 		return err
 	}
 	if err := grids.CheckScenarioConfig(sc, cfg); err != nil {
 		return usageError{err}
 	}
-	if _, err := sc.CheckWork(cfg, c.Float64("max-events")); err != nil {
+	if _, err := model.CheckWork(sc, cfg, c.Float64("max-events")); err != nil {
 		var we *model.WorkError
 		if errors.As(err, &we) {
 			return usagef("%v (--max-events)", err)
@@ -93,8 +95,8 @@ func checkMaxEvents(c *cli.Context) error {
 func paramHelp() string {
 	var b strings.Builder
 	b.WriteString("Parameters for --set (defaults are the reference testbed's):\n")
-	def := model.DefaultConfig()
-	for _, p := range model.Params() {
+	def := params.DefaultConfig()
+	for _, p := range params.Params() {
 		doc := p.Doc
 		if p.Scheme != "" {
 			doc = "[cc " + p.Scheme + "] " + doc
@@ -107,7 +109,7 @@ func paramHelp() string {
 // applySets applies --set key=value flags to cfg. setBy names what already
 // set each parameter (e.g. "--phase"); a parameter set twice is a usage
 // error, not a silent last-one-wins.
-func applySets(cfg *model.Config, sets []string, setBy map[string]string, set func(*model.Config, string, any) error) error {
+func applySets(cfg *params.Config, sets []string, setBy map[string]string, set func(*params.Config, string, any) error) error {
 	for _, kv := range sets {
 		key, val, ok := strings.Cut(kv, "=")
 		if !ok {
@@ -126,9 +128,9 @@ func applySets(cfg *model.Config, sets []string, setBy map[string]string, set fu
 }
 
 // printWarnings prints, one line each on w, what reading the scenarios'
-// files worked around (model.Scenario.Warnings), each scenario's once.
-func printWarnings(w io.Writer, scs ...*model.Scenario) {
-	seen := map[*model.Scenario]bool{}
+// files worked around (workload.Scenario.Warnings), each scenario's once.
+func printWarnings(w io.Writer, scs ...*workload.Scenario) {
+	seen := map[*workload.Scenario]bool{}
 	for _, sc := range scs {
 		if sc == nil || seen[sc] {
 			continue
@@ -142,10 +144,10 @@ func printWarnings(w io.Writer, scs ...*model.Scenario) {
 
 // gridScenarios returns the scenario of each of g's sub-grids, for
 // printWarnings.
-func gridScenarios(g *grids.Grid) []*model.Scenario {
-	var scs []*model.Scenario
+func gridScenarios(g *grids.Grid) []*workload.Scenario {
+	var scs []*workload.Scenario
 	for _, s := range g.Subs {
-		scs = append(scs, model.LookupScenario(s.Scenario))
+		scs = append(scs, workload.LookupScenario(s.Scenario))
 	}
 	return scs
 }

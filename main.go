@@ -5,9 +5,9 @@
 // # Imports
 //
 // The command wires the packages together and may import every one of them:
-// engine, model, model/fabric, model/fidelity, model/workload, grids, sweep, sweep/adaptive,
-// sweep/slurm, store, store/atomicfile, report and report/rank. It must never hold what belongs in
-// them: a command parses flags, calls a package and prints.
+// engine, model, model/fabric, model/fidelity, model/params, model/workload, grids, sweep,
+// sweep/adaptive, sweep/slurm, store, store/atomicfile, report and report/rank. It must never hold
+// what belongs in them: a command parses flags, calls a package and prints.
 package main
 
 import (

@@ -8,13 +8,13 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // axis is one swept parameter and where it was given.
 type axis struct {
-	param *model.Param
-	vals  []any // typed, as model.Param.Parse returns
+	param *params.Param
+	vals  []any // typed, as params.Param.Parse returns
 	texts []string
 	env   []any // as where expressions see the values
 	key   string
@@ -172,7 +172,7 @@ func (a *axis) parseRange(ps *problems, t *table) bool {
 			ok = false
 		}
 	}
-	if p.Kind != model.KindInt && p.Kind != model.KindFloat && p.Kind != model.KindDuration {
+	if p.Kind != params.KindInt && p.Kind != params.KindFloat && p.Kind != params.KindDuration {
 		ps.add(a.line, key, "a range needs a numeric parameter; list the values instead")
 		return false
 	}
@@ -236,19 +236,19 @@ func (a *axis) parseRange(ps *problems, t *table) bool {
 // stepRange returns lo, lo+step, ... up to hi inclusive. Integer and
 // duration steps are exact; float values are lo + i*step rounded to 12
 // significant digits, and hi is kept when rounding error would push it out.
-func stepRange(ps *problems, key string, p *model.Param, lo, hi any, n *node) ([]any, bool) {
+func stepRange(ps *problems, key string, p *params.Param, lo, hi any, n *node) ([]any, bool) {
 	label := "step " + show(n.val)
 	var step float64 // in the unit of toFloat
 	var whole int64  // step for integer and duration parameters
 	switch x := n.val.(type) {
 	case int64:
-		if p.Kind == model.KindDuration && x != 0 {
+		if p.Kind == params.KindDuration && x != 0 {
 			ps.add(n.line, key, "%s: want a duration with a unit, e.g. \"50us\"", label)
 			return nil, false
 		}
 		step, whole = float64(x), x
 	case float64:
-		if p.Kind != model.KindFloat && x != 0 {
+		if p.Kind != params.KindFloat && x != 0 {
 			ps.add(n.line, key, "%s: want a whole number", label)
 			return nil, false
 		}
@@ -256,7 +256,7 @@ func stepRange(ps *problems, key string, p *model.Param, lo, hi any, n *node) ([
 	case string:
 		t, err := engine.ParseTime(x)
 		switch {
-		case p.Kind != model.KindDuration:
+		case p.Kind != params.KindDuration:
 			ps.add(n.line, key, "%s: want a number", label)
 			return nil, false
 		case strings.HasPrefix(strings.TrimSpace(x), "-"):
@@ -304,7 +304,7 @@ func stepRange(ps *problems, key string, p *model.Param, lo, hi any, n *node) ([
 // or logarithmic scale and rounded to p's kind: integers to the nearest
 // whole number, durations to the nanosecond and floats to 12 significant
 // digits.
-func countRange(ps *problems, key string, p *model.Param, lo, hi any, n, scale *node) ([]any, bool) {
+func countRange(ps *problems, key string, p *params.Param, lo, hi any, n, scale *node) ([]any, bool) {
 	count, ok := n.val.(int64)
 	switch {
 	case !ok:
@@ -343,9 +343,9 @@ func countRange(ps *problems, key string, p *model.Param, lo, hi any, n, scale *
 		}
 		x = min(max(x, a), b)
 		switch p.Kind {
-		case model.KindInt:
+		case params.KindInt:
 			raw[i] = int64(math.Round(x))
-		case model.KindDuration:
+		case params.KindDuration:
 			ns := engine.Time(math.Round(x/float64(engine.Nanosecond))) * engine.Nanosecond
 			raw[i] = min(max(ns, lo.(engine.Time)), hi.(engine.Time))
 		default:

@@ -13,7 +13,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -273,7 +273,7 @@ func unwrapCSV(err error) error {
 // the measurement.
 func (g *Grid) checkMeasurement(ps *problems, line int, m *Measurement) {
 	for _, s := range g.Subs {
-		sc := model.LookupScenario(s.Scenario)
+		sc := workload.LookupScenario(s.Scenario)
 		if sc == nil {
 			continue
 		}
@@ -311,18 +311,18 @@ func (g *Grid) checkMeasurement(ps *problems, line int, m *Measurement) {
 	}
 }
 
-// BaseGrid returns the text of a grid file that fixes params in [base]:
+// BaseGrid returns the text of a grid file that fixes values in [base]:
 // the starting point a calibration hands to further sweeps. comment goes
 // at the top, each line prefixed with "# ".
-func BaseGrid(name, scenario string, params []Param, comment string) []byte {
+func BaseGrid(name, scenario string, values []Param, comment string) []byte {
 	var b strings.Builder
 	for _, line := range strings.Split(strings.TrimRight(comment, "\n"), "\n") {
 		b.WriteString(strings.TrimRight("# "+line, " ") + "\n")
 	}
 	fmt.Fprintf(&b, "name     = %s\nscenario = %s\n\n[base]\n", strconv.Quote(name), strconv.Quote(scenario))
-	for _, p := range params {
+	for _, p := range values {
 		v := p.Value
-		if x := model.LookupParam(p.Name); x == nil || (x.Kind != model.KindInt && x.Kind != model.KindFloat) {
+		if x := params.LookupParam(p.Name); x == nil || (x.Kind != params.KindInt && x.Kind != params.KindFloat) {
 			v = strconv.Quote(v)
 		}
 		fmt.Fprintf(&b, "%-22s = %s\n", p.Name, v)

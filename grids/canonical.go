@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // CanonicalFormat names the version of the encoding Canonical produces for
@@ -142,7 +143,7 @@ func ParseCanonical(text []byte) (*Grid, error) {
 // evaluated, are those of the grid that was run, and so are their IDs
 // under the same model version. Values are kept as spelled in c. Unlike
 // Parse it neither looks the scenarios up nor checks each point with
-// model.Config.Validate: the grid was checked when it was run, maybe by
+// params.Config.Validate: the grid was checked when it was run, maybe by
 // another version of the model. It fails when a parameter is unknown to
 // this model or a value or constraint does not parse or evaluate, when c is
 // malformed (an empty or repeated value, zip axes apart or of unequal
@@ -157,7 +158,7 @@ func (c *CanonicalGrid) Grid() (*Grid, error) {
 		}
 	}
 	for i := range c.Grids {
-		s, err := c.Grids[i].subGrid(whereEnv(model.LookupScenario(c.Grids[i].Scenario)))
+		s, err := c.Grids[i].subGrid(whereEnv(workload.LookupScenario(c.Grids[i].Scenario)))
 		if err != nil {
 			return nil, fmt.Errorf("canonical grid %q: grids[%d]: %w", c.Name, i, err)
 		}
@@ -174,7 +175,7 @@ func (c *CanonicalGrid) Grid() (*Grid, error) {
 			continue
 		}
 		n = 0
-		if err := s.visit(func([]int, *model.Config) bool { n++; return true }); err != nil {
+		if err := s.visit(func([]int, *params.Config) bool { n++; return true }); err != nil {
 			if we, ok := err.(*whereError); ok {
 				err = fmt.Errorf("where %q: %s", we.c.src, exprMessage(we.err))
 			}
@@ -190,7 +191,7 @@ func (cs *CanonicalSubGrid) subGrid(env map[string]any) (*SubGrid, error) {
 	if cs.Seeds < 1 {
 		return nil, fmt.Errorf("seeds %d: want at least 1", cs.Seeds)
 	}
-	s := &SubGrid{Scenario: cs.Scenario, Seeds: cs.Seeds, line: 1, sc: model.LookupScenario(cs.Scenario)}
+	s := &SubGrid{Scenario: cs.Scenario, Seeds: cs.Seeds, line: 1, sc: workload.LookupScenario(cs.Scenario)}
 	zips := 0
 	for _, ca := range cs.Axes {
 		a, err := s.canonicalAxis(ca)
@@ -220,7 +221,7 @@ func (cs *CanonicalSubGrid) subGrid(env map[string]any) (*SubGrid, error) {
 	for _, name := range slices.Sorted(maps.Keys(cs.Base)) {
 		p := s.param(name)
 		if p == nil {
-			return nil, fmt.Errorf("base %s: %w", name, model.ErrUnknownParam)
+			return nil, fmt.Errorf("base %s: %w", name, params.ErrUnknownParam)
 		}
 		if s.axis(name) != nil {
 			return nil, fmt.Errorf("base %s: also swept", name)
@@ -250,7 +251,7 @@ func (s *SubGrid) canonicalAxis(ca CanonicalAxis) (*axis, error) {
 	p := s.param(ca.Name)
 	switch {
 	case p == nil:
-		return nil, fmt.Errorf("axis %s: %w", ca.Name, model.ErrUnknownParam)
+		return nil, fmt.Errorf("axis %s: %w", ca.Name, params.ErrUnknownParam)
 	case len(ca.Values) == 0:
 		return nil, fmt.Errorf("axis %s: no values", ca.Name)
 	case len(ca.Values) > MaxAxisValues:

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/grids"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // TestCanonicalRoundTrip checks that a grid rebuilt from its canonical text
@@ -135,8 +135,8 @@ func TestCanonicalGridErrors(t *testing.T) {
 		is        error
 	}{
 		{"seeds", `"seeds": 0, "base": {}, "axes": []`, "grids[0]: seeds 0", nil},
-		{"unknown axis", `"seeds": 1, "base": {}, "axes": [{"name": "nope", "values": ["1"]}]`, "axis nope", model.ErrUnknownParam},
-		{"unknown base", `"seeds": 1, "base": {"nope": "1"}, "axes": []`, "base nope", model.ErrUnknownParam},
+		{"unknown axis", `"seeds": 1, "base": {}, "axes": [{"name": "nope", "values": ["1"]}]`, "axis nope", params.ErrUnknownParam},
+		{"unknown base", `"seeds": 1, "base": {"nope": "1"}, "axes": []`, "base nope", params.ErrUnknownParam},
 		{"bad value", `"seeds": 1, "base": {}, "axes": [{"name": "threshold", "values": ["x"]}]`, "axis threshold", nil},
 		{"bad base value", `"seeds": 1, "base": {"cc": "maybe"}, "axes": []`, "base cc", nil},
 		{"empty axis", `"seeds": 1, "base": {}, "axes": [{"name": "threshold", "values": []}]`, "no values", nil},

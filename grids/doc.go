@@ -47,7 +47,7 @@
 //
 // preset names a set of IB CC settings ("table1", the default and the
 // testbed's; "ccmgr"; "opa"; docs/presets.md gives each value's source).
-// It sets the IB CC fields (model.PresetFields) but those the grid, or the
+// It sets the IB CC fields (params.PresetFields) but those the grid, or the
 // scenario, sets by name, whatever the order; it may be an axis, and
 // where constraints see the fields it sets. preset = "table1" adds nothing
 // to a point's identity: it is the point without it (for a scenario file
@@ -63,7 +63,7 @@
 // Values are spelled as for `ccsweep sim --set`: durations carry a unit
 // ("150us", "1ms"; a bare 0 is allowed), on/off parameters take "on", "off",
 // true or false, enums take their words. Parameters the grid does not set keep
-// model.DefaultConfig's values. A parameter may be set once per (sub-)grid,
+// params.DefaultConfig's values. A parameter may be set once per (sub-)grid,
 // either fixed (at the top, in [base]) or as one axis.
 //
 // # Axes
@@ -102,7 +102,7 @@
 // "nicrate", "drb"). A scheme's parameters are named as written
 // (scheme != "santos" || santos.m > 2); a scenario file's dotted fields
 // (bg.load) are not.
-// Every point is then checked with model.Config.Validate; a grid with an
+// Every point is then checked with params.Config.Validate; a grid with an
 // invalid point is rejected, naming the parameter at fault, so constraints
 // are how to leave out combinations such as ccti_min > ccti_limit.
 //
@@ -155,7 +155,8 @@
 // # Imports
 //
 // Of ccsweep, grids imports only engine (durations), model (the
-// parameters, scenarios and metrics a grid names), model/fabric (the
+// scenarios and metrics a grid names), model/params (the parameters it
+// sets), model/fabric (the
 // topology and routing keys of a scenario file), model/workload (the
 // flows, traffic and apps a scenario file describes), grids/param (a point's
 // parameter) and grids/point (a point), which store keeps as they are. It

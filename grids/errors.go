@@ -4,9 +4,11 @@ import (
 	"errors"
 
 	"fmt"
-	"github.com/ccsweep/ccsweep/model"
 	"slices"
 	"strings"
+
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Errors of DecodeCanonical and ParseCanonical, for errors.Is.
@@ -84,23 +86,23 @@ type problems struct {
 	file string
 	list []Problem
 	// sc is the scenario of the sub-grid being read, whose own parameters
-	// (model.Scenario.Param) are parameters too; nil: model parameters only.
-	sc *model.Scenario
+	// (workload.Scenario.Param) are parameters too; nil: model parameters only.
+	sc *workload.Scenario
 	// scenarios are the scenario files read, by registered name.
 	scenarios map[string]CanonicalScenario
 }
 
 // param returns the parameter called name in the scenario being read.
-func (ps *problems) param(name string) *model.Param {
+func (ps *problems) param(name string) *params.Param {
 	if ps.sc != nil {
 		return ps.sc.Param(name)
 	}
-	return model.LookupParam(name)
+	return params.LookupParam(name)
 }
 
 // paramNames lists the parameter names of the scenario being read.
 func (ps *problems) paramNames() []string {
-	names := model.ParamNames()
+	names := params.ParamNames()
 	if ps.sc != nil {
 		for _, p := range ps.sc.ScenarioParams() {
 			names = append(names, p.Name)

@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Limits on the size of a grid.
@@ -57,9 +58,9 @@ type Grid struct {
 // and the constraints that drop some of its points.
 type SubGrid struct {
 	// Scenario is the scenario its points run: a built-in scenario's name,
-	// or a file scenario's registered name (model.NewScenario).
+	// or a file scenario's registered name (workload.NewScenario).
 	Scenario string
-	sc       *model.Scenario
+	sc       *workload.Scenario
 	// Base holds the fixed parameters, canonically spelled and sorted by
 	// name: top-level parameters and [base], then the sub-grid's own, which
 	// override them; parameters swept by the sub-grid are left out.
@@ -91,11 +92,11 @@ type Axis struct {
 	// Name is the model parameter's name.
 	Name string
 	// Kind is the parameter's value type.
-	Kind model.ParamKind
+	Kind params.ParamKind
 	// Unit names the unit of numeric values ("bytes", "time", ...), possibly
 	// empty.
 	Unit string
-	// Values are the axis values, canonically spelled (model.Param.Format),
+	// Values are the axis values, canonically spelled (params.Param.Format),
 	// in order.
 	Values []string
 	// Zip is 0 for an axis crossed with all others ([sweep]) and k ≥ 1 for
@@ -105,8 +106,8 @@ type Axis struct {
 
 // setting is a fixed parameter value and where it was given.
 type setting struct {
-	param *model.Param
-	val   any // typed, as model.Param.Parse returns
+	param *params.Param
+	val   any // typed, as params.Param.Parse returns
 	text  string
 	key   string
 	line  int
@@ -124,7 +125,7 @@ func Load(path string) (*Grid, error) {
 
 // Parse parses and validates the grid file data; path names it in Problems
 // and Grid.Path. Every point is expanded and checked with
-// model.Config.Validate, so a grid that Parse accepts runs no invalid point.
+// params.Config.Validate, so a grid that Parse accepts runs no invalid point.
 // A rejected file gives an *Error listing every problem found.
 func Parse(path string, data []byte) (*Grid, error) {
 	ps := &problems{file: path}
@@ -170,7 +171,7 @@ func (g *Grid) parse(root *table, ps *problems) {
 		g.Name = s
 	}
 	if n := root.m["scenario"]; n == nil {
-		ps.add(1, "scenario", "missing: want one of %s", strings.Join(model.ScenarioNames(), ", "))
+		ps.add(1, "scenario", "missing: want one of %s", strings.Join(workload.ScenarioNames(), ", "))
 	}
 	if n := root.m["description"]; n != nil {
 		g.Description, _ = str(ps, "description", n)
@@ -234,10 +235,10 @@ func parseSub(ps *problems, t *table, prefix string, parent *SubGrid) *SubGrid {
 				if s.sc != nil {
 					name = s.sc.Name
 				}
-			case model.LookupScenario(name) == nil:
-				ps.add(n.line, key, "unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(model.ScenarioNames(), ", "))
+			case workload.LookupScenario(name) == nil:
+				ps.add(n.line, key, "unknown scenario %q (known: %s, or a scenario file NAME.toml)", name, strings.Join(workload.ScenarioNames(), ", "))
 			default:
-				s.sc = model.LookupScenario(name)
+				s.sc = workload.LookupScenario(name)
 			}
 			s.Scenario = name
 		}
@@ -369,7 +370,7 @@ func parseSetting(ps *problems, key, name string, n *node) *setting {
 
 // lookupParam returns the model parameter name, reporting a problem about
 // key if there is none.
-func lookupParam(ps *problems, key, name string, line int) *model.Param {
+func lookupParam(ps *problems, key, name string, line int) *params.Param {
 	p := ps.param(name)
 	switch {
 	case p != nil:
@@ -383,7 +384,7 @@ func lookupParam(ps *problems, key, name string, line int) *model.Param {
 
 // parseValue converts the scalar n to p's typed value, reporting a problem
 // about key (with what, e.g. "from", before the value) if it cannot.
-func parseValue(ps *problems, key, what string, p *model.Param, n *node) (any, bool) {
+func parseValue(ps *problems, key, what string, p *params.Param, n *node) (any, bool) {
 	label := strings.TrimSpace(what + " " + show(n.val))
 	switch n.val.(type) {
 	case string, int64, float64, bool:
@@ -410,9 +411,9 @@ func parseValue(ps *problems, key, what string, p *model.Param, n *node) (any, b
 // parameter p: a number written as text ("127"), a number for a switch
 // (cc = 1) or a switch for a number. Text is what --set gives, so model
 // accepts it; a grid file has types and says what it means.
-func typeMismatch(p *model.Param, v any) string {
+func typeMismatch(p *params.Param, v any) string {
 	switch p.Kind {
-	case model.KindInt, model.KindFloat:
+	case params.KindInt, params.KindFloat:
 		switch x := v.(type) {
 		case string:
 			if _, err := strconv.ParseFloat(strings.TrimSpace(x), 64); err == nil {
@@ -422,12 +423,12 @@ func typeMismatch(p *model.Param, v any) string {
 		case bool:
 			return "want a number, not true or false"
 		}
-	case model.KindBool:
+	case params.KindBool:
 		switch v.(type) {
 		case int64, float64:
 			return "want true or false (or \"on\", \"off\"), not a number"
 		}
-	case model.KindDuration:
+	case params.KindDuration:
 		if _, ok := v.(bool); ok {
 			return "want a duration with a unit, e.g. \"150us\", not true or false"
 		}
@@ -437,7 +438,7 @@ func typeMismatch(p *model.Param, v any) string {
 
 // exact checks that v survives its canonical spelling, which is what point
 // identities and PointConfig use.
-func exact(ps *problems, key, label string, p *model.Param, v any, line int) (any, bool) {
+func exact(ps *problems, key, label string, p *params.Param, v any, line int) (any, bool) {
 	text := p.Format(v)
 	back, err := p.Parse(text)
 	switch {
@@ -453,7 +454,7 @@ func exact(ps *problems, key, label string, p *model.Param, v any, line int) (an
 }
 
 func reason(err error) string {
-	if pe, ok := err.(*model.ParamError); ok {
+	if pe, ok := err.(*params.ParamError); ok {
 		return pe.Reason
 	}
 	return err.Error()

@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files in testdata")
@@ -152,7 +153,7 @@ func TestPointConfig(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, name := range model.ParamNames() {
+				for _, name := range params.ParamNames() {
 					if fc.Canonical(name) != c.Canonical(name) || first.Seed != p.Seed || first.Scenario != p.Scenario {
 						t.Errorf("two different points share ID %s: %+v and %+v differ in %s", id, first, p, name)
 						break

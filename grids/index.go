@@ -3,7 +3,7 @@ package grids
 import (
 	"sort"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // Index finds a grid's points by position without expanding the grid:
@@ -40,7 +40,7 @@ func (g *Grid) Index() *Index {
 			si.kept = []uint32{}
 			// Parse or CanonicalGrid.Grid already ran every constraint on
 			// every combination, so visit cannot fail here.
-			_ = s.visit(func(idx []int, _ *model.Config) bool {
+			_ = s.visit(func(idx []int, _ *params.Config) bool {
 				si.kept = append(si.kept, uint32(si.raw(idx)))
 				return true
 			})

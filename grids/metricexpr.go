@@ -12,6 +12,7 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // MetricExpr is a compiled boolean expression over a finished point: its
@@ -94,7 +95,7 @@ func isAppMetricShape(name string) bool {
 }
 
 // Eval evaluates e for a point with the given parameters (canonical text;
-// those not given take model.DefaultConfig's values) and metric values (a
+// those not given take params.DefaultConfig's values) and metric values (a
 // metric not given is NaN, so that every comparison with it is false).
 func (e *MetricExpr) Eval(params []Param, metrics map[string]float64) (bool, error) {
 	env := metricEnv(params, metrics)
@@ -114,10 +115,10 @@ func (e *MetricExpr) Eval(params []Param, metrics map[string]float64) (bool, err
 }
 
 // metricEnv returns the environment of a MetricExpr: the configuration of
-// params over the defaults, and every metric of model.MetricList.
-func metricEnv(params []Param, metrics map[string]float64) map[string]any {
-	c := model.DefaultConfig()
-	for _, p := range params {
+// values over the defaults, and every metric of model.MetricList.
+func metricEnv(values []Param, metrics map[string]float64) map[string]any {
+	c := params.DefaultConfig()
+	for _, p := range values {
 		c.Set(p.Name, p.Value) // a stored point's values parse; a bad one keeps the default
 	}
 	env := make(map[string]any)

@@ -3,7 +3,7 @@ package grids
 import (
 	"testing"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // A step range has at most MaxAxisValues values: exactly that many are
@@ -11,7 +11,7 @@ import (
 // of a million values takes tens of seconds to parse. The step is a power
 // of two, so that the ends are exact.
 func TestStepRangeValueLimit(t *testing.T) {
-	p := model.LookupParam("hca_msg_rate")
+	p := params.LookupParam("hca_msg_rate")
 	step := &node{val: 0.0078125, line: 3}
 	ps := &problems{file: "g.toml"}
 	raw, ok := stepRange(ps, "sweep.hca_msg_rate", p, 0.0, 7812.4921875, step) // 999999 steps

@@ -15,13 +15,14 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids/param"
 	"github.com/ccsweep/ccsweep/grids/point"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // Point is one run of a grid: a scenario, the parameters the grid sets and
 // a seed. It is point.Point, the type store keeps too; a grid's points hold
 // their parameters sorted by name, and a parameter the grid does not
-// mention keeps the scenario's value (model.DefaultConfig's for most).
+// mention keeps the scenario's value (params.DefaultConfig's for most).
 // PointID gives a point's identity, PointConfig its configuration.
 type Point = point.Point
 
@@ -29,12 +30,12 @@ type Point = point.Point
 // store keeps too.
 type Param = param.Param
 
-// PointConfig returns model.DefaultConfig (or the configuration of p's
+// PointConfig returns params.DefaultConfig (or the configuration of p's
 // scenario) with p's parameters applied, checked with
-// model.Config.Validate.
-func PointConfig(p Point) (model.Config, error) {
-	c := model.DefaultConfig()
-	sc := model.LookupScenario(p.Scenario)
+// params.Config.Validate.
+func PointConfig(p Point) (params.Config, error) {
+	c := params.DefaultConfig()
+	sc := workload.LookupScenario(p.Scenario)
 	if sc != nil {
 		c = sc.Config()
 	}
@@ -66,7 +67,7 @@ func PointConfig(p Point) (model.Config, error) {
 // but for the parameters whose setting changes nothing, which have no line,
 // so that a point that sets a parameter to the value it has anyway is the
 // point that leaves it out (one simulation, one identity):
-//   - a preset that the scenario has already (model.DefaultPreset unless a
+//   - a preset that the scenario has already (params.DefaultPreset unless a
 //     scenario file's parameters choose another);
 //   - a model parameter set to the value it has in the scenario's
 //     configuration with the point's preset, if it sets one, applied (as
@@ -99,7 +100,7 @@ func LegacyPointID(p Point, modelVersion string) string {
 func atDefault(p Point) func(Param) bool {
 	def := defaults(p)
 	return func(q Param) bool {
-		if q.Name == "preset" || model.LookupParam(q.Name) == nil {
+		if q.Name == "preset" || params.LookupParam(q.Name) == nil {
 			return false
 		}
 		v, ok := def[q.Name]
@@ -134,7 +135,7 @@ func id(p Point, modelVersion string, skip func(Param) bool) string {
 // defaultsKey is a scenario (nil for an unknown name) and a preset ("" for
 // the scenario's own).
 type defaultsKey struct {
-	sc     *model.Scenario
+	sc     *workload.Scenario
 	preset string
 }
 
@@ -149,12 +150,12 @@ var defaultsCache sync.Map
 // value is its default here changes nothing. The result is shared: do not
 // modify it.
 func defaults(p Point) map[string]string {
-	key := defaultsKey{sc: model.LookupScenario(p.Scenario)}
+	key := defaultsKey{sc: workload.LookupScenario(p.Scenario)}
 	key.preset, _ = p.Value("preset")
 	if m, ok := defaultsCache.Load(key); ok {
 		return m.(map[string]string)
 	}
-	c := model.DefaultConfig()
+	c := params.DefaultConfig()
 	set := c.Set
 	if key.sc != nil {
 		c = key.sc.Config()
@@ -163,7 +164,7 @@ func defaults(p Point) map[string]string {
 	var m map[string]string
 	if key.preset == "" || set("preset", key.preset) == nil {
 		m = make(map[string]string)
-		for _, name := range model.ParamNames() {
+		for _, name := range params.ParamNames() {
 			m[name] = c.Canonical(name)
 		}
 	}
@@ -174,10 +175,10 @@ func defaults(p Point) map[string]string {
 // scenarioPreset returns the preset the runs of scenario name have
 // without one.
 func scenarioPreset(name string) string {
-	if sc := model.LookupScenario(name); sc != nil {
+	if sc := workload.LookupScenario(name); sc != nil {
 		return sc.DefaultPreset()
 	}
-	return model.DefaultPreset
+	return params.DefaultPreset
 }
 
 // column is where a point's parameter value comes from: a fixed value or
@@ -225,7 +226,7 @@ func (s *SubGrid) all(yield func(Point) bool) bool {
 	more := true
 	// Parse already ran every constraint on every point, so visit cannot
 	// fail here.
-	_ = s.visit(func(idx []int, _ *model.Config) bool {
+	_ = s.visit(func(idx []int, _ *params.Config) bool {
 		for seed := 1; seed <= s.Seeds && more; seed++ {
 			more = yield(s.point(idx, seed))
 		}
@@ -238,7 +239,7 @@ func (s *SubGrid) all(yield func(Point) bool) bool {
 // dimension) and the given seed. A parameter of a congestion-control scheme other than the point's is left
 // out: it does not apply there (see otherSchemeVaries).
 func (s *SubGrid) point(idx []int, seed int) Point {
-	params := make([]Param, 0, len(s.columns))
+	values := make([]Param, 0, len(s.columns))
 	scheme := ""
 	for _, c := range s.columns {
 		v := c.base
@@ -246,20 +247,20 @@ func (s *SubGrid) point(idx []int, seed int) Point {
 			v = c.axis.texts[idx[c.dim]]
 		}
 		if c.name == "cc" {
-			scheme = model.SchemeOf(v)
+			scheme = params.SchemeOf(v)
 		}
-		params = append(params, Param{Name: c.name, Value: v})
+		values = append(values, Param{Name: c.name, Value: v})
 	}
 	if s.schemeParams {
 		if scheme == "" {
 			scheme = s.config().CC.Scheme
 		}
-		params = slices.DeleteFunc(params, func(q Param) bool {
+		values = slices.DeleteFunc(values, func(q Param) bool {
 			p := s.param(q.Name)
 			return p != nil && !p.AppliesTo(scheme)
 		})
 	}
-	return Point{Scenario: s.Scenario, Params: params, Seed: uint64(seed)}
+	return Point{Scenario: s.Scenario, Params: values, Seed: uint64(seed)}
 }
 
 // otherSchemeVaries reports whether the combination idx, whose scheme is
@@ -299,7 +300,7 @@ func (e *whereError) Error() string { return e.err.Error() }
 // visit calls fn with the axis value indexes (one per dimension) and the
 // configuration of every combination that passes the where constraints, in
 // expansion order, until fn returns false. fn must not keep idx or c.
-func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
+func (s *SubGrid) visit(fn func(idx []int, c *params.Config) bool) error {
 	base := s.config()
 	for _, b := range s.base {
 		if err := s.set(&base, b.param.Name, b.val); err != nil {
@@ -322,14 +323,14 @@ func (s *SubGrid) visit(fn func(idx []int, c *model.Config) bool) error {
 				}
 				setEnvValue(env, a.param.Name, a.env[idx[d]])
 				if a.param.Name == "cc" {
-					env[schemeVar] = model.SchemeOf(a.texts[idx[d]])
+					env[schemeVar] = params.SchemeOf(a.texts[idx[d]])
 				}
 			}
 		}
 		if presetAxis {
 			// A preset axis changes the fields it sets as well.
-			for _, name := range model.PresetFields() {
-				setEnvValue(env, name, envValue(model.LookupParam(name), c.Get(name)))
+			for _, name := range params.PresetFields() {
+				setEnvValue(env, name, envValue(params.LookupParam(name), c.Get(name)))
 			}
 		}
 		ok, bad, err := keep(&machine, s.where, env)
@@ -406,18 +407,18 @@ type invalid struct {
 	count int
 }
 
-// validate checks every point of s with model.Config.Validate, reporting
+// validate checks every point of s with params.Config.Validate, reporting
 // each parameter at fault once with an example point. It returns the number
 // of points before seeds.
 func (s *SubGrid) validate(ps *problems) (int, bool) {
 	kept := 0
 	bad := make(map[string]*invalid)
 	var order []string
-	err := s.visit(func(idx []int, c *model.Config) bool {
+	err := s.visit(func(idx []int, c *params.Config) bool {
 		kept++
 		if err := c.Validate(); err != nil {
 			name := ""
-			var pe *model.ParamError
+			var pe *params.ParamError
 			if errors.As(err, &pe) {
 				name = pe.Name
 			}
@@ -441,9 +442,9 @@ func (s *SubGrid) validate(ps *problems) (int, bool) {
 		key, line := s.locate(name)
 		b := bad[name]
 		msg := b.err.Error()
-		var pe *model.ParamError
-		if errors.As(b.err, &pe) && model.LookupParam(pe.Name) != nil {
-			msg = fmt.Sprintf("%s: %s", model.LookupParam(pe.Name).Format(pe.Value), pe.Reason)
+		var pe *params.ParamError
+		if errors.As(b.err, &pe) && params.LookupParam(pe.Name) != nil {
+			msg = fmt.Sprintf("%s: %s", params.LookupParam(pe.Name).Format(pe.Value), pe.Reason)
 		}
 		if b.point != "" {
 			msg += fmt.Sprintf(" at %s (%d of %d points; a where constraint can leave such points out)", b.point, b.count, kept)
@@ -480,15 +481,15 @@ func (s *SubGrid) locate(name string) (string, int) {
 
 // config returns the configuration s's points start from: the model's
 // defaults with its scenario's.
-func (s *SubGrid) config() model.Config {
+func (s *SubGrid) config() params.Config {
 	if s.sc != nil {
 		return s.sc.Config()
 	}
-	return model.DefaultConfig()
+	return params.DefaultConfig()
 }
 
 // set sets parameter name in c, a parameter of s's scenario.
-func (s *SubGrid) set(c *model.Config, name string, v any) error {
+func (s *SubGrid) set(c *params.Config, name string, v any) error {
 	if s.sc != nil {
 		return s.sc.Set(c, name, v)
 	}
@@ -496,9 +497,9 @@ func (s *SubGrid) set(c *model.Config, name string, v any) error {
 }
 
 // param returns the parameter called name of s's scenario, or nil.
-func (s *SubGrid) param(name string) *model.Param {
+func (s *SubGrid) param(name string) *params.Param {
 	if s.sc != nil {
 		return s.sc.Param(name)
 	}
-	return model.LookupParam(name)
+	return params.LookupParam(name)
 }

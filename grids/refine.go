@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // Refine asks for adaptive refinement: after the grid's points have run,
@@ -46,7 +47,7 @@ type Refine struct {
 // RefineAxis is an axis refinement splits.
 type RefineAxis struct {
 	Name string
-	Kind model.ParamKind
+	Kind params.ParamKind
 	// Log splits the axis on a logarithmic scale (its values are positive).
 	Log bool
 }
@@ -55,8 +56,8 @@ var refineKeys = []string{"points", "per_round", "metric", "where", "axes", "log
 
 // NumericKind reports whether parameters of kind k have numeric values that
 // can be split: integers, floats and durations.
-func NumericKind(k model.ParamKind) bool {
-	return k == model.KindInt || k == model.KindFloat || k == model.KindDuration
+func NumericKind(k params.ParamKind) bool {
+	return k == params.KindInt || k == params.KindFloat || k == params.KindDuration
 }
 
 // parseRefine reads the [refine] table n; it returns nil after reporting a
@@ -128,8 +129,8 @@ func (g *Grid) parseRefine(ps *problems, n *node) *Refine {
 			name := e.val.(string)
 			a := numeric(name)
 			switch {
-			case a == nil && model.LookupParam(name) == nil:
-				add(e.line, "refine.axes", "unknown parameter %q%s", name, suggest(name, model.ParamNames()))
+			case a == nil && params.LookupParam(name) == nil:
+				add(e.line, "refine.axes", "unknown parameter %q%s", name, suggest(name, params.ParamNames()))
 			case a == nil:
 				add(e.line, "refine.axes", "%s is not a numeric axis of the grid: refinement splits swept numbers, durations and integers", name)
 			default:
@@ -230,7 +231,7 @@ func stringsOf(ps *problems, key string, n *node, list, item string) []*node {
 // AxisNumber returns the canonical value v of the numeric parameter name
 // as a number: integers and floats as they are, durations in picoseconds.
 func AxisNumber(name, v string) (float64, bool) {
-	p := model.LookupParam(name)
+	p := params.LookupParam(name)
 	if p == nil || !NumericKind(p.Kind) {
 		return 0, false
 	}
@@ -247,15 +248,15 @@ func AxisNumber(name, v string) (float64, bool) {
 // whole number, durations to the nanosecond, floats to 12 significant
 // digits.
 func AxisValue(name string, x float64) (string, bool) {
-	p := model.LookupParam(name)
+	p := params.LookupParam(name)
 	if p == nil || !NumericKind(p.Kind) {
 		return "", false
 	}
 	var raw any
 	switch p.Kind {
-	case model.KindInt:
+	case params.KindInt:
 		raw = int64(math.Round(x))
-	case model.KindDuration:
+	case params.KindDuration:
 		raw = engine.Time(math.Round(x/float64(engine.Nanosecond))) * engine.Nanosecond
 	default:
 		raw = round12(x)

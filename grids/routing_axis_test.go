@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestGridSweepsRouting: routing and roots are axes of a grid on a scenario
@@ -56,7 +57,7 @@ func TestGridSweepsRouting(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			info, err := model.InspectScenario(model.LookupScenario(pt.Scenario), cfg, "")
+			info, err := model.InspectScenario(workload.LookupScenario(pt.Scenario), cfg, "")
 			if err != nil {
 				t.Fatalf("%s: %v", key, err)
 			}

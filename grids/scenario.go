@@ -6,31 +6,33 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // checkScenarios reports what only a sub-grid's scenario can tell
-// (model.Scenario.CheckConfig): a victim_mask port that the topology does
+// (model.CheckConfig): a victim_mask port that the topology does
 // not have, and phase and sample values whose runs would keep more samples
 // than a run may. Each distinct victim_mask value is checked once; the
 // samples, at the longest phase and the shortest sample the sub-grid sets.
 // Problems name the line that sets the parameter.
 func (g *Grid) checkScenarios(ps *problems) {
 	for _, s := range g.Subs {
-		sc := model.LookupScenario(s.Scenario)
+		sc := workload.LookupScenario(s.Scenario)
 		if sc == nil {
 			continue // reported where the scenario is read
 		}
 		for _, v := range s.values("victim_mask") {
-			c := model.DefaultConfig()
+			c := params.DefaultConfig()
 			if c.Set("victim_mask", v) != nil {
 				continue // reported where the value is read
 			}
-			if err := sc.CheckConfig(c); err != nil {
+			if err := model.CheckConfig(sc, c); err != nil {
 				s.report(ps, "victim_mask", err)
 				break
 			}
 		}
-		c := model.DefaultConfig()
+		c := params.DefaultConfig()
 		first := true
 		for _, v := range s.values("phase") {
 			if t, err := engine.ParseTime(v); err == nil && (first || t > c.Phase) {
@@ -43,7 +45,7 @@ func (g *Grid) checkScenarios(ps *problems) {
 				c.Sample, first = t, false
 			}
 		}
-		if _, err := sc.CheckWork(c, 0); err != nil {
+		if _, err := model.CheckWork(sc, c, 0); err != nil {
 			s.report(ps, "sample", err)
 		}
 		s.checkVLs(ps)
@@ -62,7 +64,7 @@ func (s *SubGrid) checkVLs(ps *problems) {
 		return
 	}
 	seen := map[string]bool{}
-	s.visit(func(idx []int, c *model.Config) bool { // a where error is reported by validate
+	s.visit(func(idx []int, c *params.Config) bool { // a where error is reported by validate
 		key := fmt.Sprint(c.VLs)
 		for d, dim := range s.dims {
 			for _, a := range dim {
@@ -101,7 +103,7 @@ func (s *SubGrid) values(name string) []string {
 			return []string{b.Value}
 		}
 	}
-	c := model.DefaultConfig()
+	c := params.DefaultConfig()
 	return []string{c.Canonical(name)}
 }
 
@@ -109,10 +111,10 @@ func (s *SubGrid) values(name string) []string {
 func (s *SubGrid) report(ps *problems, name string, err error) {
 	key, line := s.locate(name)
 	msg := err.Error()
-	var pe *model.ParamError
+	var pe *params.ParamError
 	if errors.As(err, &pe) {
 		msg = pe.Reason
-		if p := model.LookupParam(pe.Name); p != nil {
+		if p := params.LookupParam(pe.Name); p != nil {
 			msg = p.Format(pe.Value) + ": " + pe.Reason
 		}
 	}

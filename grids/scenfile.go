@@ -14,6 +14,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -73,9 +74,9 @@ func IsScenarioFile(name string) bool { return strings.HasSuffix(name, ".toml") 
 
 // LoadScenario reads the scenario file at path (and the ibnetdiscover file
 // it names, relative to it) and returns its scenario, registered with the
-// model (model.NewScenario). A rejected file gives an *Error whose problems
+// model (workload.NewScenario). A rejected file gives an *Error whose problems
 // name file, line and key.
-func LoadScenario(path string) (*model.Scenario, error) {
+func LoadScenario(path string) (*workload.Scenario, error) {
 	sc, _, err := LoadScenarioFiles(path)
 	return sc, err
 }
@@ -83,17 +84,17 @@ func LoadScenario(path string) (*model.Scenario, error) {
 // LoadScenarioFiles is LoadScenario that also lists the files it read:
 // path, then the files it names, as paths relative to the current
 // directory.
-func LoadScenarioFiles(path string) (*model.Scenario, []string, error) {
+func LoadScenarioFiles(path string) (*workload.Scenario, []string, error) {
 	f, err := readScenarioFile(path)
 	return f.sc, f.paths, err
 }
 
 // scenarioFile is a scenario file read from disk by readScenarioFile.
 type scenarioFile struct {
-	sc    *model.Scenario   // the scenario, registered; nil if rejected
-	data  []byte            // the file's text; nil if it could not be read
-	files map[string][]byte // the files it named, by the names it gave
-	paths []string          // the path, then the files it named, as opened
+	sc    *workload.Scenario // the scenario, registered; nil if rejected
+	data  []byte             // the file's text; nil if it could not be read
+	files map[string][]byte  // the files it named, by the names it gave
+	paths []string           // the path, then the files it named, as opened
 }
 
 // readScenarioFile is the one reader of scenario files on disk, for
@@ -122,7 +123,7 @@ func readScenarioFile(path string) (scenarioFile, error) {
 // ParseScenario parses scenario file data (path names it in problems),
 // reading included files with read. It returns the scenario and the files
 // it read by the names the file gives, for embedding.
-func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) (*model.Scenario, map[string][]byte, error) {
+func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) (*workload.Scenario, map[string][]byte, error) {
 	ps := &problems{file: path}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	root, tp := decodeTOML(data)
@@ -132,7 +133,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		return nil, nil, ps.err()
 	}
 	files := map[string][]byte{}
-	spec := model.ScenarioSpec{Name: strings.TrimSuffix(filepath.Base(path), ".toml"), Phases: 1}
+	spec := workload.ScenarioSpec{Name: strings.TrimSuffix(filepath.Base(path), ".toml"), Phases: 1}
 	r := scenReader{ps: ps}
 	r.keys(root, "", "")
 	if n := root.m["name"]; n != nil {
@@ -371,7 +372,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 		return nil, nil, err
 	}
 	spec.Source = scenarioSource(data, files)
-	sc, err := model.NewScenario(spec)
+	sc, err := workload.NewScenario(spec)
 	if err != nil {
 		ps.add(1, "", "%v", err)
 		return nil, nil, ps.err()
@@ -410,7 +411,7 @@ func ParseScenario(path string, data []byte, read func(string) ([]byte, error)) 
 			// placed at the app's field
 		} else if le := (*fabric.LFTsError)(nil); errors.As(err, &le) && lftsLine > 0 {
 			ps.add(lftsLine, "routing.lfts", "%s: %s", le.Name, le.Reason)
-		} else if reason, ok := model.ScenarioReason(err); ok {
+		} else if reason, ok := workload.ScenarioReason(err); ok {
 			ps.add(line, "topology", "%s", reason)
 		} else {
 			ps.add(line, "topology", "%v", err)
@@ -427,9 +428,9 @@ var vlsChecks sync.Map // string -> Problem
 
 // routesWithMoreVLs reports whether sc's network builds when given the
 // most VLs a configuration may have.
-func routesWithMoreVLs(sc *model.Scenario) bool {
+func routesWithMoreVLs(sc *workload.Scenario) bool {
 	c := sc.Config()
-	c.VLs = int(model.LookupParam("vls").Max)
+	c.VLs = int(params.LookupParam("vls").Max)
 	_, err := model.NewNetwork(sc, c, 1)
 	return err == nil
 }
@@ -439,7 +440,7 @@ func routesWithMoreVLs(sc *model.Scenario) bool {
 // a grid: that its routing has the VLs it needs, when the file's own
 // [params] give too few. It returns nil for every other scenario, and an
 // *Error at the file's [topology] line when c lacks the VLs.
-func CheckScenarioConfig(sc *model.Scenario, c model.Config) error {
+func CheckScenarioConfig(sc *workload.Scenario, c params.Config) error {
 	v, ok := vlsChecks.Load(sc.Name)
 	if !ok {
 		return nil
@@ -450,7 +451,7 @@ func CheckScenarioConfig(sc *model.Scenario, c model.Config) error {
 	}
 	p := v.(Problem)
 	p.Msg = err.Error()
-	if reason, ok := model.ScenarioReason(err); ok {
+	if reason, ok := workload.ScenarioReason(err); ok {
 		p.Msg = reason
 	}
 	return &Error{Problems: []Problem{p}}
@@ -477,7 +478,7 @@ func (ps *problems) trafficProblem(tables []lineTable, te *model.TrafficError) b
 // loadScenario reads the scenario file a grid names (relative to the grid
 // file's directory), keeping its text for the grid's canonical form. Its
 // problems are the scenario file's own, naming that file.
-func (ps *problems) loadScenario(line int, key, name string) *model.Scenario {
+func (ps *problems) loadScenario(line int, key, name string) *workload.Scenario {
 	path := name
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(ps.file), name)

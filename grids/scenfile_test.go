@@ -10,6 +10,8 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 func TestLoadScenarioFile(t *testing.T) {
@@ -17,7 +19,7 @@ func TestLoadScenarioFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasPrefix(sc.Name, "ft-hotspot@") || model.LookupScenario(sc.Name) != sc {
+	if !strings.HasPrefix(sc.Name, "ft-hotspot@") || workload.LookupScenario(sc.Name) != sc {
 		t.Errorf("scenario %q is not registered under its name", sc.Name)
 	}
 	var names []string
@@ -39,7 +41,7 @@ func TestLoadScenarioFile(t *testing.T) {
 	if err := sc.Set(&c, "bg.load", 2.0); err == nil {
 		t.Error("bg.load 2 accepted; a load is a fraction of the link")
 	}
-	if err := sc.Set(&c, "nonsense", 1); !errors.Is(err, model.ErrUnknownParam) {
+	if err := sc.Set(&c, "nonsense", 1); !errors.Is(err, params.ErrUnknownParam) {
 		t.Errorf("unknown parameter: %v", err)
 	}
 }
@@ -66,7 +68,7 @@ func TestGridSweepsScenarioFields(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := model.Run(model.LookupScenario(pt.Scenario), cfg, pt.Seed)
+		res, err := model.Run(workload.LookupScenario(pt.Scenario), cfg, pt.Seed)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -3,18 +3,18 @@ package grids
 import (
 	"slices"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // checkSchemes reports every fixed or swept parameter of a congestion
-// control scheme (model.Param.Scheme) that no point of the grid selects
+// control scheme (params.Param.Scheme) that no point of the grid selects
 // with cc: such a setting would change nothing. A setting inherited by
 // several sub-grids is reported once, at the line that makes it.
 func (g *Grid) checkSchemes(ps *problems) {
 	selected := map[string]bool{}
 	for _, s := range g.Subs {
 		for _, v := range s.ccValues() {
-			selected[model.SchemeOf(v)] = true
+			selected[params.SchemeOf(v)] = true
 		}
 	}
 	type place struct {
@@ -22,7 +22,7 @@ func (g *Grid) checkSchemes(ps *problems) {
 		line int
 	}
 	reported := map[place]bool{}
-	check := func(p *model.Param, key string, line int) {
+	check := func(p *params.Param, key string, line int) {
 		if p.Scheme == "" || selected[p.Scheme] || reported[place{key, line}] {
 			return
 		}
@@ -86,5 +86,5 @@ func flattenSchemes(t *table) *table {
 // isSchemeTable reports whether key k of t is a table named after a scheme.
 func isSchemeTable(t *table, k string) bool {
 	_, ok := t.m[k].val.(*table)
-	return ok && k != model.SchemeOff && k != model.SchemeIB && slices.Contains(model.Schemes, k)
+	return ok && k != params.SchemeOff && k != params.SchemeIB && slices.Contains(params.Schemes, k)
 }

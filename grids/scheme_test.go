@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // TestCCSpellingsKeepIdentity checks that every spelling of IB CC (on,
@@ -86,7 +87,7 @@ santos.m = [2, 4]
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cc, _ := p.Value("cc"); c.CC.Scheme != model.SchemeOf(cc) {
+		if cc, _ := p.Value("cc"); c.CC.Scheme != params.SchemeOf(cc) {
 			t.Errorf("cc %s gives scheme %q", cc, c.CC.Scheme)
 		}
 	}

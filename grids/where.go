@@ -10,7 +10,8 @@ import (
 	"github.com/expr-lang/expr/vm"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // constraint is one compiled where expression.
@@ -41,9 +42,9 @@ func compileWhere(ps *problems, key string, n *node) []*constraint {
 // against: every model parameter with its default value, as envValue gives
 // it, and the parameters of scenario sc (nil: none) whose names are
 // identifiers (load, k; not bg.load).
-func whereEnv(sc *model.Scenario) map[string]any {
+func whereEnv(sc *workload.Scenario) map[string]any {
 	env := make(map[string]any)
-	def := model.DefaultConfig()
+	def := params.DefaultConfig()
 	if sc != nil {
 		def = sc.Config()
 	}
@@ -67,8 +68,8 @@ func exprMessage(err error) string {
 
 // setEnv stores c's parameter values in env under their names, as
 // envValue gives them.
-func setEnv(env map[string]any, c *model.Config, sc *model.Scenario) {
-	for _, p := range model.Params() {
+func setEnv(env map[string]any, c *params.Config, sc *workload.Scenario) {
+	for _, p := range params.Params() {
 		setEnvValue(env, p.Name, envValue(p, c.Get(p.Name)))
 	}
 	env[schemeVar] = c.CC.Scheme
@@ -86,7 +87,7 @@ func setEnv(env map[string]any, c *model.Config, sc *model.Scenario) {
 // written.
 func setEnvValue(env map[string]any, name string, v any) {
 	scheme, field, dotted := strings.Cut(name, ".")
-	if p := model.LookupParam(name); !dotted || p == nil || p.Scheme == "" {
+	if p := params.LookupParam(name); !dotted || p == nil || p.Scheme == "" {
 		env[name] = v
 		return
 	}
@@ -99,7 +100,7 @@ func setEnvValue(env map[string]any, name string, v any) {
 }
 
 // schemeVar names the congestion-control scheme in where expressions:
-// "off", "ib", "santos", "nicrate" or "drb" (model.Schemes).
+// "off", "ib", "santos", "nicrate" or "drb" (params.Schemes).
 const schemeVar = "scheme"
 
 // envValue is a typed value of parameter p the way where expressions see
@@ -107,7 +108,7 @@ const schemeVar = "scheme"
 // float64, enums as strings and on/off as bool. cc, which was on/off before
 // it named a scheme, stays a bool, true for every scheme but off; the
 // scheme itself is schemeVar.
-func envValue(p *model.Param, v any) any {
+func envValue(p *params.Param, v any) any {
 	if t, ok := v.(engine.Time); ok {
 		return t.Micros()
 	}

@@ -148,14 +148,6 @@ type appsState struct {
 // packRank makes an event argument of app a's rank r.
 func packRank(a, r int32) uint32 { return uint32(a)<<20 | uint32(r) }
 
-// apps returns the scenario's apps under c.
-func (sc *Scenario) apps(c *Config) []workload.AppSpec {
-	if sc.spec == nil {
-		return sc.Apps
-	}
-	return sc.resolve(c).Apps
-}
-
 // addApps builds the apps' programs and their flows.
 func (n *Network) addApps(specs []workload.AppSpec, hostNames []string, hostIndex map[string]int, seed uint64) error {
 	if len(specs) == 0 {

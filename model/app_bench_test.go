@@ -19,15 +19,15 @@ func BenchmarkApps(b *testing.B) {
 	greedy := workload.TrafficSpec{Name: "ring", Pattern: "neighbour", Arrival: "saturate", MessageSize: 1 << 16}
 	for _, tc := range []struct {
 		name string
-		spec ScenarioSpec
+		spec workload.ScenarioSpec
 	}{
-		{"allreduce-app", ScenarioSpec{Apps: []workload.AppSpec{app}}},
-		{"neighbour-greedy", ScenarioSpec{Traffic: []workload.TrafficSpec{greedy}}},
+		{"allreduce-app", workload.ScenarioSpec{Apps: []workload.AppSpec{app}}},
+		{"neighbour-greedy", workload.ScenarioSpec{Traffic: []workload.TrafficSpec{greedy}}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			sp := tc.spec
 			sp.Name, sp.Phases, sp.Topology, sp.Topo, sp.Routing = tc.name, 1, "fattree", fabric.TopoParams{K: 4, Levels: 2}, "ftree"
-			sc, err := specScenario(tc.name, sp)
+			sc, err := workload.ScenarioOf(tc.name, sp)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -43,7 +43,7 @@ func BenchmarkApps(b *testing.B) {
 		})
 	}
 	b.Run("testbed-hpcc", func(b *testing.B) {
-		sc := LookupScenario("testbed-hpcc")
+		sc := workload.LookupScenario("testbed-hpcc")
 		for b.Loop() {
 			if _, err := Run(sc, sc.Config(), 1); err != nil {
 				b.Fatal(err)

@@ -1,10 +1,10 @@
 package model
 
-import "github.com/ccsweep/ccsweep/model/workload"
-
 import (
 	"math"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestTestbedHPCC checks testbed-hpcc's metric names (those the issue
@@ -14,7 +14,7 @@ import (
 // four contributors, sharing S1-S2 and H5's link with the tests, cut the
 // ping-pong bandwidth with CC off; the idle rings' bandwidth is the link's.
 func TestTestbedHPCC(t *testing.T) {
-	sc := LookupScenario("testbed-hpcc")
+	sc := workload.LookupScenario("testbed-hpcc")
 	if sc == nil {
 		t.Fatal("no built-in testbed-hpcc")
 	}

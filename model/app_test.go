@@ -9,13 +9,14 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // starScenario is hosts H1..Hn on one switch, running apps; phases of
 // phase each.
-func starScenario(name string, hosts int, apps ...workload.AppSpec) *Scenario {
-	return &Scenario{Name: name, Phases: 1, Apps: apps, Build: func(c *Config) (*fabric.Topology, error) {
+func starScenario(name string, hosts int, apps ...workload.AppSpec) *workload.Scenario {
+	return &workload.Scenario{Name: name, Phases: 1, Apps: apps, Build: func(c *params.Config) (*fabric.Topology, error) {
 		t := &fabric.Topology{}
 		s := t.AddSwitch("S1", hosts)
 		for i := 1; i <= hosts; i++ {
@@ -28,14 +29,14 @@ func starScenario(name string, hosts int, apps ...workload.AppSpec) *Scenario {
 }
 
 // appConfig is the default configuration with a short phase.
-func appConfig(phase engine.Time) Config {
-	c := DefaultConfig()
+func appConfig(phase engine.Time) params.Config {
+	c := params.DefaultConfig()
 	c.Phase, c.Sample = phase, phase/10
 	return c
 }
 
 // runApps runs sc and returns its apps' metrics by name.
-func runApps(t *testing.T, sc *Scenario, c Config, seed uint64) (map[string]float64, *Result) {
+func runApps(t *testing.T, sc *workload.Scenario, c params.Config, seed uint64) (map[string]float64, *Result) {
 	t.Helper()
 	res, err := Run(sc, c, seed)
 	if err != nil {
@@ -55,7 +56,7 @@ func runApps(t *testing.T, sc *Scenario, c Config, seed uint64) (map[string]floa
 // packet serialized once (virtual cut-through), two link propagation
 // delays, the switch latency, the receiver's overhead. The receive DMA
 // of a small payload ends before the tail arrives.
-func oneWay(c Config, a workload.AppSpec, size int) float64 {
+func oneWay(c params.Config, a workload.AppSpec, size int) float64 {
 	wire := float64(max(size, 1) + c.HeaderBytes)
 	ns := float64(a.SendOverhead+a.RecvOverhead+2*c.PropDelay+c.SwitchLatency)/1000 + wire*8/c.HostLinkGbps
 	return ns / 1000 // µs
@@ -137,9 +138,9 @@ func TestAppDeadlock(t *testing.T) {
 }
 
 // fatTreeApps is a 4-ary 2-tree (16 hosts, ftree routing) running apps.
-func fatTreeApps(t *testing.T, apps ...workload.AppSpec) *Scenario {
+func fatTreeApps(t *testing.T, apps ...workload.AppSpec) *workload.Scenario {
 	t.Helper()
-	sc, err := specScenario("ft-apps", ScenarioSpec{Name: "ft-apps", Phases: 1, Topology: "fattree",
+	sc, err := workload.ScenarioOf("ft-apps", workload.ScenarioSpec{Name: "ft-apps", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 2}, Routing: "ftree", Apps: apps})
 	if err != nil {
 		t.Fatal(err)

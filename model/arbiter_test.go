@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // firstReady finds the same input as a plain scan of the ports from
@@ -49,7 +51,7 @@ func TestFirstReadyMatchesAScan(t *testing.T) {
 // shared by three inputs. Half the round trip then grows by at least half
 // a 2 KiB packet's time at 13 Gbit/s (0.64 µs) per crossing of S1–S2.
 func TestCommitArbiterMakesASmallPacketWait(t *testing.T) {
-	sc := LookupScenario("testbed-hpcc")
+	sc := workload.LookupScenario("testbed-hpcc")
 	run := func(contributors int, arb string) float64 {
 		c := sc.Config()
 		if err := sc.Set(&c, "contributors", contributors); err != nil {
@@ -61,12 +63,12 @@ func TestCommitArbiterMakesASmallPacketWait(t *testing.T) {
 		m, _ := runApps(t, sc, c, 1)
 		return m["pingpong_latency_mean_us"]
 	}
-	idle := run(0, ArbitrationFit)
-	if got := run(0, ArbitrationCommit); got != idle {
+	idle := run(0, params.ArbitrationFit)
+	if got := run(0, params.ArbitrationCommit); got != idle {
 		t.Errorf("idle network: commit %.3f µs, fit %.3f: an output with credits to spare must not wait", got, idle)
 	}
 	wait := 0.5 * float64((2048+26)*8) / 13e3 // µs
-	fit, commit := run(4, ArbitrationFit), run(4, ArbitrationCommit)
+	fit, commit := run(4, params.ArbitrationFit), run(4, params.ArbitrationCommit)
 	if fit >= idle+wait {
 		t.Errorf("fit, 4 contributors: ping-pong latency %.3f µs, want below idle %.3f + %.2f", fit, idle, wait)
 	}
@@ -80,11 +82,11 @@ func TestCommitArbiterMakesASmallPacketWait(t *testing.T) {
 // property checker knows (credits, VoQs, packets, CCTIs) through the
 // testbed with CC on.
 func TestCommitArbiterKeepsTheInvariants(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase, cfg.Sample = 200*engine.Microsecond, 100*engine.Microsecond
-	cfg.CC.Scheme = SchemeIB
-	cfg.Arbitration = ArbitrationCommit
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	cfg.CC.Scheme = params.SchemeIB
+	cfg.Arbitration = params.ArbitrationCommit
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -22,11 +23,11 @@ import (
 func BenchmarkTestbedS1(b *testing.B) {
 	for _, cc := range []string{"off", "on"} {
 		b.Run("cc="+cc, func(b *testing.B) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			if err := cfg.Set("cc", cc); err != nil {
 				b.Fatal(err)
 			}
-			sc := model.LookupScenario("testbed-s1")
+			sc := workload.LookupScenario("testbed-s1")
 			b.ReportAllocs()
 			var events uint64
 			var simulated float64
@@ -51,9 +52,9 @@ func BenchmarkTestbedS1(b *testing.B) {
 func BenchmarkCCCost(b *testing.B) {
 	for _, name := range []string{"testbed-s1", "testbed-s2"} {
 		b.Run(name, func(b *testing.B) {
-			sc := model.LookupScenario(name)
-			off, on := model.DefaultConfig(), model.DefaultConfig()
-			on.CC.Scheme = model.SchemeIB
+			sc := workload.LookupScenario(name)
+			off, on := params.DefaultConfig(), params.DefaultConfig()
+			on.CC.Scheme = params.SchemeIB
 			var offs, ons, ratios []float64
 			for i := 0; i < b.N; i++ {
 				t0 := time.Now()
@@ -87,13 +88,13 @@ func median(xs []float64) float64 {
 // (generation, ftree routing with its deadlock check, ports, VoQs,
 // 648 uniform sources): the issue asks for well under a second.
 func BenchmarkBuildClos648(b *testing.B) {
-	sc := &model.Scenario{Name: "clos648", Phases: 1, Routing: "ftree",
+	sc := &workload.Scenario{Name: "clos648", Phases: 1, Routing: "ftree",
 		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.5}},
-		Build: func(c *model.Config) (*fabric.Topology, error) {
+		Build: func(c *params.Config) (*fabric.Topology, error) {
 			return fabric.GenerateTopology("clos", fabric.TopoParams{Preset: "648", HostGbps: 32, SwitchGbps: 32})
 		}}
-	cfg := model.DefaultConfig()
-	cfg.CC.Scheme = model.SchemeIB
+	cfg := params.DefaultConfig()
+	cfg.CC.Scheme = params.SchemeIB
 	for b.Loop() {
 		if _, err := model.NewNetwork(sc, cfg, 1); err != nil {
 			b.Fatal(err)
@@ -115,7 +116,7 @@ var clos648Phase = flag.Duration("clos648.phase", 0, "BenchmarkClos648's phase (
 func BenchmarkClos648(b *testing.B) {
 	for _, name := range []string{"hotspot", "uniform"} {
 		b.Run(name, func(b *testing.B) {
-			sc := model.LookupScenario("clos648-" + name)
+			sc := workload.LookupScenario("clos648-" + name)
 			cfg := sc.Config()
 			if *clos648Phase > 0 {
 				cfg.Phase = engine.Time(clos648Phase.Nanoseconds()) * engine.Nanosecond
@@ -156,7 +157,7 @@ var clos10368Phase = flag.Duration("clos10368.phase", 2500*time.Microsecond, "Be
 //
 //	GOMAXPROCS=1 go test -run '^$' -bench 'Clos10368' -benchtime 1x ./model
 func BenchmarkClos10368(b *testing.B) {
-	sc := model.LookupScenario("clos10368-hotspot")
+	sc := workload.LookupScenario("clos10368-hotspot")
 	cfg := sc.Config()
 	cfg.Phase = engine.Time(clos10368Phase.Nanoseconds()) * engine.Nanosecond
 	cfg.Sample = min(cfg.Sample, cfg.Phase)
@@ -181,7 +182,7 @@ func BenchmarkClos10368(b *testing.B) {
 // BenchmarkBuildClos10368 builds clos10368-hotspot's run (generation,
 // ftree routing and its check, ports, flows): the issue asks for seconds.
 func BenchmarkBuildClos10368(b *testing.B) {
-	sc := model.LookupScenario("clos10368-hotspot")
+	sc := workload.LookupScenario("clos10368-hotspot")
 	cfg := sc.Config()
 	for b.Loop() {
 		if _, err := model.NewNetwork(sc, cfg, 1); err != nil {
@@ -234,12 +235,12 @@ func BenchmarkScaling(b *testing.B) {
 				b.Fatal(err)
 			}
 			hosts := len(t.Hosts())
-			sc := &model.Scenario{Name: s.name, Phases: 1, Routing: "ftree",
+			sc := &workload.Scenario{Name: s.name, Phases: 1, Routing: "ftree",
 				Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
-				Build: func(c *model.Config) (*fabric.Topology, error) {
+				Build: func(c *params.Config) (*fabric.Topology, error) {
 					return fabric.GenerateTopology(s.kind, p)
 				}}
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			for name, v := range map[string]string{"cc": "on", "host_io_gbps": "25", "fill_mode": "voq",
 				"phase": "4ms", "sample": "1ms", "host_link_gbps": "32"} {
 				if err := cfg.Set(name, v); err != nil {

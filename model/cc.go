@@ -7,6 +7,8 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // fillMode is how a switch output's buffer fill is measured against the
@@ -64,18 +66,6 @@ func cctEntry(i, den int) engine.Time {
 	return engine.Time(int64(7*engine.Microsecond) * int64(i) * int64(i) / (int64(den) * int64(den)))
 }
 
-// CCT shapes (the cct parameter).
-const (
-	cctQuadratic   = "quadratic"
-	cctLinear      = "linear"
-	cctTablePrefix = "table:"
-	// maxCCTEntries bounds an explicit table: one entry per CCTI up to
-	// ccti_limit's largest value.
-	maxCCTEntries = 16384
-	// maxCCTEntry bounds an explicit table's entries.
-	maxCCTEntry = engine.Second
-)
-
 // buildCCT returns the CCT of c: max(128, CCTILimit+1) injection-rate
 // delays, one per CCTI.
 //
@@ -86,17 +76,17 @@ const (
 //     (as Mellanox's CC manager fills a CCT from a shorter list).
 //
 // Entries are rounded down to a picosecond.
-func buildCCT(c CCConfig) []engine.Time {
+func buildCCT(c params.CCConfig) []engine.Time {
 	cct := make([]engine.Time, max(128, c.CCTILimit+1))
 	switch {
-	case c.CCT == cctLinear:
+	case c.CCT == params.CCTLinear:
 		if c.CCTILimit > 0 {
 			for i := range cct {
 				cct[i] = engine.Time(int64(c.CCTMaxDelay) * int64(i) / int64(c.CCTILimit))
 			}
 		}
-	case strings.HasPrefix(c.CCT, cctTablePrefix):
-		table, _ := parseCCTTable(strings.TrimPrefix(c.CCT, cctTablePrefix)) // checked by cctValue
+	case strings.HasPrefix(c.CCT, params.CCTTablePrefix):
+		table, _ := params.ParseCCTTable(strings.TrimPrefix(c.CCT, params.CCTTablePrefix)) // checked by cctValue
 		for i := range cct {
 			cct[i] = table[min(i, len(table)-1)]
 		}
@@ -106,56 +96,6 @@ func buildCCT(c CCConfig) []engine.Time {
 		}
 	}
 	return cct
-}
-
-// cctValue normalizes a cct value: quadratic, linear, or table: and a
-// comma-separated list of durations (a bare 0 allowed), at least one, each
-// at most maxCCTEntry and none below the one before it.
-func cctValue(s string) (string, error) {
-	s = strings.TrimSpace(s)
-	switch s {
-	case cctQuadratic, cctLinear:
-		return s, nil
-	}
-	list, ok := strings.CutPrefix(s, cctTablePrefix)
-	if !ok {
-		return "", fmt.Errorf("want quadratic, linear, or table: and the entries, e.g. table:0,1us,2.5us")
-	}
-	table, err := parseCCTTable(list)
-	if err != nil {
-		return "", err
-	}
-	texts := make([]string, len(table))
-	for i, d := range table {
-		texts[i] = d.String()
-	}
-	return cctTablePrefix + strings.Join(texts, ","), nil
-}
-
-// parseCCTTable reads the entries of an explicit CCT (cctValue).
-func parseCCTTable(list string) ([]engine.Time, error) {
-	if strings.TrimSpace(list) == "" {
-		return nil, fmt.Errorf("an explicit table needs at least one entry, e.g. table:0,1us,2.5us")
-	}
-	items := strings.Split(list, ",")
-	if len(items) > maxCCTEntries {
-		return nil, fmt.Errorf("%d entries, more than the %d CCTIs there are", len(items), maxCCTEntries)
-	}
-	table := make([]engine.Time, len(items))
-	for i, item := range items {
-		d, err := engine.ParseTime(item)
-		if err != nil {
-			return nil, fmt.Errorf("entry %d %q: not a duration with a unit, e.g. 1.5us", i, strings.TrimSpace(item))
-		}
-		if d > maxCCTEntry {
-			return nil, fmt.Errorf("entry %d %q: longer than %v", i, strings.TrimSpace(item), maxCCTEntry)
-		}
-		if i > 0 && d < table[i-1] {
-			return nil, fmt.Errorf("entry %d %q: below entry %d (%v); a CCT does not decrease", i, strings.TrimSpace(item), i-1, table[i-1])
-		}
-		table[i] = d
-	}
-	return table, nil
 }
 
 // initCC sets up IB CC for the run when it is enabled: the typed modes, each
@@ -196,10 +136,10 @@ func (n *Network) initCC() {
 			}
 		}
 	}
-	cc.mtuCredits = int32(credits(n.cfg.MTU + n.cfg.HeaderBytes))
+	cc.mtuCredits = int32(params.Credits(n.cfg.MTU + n.cfg.HeaderBytes))
 	cc.cnpWire = int32(n.cfg.HeaderBytes + 16)
 	cc.cct = buildCCT(c)
-	cc.window, _ = n.scenario.Window(&n.cfg)
+	cc.window, _ = Window(n.scenario, &n.cfg)
 	firstTick := n.cctiTimerStarts()
 	slotOf := map[[2]int32]int32{} // (HCA, SL) -> slot, for SL level
 	timerOf := map[[2]int32]int{}  // (HCA, SL) -> timer
@@ -341,7 +281,7 @@ func (n *Network) sendCNP(pk *packet) {
 	dlid := int32(n.routes.LID(int(src), n.routes.PathOf(pk.dlid)))
 	vl := VL((n.flows[flow].spec.SL + n.routes.SL(int(dst), int(dlid))) % n.nVL)
 	k := n.newPacket()
-	n.pkts[k] = packet{flow: flow, src: dst, dst: src, dlid: dlid, wire: n.cc.cnpWire, credits: int32(credits(int(n.cc.cnpWire))),
+	n.pkts[k] = packet{flow: flow, src: dst, dst: src, dlid: dlid, wire: n.cc.cnpWire, credits: int32(params.Credits(int(n.cc.cnpWire))),
 		vl: vl, kind: kindCNP, becn: true}
 	n.counters.CNPs++
 	n.hcas[dst].ctrl.push(k)
@@ -443,7 +383,7 @@ func victimPorts(t *fabric.Topology, spec string) ([]switchPort, error) {
 		id := t.Lookup(name)
 		pn, err := strconv.Atoi(num)
 		if !ok || id < 0 || t.Nodes[id].Host || err != nil || pn < 1 || pn > t.Nodes[id].Ports {
-			return nil, &ParamError{Name: "victim_mask", Value: spec,
+			return nil, &params.ParamError{Name: "victim_mask", Value: spec,
 				Reason: fmt.Sprintf("%q is not SWITCH:PORT of this scenario (ports count from 1)", item)}
 		}
 		ports = append(ports, switchPort{id, pn})
@@ -455,7 +395,7 @@ func victimPorts(t *fabric.Topology, spec string) ([]switchPort, error) {
 // scenario: that a victim_mask port list names ports of sc's topology, and
 // that the run keeps at most MaxSamples samples (CheckWork). It returns a
 // *ParamError naming the parameter at fault.
-func (sc *Scenario) CheckConfig(c Config) error {
+func CheckConfig(sc *workload.Scenario, c params.Config) error {
 	t, err := sc.Build(&c)
 	if err != nil {
 		return err
@@ -463,6 +403,6 @@ func (sc *Scenario) CheckConfig(c Config) error {
 	if _, err := victimPorts(t, c.CC.VictimMask); err != nil {
 		return err
 	}
-	_, err = sc.CheckWork(c, 0)
+	_, err = CheckWork(sc, c, 0)
 	return err
 }

@@ -7,21 +7,22 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // ccNetwork builds testbed-s1 with CC on and the given parameters, at time 0.
 func ccNetwork(t *testing.T, set map[string]any) *Network {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 10 * engine.Millisecond
-	cfg.CC.Scheme = SchemeIB
+	cfg.CC.Scheme = params.SchemeIB
 	for k, v := range set {
 		if err := cfg.Set(k, v); err != nil {
 			t.Fatal(err)
 		}
 	}
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,14 +192,14 @@ func TestVictimPortMarksOnlyWithVictimMask(t *testing.T) {
 }
 
 func TestQPLevelAndSLLevelCCTI(t *testing.T) {
-	sc := &Scenario{Name: "two-qps", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
+	sc := &workload.Scenario{Name: "two-qps", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
 		{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor},
 		{Name: "B", Src: "H1", Dst: "H5", Role: workload.Contributor},
 		{Name: "C", Src: "H2", Dst: "H5", Role: workload.Contributor},
 	}}
 	for _, level := range []string{"qp", "sl"} {
-		cfg := DefaultConfig()
-		cfg.CC.Scheme = SchemeIB
+		cfg := params.DefaultConfig()
+		cfg.CC.Scheme = params.SchemeIB
 		cfg.CC.Level = level
 		n, err := NewNetwork(sc, cfg, 1)
 		if err != nil {
@@ -221,12 +222,12 @@ func TestQPLevelAndSLLevelCCTI(t *testing.T) {
 }
 
 func TestCNPReturnsToTheSourceAheadOfData(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 5 * engine.Millisecond
-	cfg.CC.Scheme = SchemeIB
+	cfg.CC.Scheme = params.SchemeIB
 	cfg.CC.MarkingRate = 0
 	cfg.Transport.BECNReturn = "cnp"
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -17,10 +18,10 @@ func TestTestbedS1CCOnProtectsTheVictimAndSharesTheHotSpot(t *testing.T) {
 			if phase == engine.Second && testing.Short() {
 				t.Skip("full-length run skipped in -short mode")
 			}
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase = phase
-			cfg.CC.Scheme = model.SchemeIB
-			r, err := model.Run(model.LookupScenario("testbed-s1"), cfg, 1)
+			cfg.CC.Scheme = params.SchemeIB
+			r, err := model.Run(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -65,12 +66,12 @@ func TestTestbedS1CCOnProtectsTheVictimAndSharesTheHotSpot(t *testing.T) {
 // ahead, so the paced read never applies (docs/model.md, "What the hardware
 // adds"). Model ib-4, which paced every paced QP's reads, cost them a third.
 func TestTestbedS2CCOnIsFair(t *testing.T) {
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = engine.Second
 	if testing.Short() {
 		cfg.Phase = 300 * engine.Millisecond
 	}
-	sc := model.LookupScenario("testbed-s2")
+	sc := workload.LookupScenario("testbed-s2")
 	off, err := model.Run(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestTestbedS2CCOnIsFair(t *testing.T) {
 	mOff := off.Metrics()
 	for _, read := range []engine.Time{cfg.Transport.PacedReadLatency, 0} {
 		on := cfg
-		on.CC.Scheme = model.SchemeIB
+		on.CC.Scheme = params.SchemeIB
 		on.Transport.PacedReadLatency = read
 		r, err := model.Run(sc, on, 1)
 		if err != nil {
@@ -118,7 +119,7 @@ func TestMetricsOnHandMadeSeries(t *testing.T) {
 
 	r := &model.Result{
 		Sample: engine.Millisecond, End: 4 * engine.Millisecond,
-		Config: model.Config{Phase: 2 * engine.Millisecond},
+		Config: params.Config{Phase: 2 * engine.Millisecond},
 		Flows: []model.FlowResult{
 			{Name: "V", Role: workload.Victim, Gbps: []float64{9, 9, 12, 14}},
 			{Name: "A", Role: workload.Contributor, Gbps: []float64{0, 0, 2, 4}},

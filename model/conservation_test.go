@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // checkConservation verifies, at any instant, that no byte and no credit was
@@ -82,16 +84,16 @@ func runConserving(t *testing.T, n *Network, step engine.Time) {
 
 func TestBytesAndCreditsAreConserved(t *testing.T) {
 	// santos with three-packet switch buffers, which fill and mark.
-	for _, cc := range []string{SchemeOff, SchemeIB, SchemeSantos, SchemeNICRate, "santos/99"} {
+	for _, cc := range []string{params.SchemeOff, params.SchemeIB, params.SchemeSantos, params.SchemeNICRate, "santos/99"} {
 		for _, name := range []string{"testbed-s1", "testbed-s2"} {
 			t.Run(fmt.Sprintf("%s cc=%v", name, cc), func(t *testing.T) {
-				cfg := DefaultConfig()
+				cfg := params.DefaultConfig()
 				cfg.Phase = 5 * engine.Millisecond
 				cfg.CC.Scheme = cc
 				if cc == "santos/99" {
-					cfg.CC.Scheme, cfg.SwitchBufferCredits = SchemeSantos, 99
+					cfg.CC.Scheme, cfg.SwitchBufferCredits = params.SchemeSantos, 99
 				}
-				n, err := NewNetwork(LookupScenario(name), cfg, 1)
+				n, err := NewNetwork(workload.LookupScenario(name), cfg, 1)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -107,13 +109,13 @@ func TestBytesAndCreditsAreConserved(t *testing.T) {
 func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 	// CC off, three flows into H5: the S1-S2 input buffer of S2 fills to the
 	// brim (that is the HOL blocking) and no further.
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 5 * engine.Millisecond
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	topo, _ := LookupScenario("testbed-s1").Build(&cfg)
+	topo, _ := workload.LookupScenario("testbed-s1").Build(&cfg)
 	s2 := topo.Lookup("S2")
 	var inter int32 = -1
 	for i := range n.ports {
@@ -133,10 +135,10 @@ func TestSwitchBuffersFillButNeverOverflow(t *testing.T) {
 }
 
 func TestStoppingAndResumingChangesNothing(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 5 * engine.Millisecond
-	cfg.CC.Scheme = SchemeIB
-	sc := LookupScenario("testbed-s1")
+	cfg.CC.Scheme = params.SchemeIB
+	sc := workload.LookupScenario("testbed-s1")
 	whole, err := NewNetwork(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -173,9 +175,9 @@ func TestCreditImbalanceIsCaughtByTheRun(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase = 5 * engine.Millisecond
-			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}

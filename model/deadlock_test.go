@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -15,9 +16,9 @@ import (
 // routed by the given algorithm: minhop's shortest paths around a ring
 // close a cycle of channels (R1 -> R4 -> R3 -> R2 -> R1 on port 2), which
 // the buffers fill at this load.
-func ringScenario(t *testing.T, routing string, allow bool) *Scenario {
+func ringScenario(t *testing.T, routing string, allow bool) *workload.Scenario {
 	t.Helper()
-	sc, err := NewScenario(ScenarioSpec{Name: "ring-" + routing, Phases: 4, Topology: "torus",
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "ring-" + routing, Phases: 4, Topology: "torus",
 		Topo: fabric.TopoParams{Dims: []int{4}, HostsPerRouter: 2}, Routing: routing, AllowDeadlock: allow,
 		Traffic: []workload.TrafficSpec{{Name: "t1", Pattern: "uniform", Arrival: "saturate", SizeDist: "fixed", Burst: 10 * engine.Microsecond, HotspotMode: "hosts"}},
 		Source:  []byte("deadlock test " + routing + map[bool]string{true: " allow"}[allow])})
@@ -27,8 +28,8 @@ func ringScenario(t *testing.T, routing string, allow bool) *Scenario {
 	return sc
 }
 
-func ringConfig() Config {
-	cfg := DefaultConfig()
+func ringConfig() params.Config {
+	cfg := params.DefaultConfig()
 	cfg.Phase = engine.Millisecond
 	cfg.HostIOGbps = 100
 	cfg.SwitchBufferCredits = 128 // small buffers: the cycle fills within a few ms

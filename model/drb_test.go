@@ -10,14 +10,15 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // drbScenario is a small torus or fat tree with the given routing, LMC,
 // greedy flows and generated traffic, for DRB's tests.
-func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flows []workload.FlowSpec, traffic []workload.TrafficSpec) *Scenario {
-	return &Scenario{Name: "drb-test", Phases: 2, Routing: routing, LMC: lmc, Flows: flows, Traffic: traffic,
-		Build: func(c *Config) (*fabric.Topology, error) {
+func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flows []workload.FlowSpec, traffic []workload.TrafficSpec) *workload.Scenario {
+	return &workload.Scenario{Name: "drb-test", Phases: 2, Routing: routing, LMC: lmc, Flows: flows, Traffic: traffic,
+		Build: func(c *params.Config) (*fabric.Topology, error) {
 			p := tp
 			p.HostGbps, p.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
 			return fabric.GenerateTopology(kind, p)
@@ -25,15 +26,15 @@ func drbScenario(kind string, tp fabric.TopoParams, routing string, lmc int, flo
 }
 
 // drbConfig is a short run with DRB on and vls VLs.
-func drbConfig(vls int) Config {
-	cfg := DefaultConfig()
+func drbConfig(vls int) params.Config {
+	cfg := params.DefaultConfig()
 	cfg.Phase = 500 * engine.Microsecond
 	cfg.Sample = 50 * engine.Microsecond
 	cfg.HostIOGbps = 16
 	cfg.SwitchLinkGbps = 16
 	cfg.MessageSize = 4096
 	cfg.VLs = vls
-	cfg.CC.Scheme = SchemeDRB
+	cfg.CC.Scheme = params.SchemeDRB
 	return cfg
 }
 
@@ -275,7 +276,7 @@ func TestDRBSpreadsInverseToBECNs(t *testing.T) {
 // torusHotSpot is a 4x4 torus (dor, lmc 1, 2 VLs) where six hosts send
 // greedily to H11 and Poisson uniform background traffic runs beside
 // them.
-func torusHotSpot() *Scenario {
+func torusHotSpot() *workload.Scenario {
 	bg := workload.TrafficSpec{Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.3, MessageSize: 2048}
 	return drbScenario("torus", torus(4, 4), "dor", 1, hotSpotFlows(11, 1, 2, 3, 5, 9, 13), []workload.TrafficSpec{bg})
 }
@@ -463,7 +464,7 @@ func TestDRBNotificationsReturnOnTheDataPath(t *testing.T) {
 // parameter (--set lmc=2, a grid axis), gives the run that many LIDs per
 // host, so DRB has the paths it was asked for.
 func TestScenarioLMCParameterRoutes(t *testing.T) {
-	sc, err := NewScenario(ScenarioSpec{Name: "drb-lmc", Phases: 1, Topology: "torus", Topo: torus(4, 4),
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "drb-lmc", Phases: 1, Topology: "torus", Topo: torus(4, 4),
 		Routing: "dor", Flows: hotSpotFlows(11, 1), Source: []byte("drb-lmc test")})
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -31,7 +32,7 @@ var goldenDir = filepath.Join("testdata", "golden")
 // congests a hot spot, so that every scheme has something to act on.
 type goldenTopo struct {
 	name string
-	sc   *model.Scenario
+	sc   *workload.Scenario
 	desc string // the topology and routing, for the golden file's header
 	// set are parameters every run on it needs (its VLs, its hosts' I/O).
 	set []string
@@ -41,8 +42,8 @@ type goldenTopo struct {
 // one is small and runs 2 to 5 phases of 1 ms.
 func goldenTopos(t *testing.T) map[string]goldenTopo {
 	t.Helper()
-	gen := func(kind string, p fabric.TopoParams) func(c *model.Config) (*fabric.Topology, error) {
-		return func(c *model.Config) (*fabric.Topology, error) {
+	gen := func(kind string, p fabric.TopoParams) func(c *params.Config) (*fabric.Topology, error) {
+		return func(c *params.Config) (*fabric.Topology, error) {
 			q := p
 			q.HostGbps, q.SwitchGbps = c.HostLinkGbps, c.SwitchLinkGbps
 			return fabric.GenerateTopology(kind, q)
@@ -79,28 +80,28 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 		t.Fatal(err)
 	}
 	topos := []goldenTopo{
-		{name: "testbed-s1", sc: model.LookupScenario("testbed-s1"), desc: "testbed (built-in testbed-s1), minhop, lmc 0"},
-		{name: "testbed-s2", sc: model.LookupScenario("testbed-s2"), desc: "testbed (built-in testbed-s2), minhop, lmc 0"},
+		{name: "testbed-s1", sc: workload.LookupScenario("testbed-s1"), desc: "testbed (built-in testbed-s1), minhop, lmc 0"},
+		{name: "testbed-s2", sc: workload.LookupScenario("testbed-s2"), desc: "testbed (built-in testbed-s2), minhop, lmc 0"},
 		{name: "fattree", desc: "fattree k=4 levels=2 (16 hosts, 8 switches), ftree, lmc 2",
-			sc: &model.Scenario{Name: "golden-fattree", Phases: 2, Routing: "ftree", LMC: 2,
+			sc: &workload.Scenario{Name: "golden-fattree", Phases: 2, Routing: "ftree", LMC: 2,
 				Build: gen("fattree", fabric.TopoParams{K: 4, Levels: 2}),
 				Flows: incast("H1", []string{"H5", "H9", "H13", "H6"}, [2]string{"H10", "H2"}), Traffic: background}},
 		{name: "clos", desc: "clos 4 leaves x 4 hosts, 2 spines, 1 link per pair, ftree, lmc 1",
-			sc: &model.Scenario{Name: "golden-clos", Phases: 2, Routing: "ftree", LMC: 1,
+			sc: &workload.Scenario{Name: "golden-clos", Phases: 2, Routing: "ftree", LMC: 1,
 				Build: gen("clos", fabric.TopoParams{Leaves: 4, Spines: 2, HostsPerLeaf: 4}),
 				Flows: incast("H1", []string{"H5", "H9", "H13", "H6"}, [2]string{"H10", "H2"}), Traffic: background}},
 		{name: "mesh", desc: "mesh 4x4, 1 host per router, dor, lmc 1, 2 VLs", set: []string{"vls=2"},
-			sc: &model.Scenario{Name: "golden-mesh", Phases: 2, Routing: "dor", LMC: 1,
+			sc: &workload.Scenario{Name: "golden-mesh", Phases: 2, Routing: "dor", LMC: 1,
 				Build: gen("mesh", fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
 				Flows: incast("H6", []string{"H1", "H4", "H13", "H16", "H8"}, [2]string{"H5", "H7"}), Traffic: background}},
 		{name: "torus", desc: "torus 4x4, 1 host per router, dor, lmc 1, 2 VLs", set: []string{"vls=2"},
-			sc: &model.Scenario{Name: "golden-torus", Phases: 2, Routing: "dor", LMC: 1,
+			sc: &workload.Scenario{Name: "golden-torus", Phases: 2, Routing: "dor", LMC: 1,
 				Build: gen("torus", fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
 				Flows: incast("H1", []string{"H3", "H11", "H9", "H6", "H16"}, [2]string{"H2", "H4"}), Traffic: background}},
 		{name: "ibnet", desc: "ibnetdiscover testdata/ibnetdiscover/fattree.txt (4 leaves, 2 spines, 20 hosts, mixed rates; FDR hosts send), updn, lmc 1",
 			set: []string{"host_io_gbps=32"},
-			sc: &model.Scenario{Name: "golden-ibnet", Phases: 2, Routing: "updn", LMC: 1,
-				Build: func(*model.Config) (*fabric.Topology, error) {
+			sc: &workload.Scenario{Name: "golden-ibnet", Phases: 2, Routing: "updn", LMC: 1,
+				Build: func(*params.Config) (*fabric.Topology, error) {
 					return fabric.ParseIBNetDiscover("fattree.txt", fattree)
 				},
 				Flows:   incast("node01", []string{"node05", "node06", "node09", "node13", "node10"}, [2]string{"node14", "node02"}),
@@ -192,9 +193,9 @@ func goldenCases() []goldenCase {
 
 // goldenConfig returns the configuration of case c on topology tp: 1 ms
 // phases sampled every 100 µs.
-func goldenConfig(t *testing.T, c goldenCase, tp goldenTopo) model.Config {
+func goldenConfig(t *testing.T, c goldenCase, tp goldenTopo) params.Config {
 	t.Helper()
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	sets := append([]string{"phase=1ms", "sample=100us", "cc=" + c.scheme}, tp.set...)
 	for _, kv := range append(sets, c.set...) {
 		name, val, _ := strings.Cut(kv, "=")
@@ -324,8 +325,8 @@ func goldenText(c goldenCase, tp goldenTopo, r *model.Result) []byte {
 	fmt.Fprintf(&b, "# model.Run summary; regenerate with go test ./model -run TestGolden -update\n")
 	fmt.Fprintf(&b, "model_version %s\ncase %s\nscenario %s\ntopology %s\nscheme %s\n",
 		r.ModelVersion, c.name, r.Scenario, tp.desc, c.scheme)
-	def := model.DefaultConfig()
-	for _, name := range model.ParamNames() {
+	def := params.DefaultConfig()
+	for _, name := range params.ParamNames() {
 		if v := r.Config.Canonical(name); v != def.Canonical(name) {
 			fmt.Fprintf(&b, "param %s %s\n", name, v)
 		}

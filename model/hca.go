@@ -5,6 +5,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 type hcaState struct {
@@ -156,7 +157,7 @@ func (n *Network) tryHCA(h int32) {
 		}
 		payload := int32(min(n.cfg.MTU, f.msgLeft))
 		wire := payload + int32(n.cfg.HeaderBytes)
-		c := int32(credits(int(wire)))
+		c := int32(params.Credits(int(wire)))
 		if c > n.lane(hc.port, f.vl).credits {
 			continue // a credit update will try again
 		}

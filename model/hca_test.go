@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestReceiveListHoldsOnlyTheDMAsBacklog: an HCA's list of payloads on
@@ -16,9 +18,9 @@ import (
 // that. testbed-s1 delivers thousands of packets to its hot node in one 5
 // ms sampling interval.
 func TestReceiveListHoldsOnlyTheDMAsBacklog(t *testing.T) {
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase, cfg.Sample = 5*engine.Millisecond, 5*engine.Millisecond
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

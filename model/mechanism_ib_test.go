@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -275,13 +276,13 @@ func TestMechBECNRidesOnTheNextRequestedACK(t *testing.T) {
 // 2, 4, 4 after H1's timer expires, then 1, 3, 4 and, two expiries on,
 // 0, 1, 4.
 func TestMechTimerLowersEveryFlowOfItsPortSL(t *testing.T) {
-	sc := &Scenario{Name: "timer", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
+	sc := &workload.Scenario{Name: "timer", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
 		{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor},
 		{Name: "B", Src: "H1", Dst: "H5", Role: workload.Contributor},
 		{Name: "C", Src: "H2", Dst: "H5", Role: workload.Contributor},
 	}}
-	cfg := DefaultConfig()
-	cfg.CC.Scheme = SchemeIB
+	cfg := params.DefaultConfig()
+	cfg.CC.Scheme = params.SchemeIB
 	n, err := NewNetwork(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -16,9 +17,9 @@ func nicNetwork(t *testing.T, flows ...workload.FlowSpec) *Network {
 	for i := range flows {
 		flows[i].Role, flows[i].StartPhase = workload.Contributor, 1
 	}
-	cfg := DefaultConfig()
-	cfg.CC.Scheme = SchemeNICRate
-	n, err := NewNetwork(&Scenario{Name: "nicrate-mech", Phases: 2, Build: testbed, Flows: flows}, cfg, 1)
+	cfg := params.DefaultConfig()
+	cfg.CC.Scheme = params.SchemeNICRate
+	n, err := NewNetwork(&workload.Scenario{Name: "nicrate-mech", Phases: 2, Build: testbed, Flows: flows}, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

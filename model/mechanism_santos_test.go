@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -38,11 +39,11 @@ func TestMechSantosWindowAndRate(t *testing.T) {
 		{"aimd", []engine.Time{2520615, 2518156, 2515704, 2513259}},
 	} {
 		t.Run(c.response, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase = engine.Millisecond
-			cfg.CC.Scheme = SchemeSantos
+			cfg.CC.Scheme = params.SchemeSantos
 			cfg.Santos.Response = c.response
-			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,13 +132,13 @@ func TestMechAIMDIncrease(t *testing.T) {
 func santosBench(t *testing.T, marking string, outThresh int) (*Network, func(fi int32)) {
 	t.Helper()
 	pairs := [][2]string{{"H6", "H5"}, {"H7", "H4"}, {"H1", "H5"}, {"H2", "H5"}, {"H3", "H4"}, {"H7", "H5"}, {"H1", "H4"}}
-	sc := &Scenario{Name: "santos-bench", Phases: 2, Build: testbed}
+	sc := &workload.Scenario{Name: "santos-bench", Phases: 2, Build: testbed}
 	for i, p := range pairs {
 		sc.Flows = append(sc.Flows, workload.FlowSpec{Name: fmt.Sprint("F", i), Src: p[0], Dst: p[1], Role: workload.Contributor, StartPhase: 1})
 	}
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.SwitchBufferCredits = 99
-	cfg.CC.Scheme = SchemeSantos
+	cfg.CC.Scheme = params.SchemeSantos
 	cfg.Santos.Marking, cfg.Santos.OutputThreshold = marking, outThresh
 	n, err := NewNetwork(sc, cfg, 1)
 	if err != nil {

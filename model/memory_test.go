@@ -13,9 +13,9 @@ import (
 
 // meshScenario is a dimension-order-routed mesh of dims routers, one host
 // each, with light uniform traffic.
-func meshScenario(t *testing.T, dims []int) *Scenario {
+func meshScenario(t *testing.T, dims []int) *workload.Scenario {
 	t.Helper()
-	sc, err := NewScenario(ScenarioSpec{Name: "memmesh", Source: []byte(fmt.Sprint(dims)), Phases: 1, Topology: "mesh", Routing: "dor",
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "memmesh", Source: []byte(fmt.Sprint(dims)), Phases: 1, Topology: "mesh", Routing: "dor",
 		Topo:    fabric.TopoParams{Dims: dims, HostsPerRouter: 1},
 		Traffic: []workload.TrafficSpec{{Name: "a", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
 	if err != nil {
@@ -36,7 +36,7 @@ func TestNetworkBytesBoundsTheLiveHeap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		est := NetworkBytes(topo, sc.lmc(&cfg), sc.routing(&cfg))
+		est := NetworkBytes(topo, sc.LMCFor(&cfg), sc.RoutingFor(&cfg))
 		runtime.GC()
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)

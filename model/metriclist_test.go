@@ -11,6 +11,8 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // metricOfField says which metric of MetricList holds each field of
@@ -174,21 +176,21 @@ func TestWindowSamples(t *testing.T) {
 // TestWindow checks that a scenario's window is the last phase of the run
 // the network simulates, which Result.Window also gives.
 func TestWindow(t *testing.T) {
-	for _, sc := range model.Scenarios() {
+	for _, sc := range workload.Scenarios() {
 		t.Run(sc.Name, func(t *testing.T) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase, cfg.Sample = 3*engine.Millisecond, engine.Millisecond
 			n, err := model.NewNetwork(sc, cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
-			from, to := sc.Window(&cfg)
+			from, to := model.Window(sc, &cfg)
 			if to != n.End() || from != n.End()-cfg.Phase {
 				t.Errorf("Window = [%v, %v], want the last phase of a run ending at %v", from, to, n.End())
 			}
 			r := &model.Result{End: n.End(), Config: cfg, Sample: cfg.Sample}
 			if f, e := r.Window(); f != from || e != to {
-				t.Errorf("Result.Window = [%v, %v], Scenario.Window [%v, %v]", f, e, from, to)
+				t.Errorf("Result.Window = [%v, %v], model.Window [%v, %v]", f, e, from, to)
 			}
 		})
 	}

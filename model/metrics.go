@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -205,7 +206,7 @@ func MeasurementWindow(end, phase engine.Time) (from, to engine.Time) {
 
 // Window returns the measurement window of a run of sc under c: its last
 // phase (MeasurementWindow of a run of sc.Phases phases).
-func (sc *Scenario) Window(c *Config) (from, to engine.Time) {
+func Window(sc *workload.Scenario, c *params.Config) (from, to engine.Time) {
 	return MeasurementWindow(engine.Time(sc.Phases)*c.Phase, c.Phase)
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -42,9 +43,9 @@ func TestTestbedS1CCOffMatchesPublishedTable(t *testing.T) {
 			if phase == engine.Second && testing.Short() {
 				t.Skip("full-length run skipped in -short mode")
 			}
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase = phase
-			r, err := model.Run(model.LookupScenario("testbed-s1"), cfg, 1)
+			r, err := model.Run(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,9 +70,9 @@ func TestTestbedS1CCOffMatchesPublishedTable(t *testing.T) {
 }
 
 func TestTestbedS2CCOffSharesSwitchLinkEvenly(t *testing.T) {
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 200 * engine.Millisecond
-	r, err := model.Run(model.LookupScenario("testbed-s2"), cfg, 1)
+	r, err := model.Run(workload.LookupScenario("testbed-s2"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,9 +97,9 @@ func TestTestbedS2CCOffSharesSwitchLinkEvenly(t *testing.T) {
 }
 
 // pair is a two-host, one-or-two-switch topology for closed-form checks.
-func lineScenario(nSources, switches int) *model.Scenario {
-	sc := &model.Scenario{Name: "line", Phases: 2}
-	sc.Build = func(c *model.Config) (*fabric.Topology, error) {
+func lineScenario(nSources, switches int) *workload.Scenario {
+	sc := &workload.Scenario{Name: "line", Phases: 2}
+	sc.Build = func(c *params.Config) (*fabric.Topology, error) {
 		t := &fabric.Topology{}
 		s1 := t.AddSwitch("S1", 8)
 		last := s1
@@ -143,7 +144,7 @@ func TestOneFlowRunsAtItsClosedFormBottleneck(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase = 20 * engine.Millisecond
 			for k, v := range c.set {
 				if err := cfg.Set(k, v); err != nil {
@@ -165,7 +166,7 @@ func TestOneFlowRunsAtItsClosedFormBottleneck(t *testing.T) {
 func TestFlowsIntoOneSinkSplitItRoundRobin(t *testing.T) {
 	for n := 2; n <= 5; n++ {
 		t.Run(fmt.Sprintf("%d flows", n), func(t *testing.T) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase = 20 * engine.Millisecond
 			r, err := model.Run(lineScenario(n, 1), cfg, 1)
 			if err != nil {
@@ -187,12 +188,12 @@ func TestFlowsIntoOneSinkSplitItRoundRobin(t *testing.T) {
 }
 
 func TestSameSeedGivesIdenticalSeries(t *testing.T) {
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 20 * engine.Millisecond
-	cfg.CC.Scheme = model.SchemeIB
+	cfg.CC.Scheme = params.SchemeIB
 	cfg.CC.MarkingMode = "random"
 	run := func(seed uint64) *model.Result {
-		r, err := model.Run(model.LookupScenario("testbed-s1"), cfg, seed)
+		r, err := model.Run(workload.LookupScenario("testbed-s1"), cfg, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +218,7 @@ func TestSameSeedGivesIdenticalSeries(t *testing.T) {
 func TestBadScenarioFlowIsAnError(t *testing.T) {
 	sc := lineScenario(1, 1)
 	sc.Flows[0].Dst = "nowhere"
-	if _, err := model.Run(sc, model.DefaultConfig(), 1); err == nil {
+	if _, err := model.Run(sc, params.DefaultConfig(), 1); err == nil {
 		t.Fatal("a flow to an unknown host ran")
 	}
 }
@@ -236,7 +237,7 @@ func TestVLArbitrationTableWeightsTheVLs(t *testing.T) {
 		{"", 1}, {"0:64,1:192", 3}, {"0:128,1:64", 0.5},
 	} {
 		t.Run("table "+c.table, func(t *testing.T) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase = 20 * engine.Millisecond
 			cfg.VLs = 2
 			cfg.HostIOGbps = 40
@@ -254,7 +255,7 @@ func TestVLArbitrationTableWeightsTheVLs(t *testing.T) {
 			}
 		})
 	}
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	if err := cfg.Set("vl_arb", "1:64"); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -21,14 +22,14 @@ import (
 //	2 flows, MTU 2048, switch links at 0.125: 540 672 ns, so 1 ms
 //	5 flows, the testbed's rates (16, 16, 13): 12 997 ns, so 1 ms
 func TestMutDeadlockWindowPastOneMillisecond(t *testing.T) {
-	two := &Scenario{Name: "two-flows", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
+	two := &workload.Scenario{Name: "two-flows", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
 		{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor},
 		{Name: "B", Src: "H2", Dst: "H5", Role: workload.Contributor},
 	}}
-	five := LookupScenario("testbed-s1")
+	five := workload.LookupScenario("testbed-s1")
 	for _, c := range []struct {
 		name       string
-		sc         *Scenario
+		sc         *workload.Scenario
 		mtu        int
 		switchGbps float64
 		ioGbps     float64
@@ -42,7 +43,7 @@ func TestMutDeadlockWindowPastOneMillisecond(t *testing.T) {
 		{"testbed rates", five, 2048, 0, 0, engine.Millisecond},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.MTU = c.mtu
 			if c.switchGbps > 0 {
 				cfg.SwitchLinkGbps = c.switchGbps

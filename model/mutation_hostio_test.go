@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"testing"
+
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // Tests written against the survivors of the sampled mutation run of
@@ -20,9 +22,9 @@ func TestMutPCIeHalfGivenNamesTheGivenOne(t *testing.T) {
 		{gen: 3, name: "pcie_gen", value: 3},
 		{lanes: 8, name: "pcie_lanes", value: 8},
 	} {
-		cfg := DefaultConfig()
+		cfg := params.DefaultConfig()
 		cfg.PCIeGen, cfg.PCIeLanes = c.gen, c.lanes
-		var pe *ParamError
+		var pe *params.ParamError
 		if err := cfg.Validate(); !errors.As(err, &pe) || pe.Name != c.name || pe.Value != c.value {
 			t.Errorf("pcie_gen %d, pcie_lanes %d: error %v, want a ParamError naming %s = %d", c.gen, c.lanes, err, c.name, c.value)
 		}

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -18,13 +19,13 @@ import (
 // Input-triggered marking sets the port's CNT_2 to its CNT_1, 3, so all
 // three leave S2 marked and reach H7 marked.
 func TestMutSantosTriggerFindsTheVoQInSlot0(t *testing.T) {
-	sc := &Scenario{Name: "santos-slot-0", Phases: 2, Build: testbed, Flows: []workload.FlowSpec{
+	sc := &workload.Scenario{Name: "santos-slot-0", Phases: 2, Build: testbed, Flows: []workload.FlowSpec{
 		{Name: "A", Src: "H4", Dst: "H7", Role: workload.Contributor, StartPhase: 1, SL: 4},
 	}}
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.SwitchBufferCredits = 99
 	cfg.VLs = 5
-	cfg.CC.Scheme = SchemeSantos
+	cfg.CC.Scheme = params.SchemeSantos
 	cfg.Santos.Marking = "input"
 	n, err := NewNetwork(sc, cfg, 1)
 	if err != nil {

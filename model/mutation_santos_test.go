@@ -2,10 +2,10 @@ package model
 
 import (
 	"math"
-	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -23,13 +23,13 @@ func TestMutSantosRMaxDefault(t *testing.T) {
 		{100, 16.0 * 2048 / 2074},
 		{13, 13},
 	} {
-		cfg := DefaultConfig()
-		cfg.CC.Scheme = SchemeSantos
+		cfg := params.DefaultConfig()
+		cfg.CC.Scheme = params.SchemeSantos
 		cfg.HostIOGbps = c.io
 		if cfg.MTU != 2048 || cfg.MTU+cfg.HeaderBytes != 2074 || cfg.HostLinkGbps != 16 {
 			t.Fatalf("the testbed's defaults changed (MTU %d, header %d, link %g): rework this test", cfg.MTU, cfg.HeaderBytes, cfg.HostLinkGbps)
 		}
-		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+		n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,34 +39,6 @@ func TestMutSantosRMaxDefault(t *testing.T) {
 		}
 		if r := n.santos.flows[0].rateGbps; r != rr.rMax {
 			t.Errorf("host_io_gbps %g: a flow starts at %g, want R_max %g", c.io, r, rr.rMax)
-		}
-	}
-}
-
-// TestMutSantosRMinBelowRMax checks santos.r_min's relation to r_max: a
-// minimum rate must be below the maximum, so r_min = r_max is refused and
-// a hair below is accepted; when r_max is left at 0 the refusal names the
-// hosts' injection rate it defaults to (13 Gbit/s on the testbed), and
-// santos.r_max when it was set.
-func TestMutSantosRMinBelowRMax(t *testing.T) {
-	for _, c := range []struct {
-		rMin, rMax float64
-		want       string // "" for accepted
-	}{
-		{5, 5, "not below santos.r_max (5 Gbit/s)"},
-		{4.999, 5, ""},
-		{13, 0, "not below the hosts' injection rate, santos.r_max's default (13 Gbit/s)"},
-		{12.999, 0, ""},
-	} {
-		cfg := DefaultConfig()
-		cfg.CC.Scheme = SchemeSantos
-		cfg.Santos.RMinGbps, cfg.Santos.RMaxGbps = c.rMin, c.rMax
-		err := cfg.Santos.validate(&cfg)
-		switch {
-		case c.want == "" && err != nil:
-			t.Errorf("r_min %g, r_max %g: %v, want accepted", c.rMin, c.rMax, err)
-		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
-			t.Errorf("r_min %g, r_max %g: error %v, want %q", c.rMin, c.rMax, err, c.want)
 		}
 	}
 }
@@ -114,13 +86,13 @@ func TestMutSantosRoomForOneMoreIsNotFull(t *testing.T) {
 // Input-triggered marking marks the three as they leave S1 for S2 (S1's
 // output holds them: CNT_1 = 3); H6's packet, in S2, leaves unmarked.
 func TestMutSantosTriggerStaysInItsSwitch(t *testing.T) {
-	sc := &Scenario{Name: "santos-two-switches", Phases: 2, Build: testbed, Flows: []workload.FlowSpec{
+	sc := &workload.Scenario{Name: "santos-two-switches", Phases: 2, Build: testbed, Flows: []workload.FlowSpec{
 		{Name: "A", Src: "H3", Dst: "H4", Role: workload.Contributor, StartPhase: 1},
 		{Name: "B", Src: "H6", Dst: "H4", Role: workload.Contributor, StartPhase: 1},
 	}}
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.SwitchBufferCredits = 99
-	cfg.CC.Scheme = SchemeSantos
+	cfg.CC.Scheme = params.SchemeSantos
 	n, err := NewNetwork(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -8,13 +8,11 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
-// maxVLs bounds the data virtual lanes (IB has VL0-VL14 for data).
-const maxVLs = fabric.MaxVLs
-
-// VL is a data virtual lane, 0..maxVLs-1. A flow's packets travel on
+// VL is a data virtual lane, 0..fabric.MaxVLs-1. A flow's packets travel on
 // VL = SL mod vls (no SL-to-VL tables are modelled).
 type VL uint8
 
@@ -183,8 +181,8 @@ type flowState struct {
 // Config. Build it with NewNetwork, advance it with RunUntil, read it with
 // Result. A Network is not safe for concurrent use.
 type Network struct {
-	cfg      Config
-	scenario *Scenario
+	cfg      params.Config
+	scenario *workload.Scenario
 	seed     uint64
 	sim      engine.Sim
 	end      engine.Time
@@ -198,7 +196,7 @@ type Network struct {
 	pkts   []packet
 	free   []int32
 	nVL    int
-	vlArb  []arbEntry
+	vlArb  []params.VLArbEntry
 	commit bool // Arbitration "commit" (arbiter.go)
 	routes *fabric.Routes
 	stats  runStats
@@ -233,7 +231,7 @@ type Counters struct {
 
 // NewNetwork builds the network of sc under cfg, ready to run from time 0.
 // The seed drives every random choice of the run.
-func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
+func NewNetwork(sc *workload.Scenario, cfg params.Config, seed uint64) (*Network, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -243,7 +241,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 	}
 	// The topology is linear in its size; the forwarding state is not:
 	// refuse before paying for it what would not fit.
-	if err := checkMemory(topo, sc.lmc(&cfg), sc.routing(&cfg)); err != nil {
+	if err := checkMemory(topo, sc.LMCFor(&cfg), sc.RoutingFor(&cfg)); err != nil {
 		return nil, err
 	}
 	n := &Network{
@@ -252,8 +250,8 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		msgGap: msgGap(cfg.HCAMsgRate),
 		rng:    rand.New(rand.NewPCG(seed, 0x1b)),
 	}
-	n.vlArb, _ = parseVLArb(cfg.VLArb, cfg.VLs) // checked by Validate
-	n.commit = cfg.Arbitration == ArbitrationCommit
+	n.vlArb, _ = params.ParseVLArb(cfg.VLArb, cfg.VLs) // checked by Validate
+	n.commit = cfg.Arbitration == params.ArbitrationCommit
 	if err := n.build(topo); err != nil {
 		return nil, err
 	}
@@ -263,7 +261,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		hostNames[i] = topo.Nodes[n.hcas[i].node].Name
 		hostIndex[hostNames[i]] = i
 	}
-	for i, fs := range sc.flows(&cfg) {
+	for i, fs := range sc.FlowsFor(&cfg) {
 		src, okS := hostIndex[fs.Src]
 		dst, okD := hostIndex[fs.Dst]
 		if !okS || !okD || src == dst {
@@ -278,7 +276,7 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 		}
 		n.addFlow(fs, src, dst, nil)
 	}
-	traffic, err := sc.traffic(&cfg)
+	traffic, err := sc.TrafficFor(&cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -301,22 +299,22 @@ func NewNetwork(sc *Scenario, cfg Config, seed uint64) (*Network, error) {
 			n.addFlow(fs, s.host, max(s.dst, 0), g)
 		}
 	}
-	if err := n.addApps(sc.apps(&cfg), hostNames, hostIndex, seed); err != nil {
+	if err := n.addApps(sc.AppsFor(&cfg), hostNames, hostIndex, seed); err != nil {
 		return nil, err
 	}
 	if len(n.flows) == 0 && n.apps == nil {
 		return nil, fmt.Errorf("%w %s: no flows: the scenario sends nothing", fabric.ErrBadScenario, sc.Name)
 	}
-	if cfg.CC.Scheme == SchemeNICRate {
+	if cfg.CC.Scheme == params.SchemeNICRate {
 		// A rate past the last flow would request for no flow: a typo.
-		if rates, _ := parseRates(cfg.NICRate.Rates); len(rates) > len(n.flows) {
+		if rates, _ := params.ParseRates(cfg.NICRate.Rates); len(rates) > len(n.flows) {
 			return nil, fmt.Errorf("%w %s: nicrate.rates lists %d rates, but the run has %d flows", fabric.ErrBadScenario, sc.Name, len(rates), len(n.flows))
 		}
 	}
 	n.initCC()
 	n.initScheme()
 	n.stats.to = n.end
-	if from, _ := sc.Window(&cfg); from <= 0 {
+	if from, _ := Window(sc, &cfg); from <= 0 {
 		n.startWindow()
 	} else {
 		n.stats.from = from

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -13,9 +14,9 @@ import (
 // gets its host's whole 13 Gbit/s, the four contributors H5's 13 in
 // quarters.
 func TestMaxMinShares(t *testing.T) {
-	cfg := DefaultConfig()
-	cfg.CC.Scheme = SchemeNICRate
-	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	cfg := params.DefaultConfig()
+	cfg.CC.Scheme = params.SchemeNICRate
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,19 +30,19 @@ func TestMaxMinShares(t *testing.T) {
 
 // rateScenario is testbed-s1's network with the given flows, all starting
 // at once, over two phases (the second measured).
-func rateScenario(flows ...workload.FlowSpec) *Scenario {
-	sc := *LookupScenario("testbed-s1")
+func rateScenario(flows ...workload.FlowSpec) *workload.Scenario {
+	sc := *workload.LookupScenario("testbed-s1")
 	sc.Name, sc.Phases, sc.Flows = "nicrate-test", 2, flows
 	return &sc
 }
 
 // runRates runs sc under nicrate and returns each flow's throughput over
 // the window and the result.
-func runRates(t *testing.T, sc *Scenario, set func(*Config)) ([]float64, *Result) {
+func runRates(t *testing.T, sc *workload.Scenario, set func(*params.Config)) ([]float64, *Result) {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 20 * engine.Millisecond
-	cfg.CC.Scheme = SchemeNICRate
+	cfg.CC.Scheme = params.SchemeNICRate
 	if set != nil {
 		set(&cfg)
 	}
@@ -109,9 +110,9 @@ func TestRateControlCostsUnderOnePercent(t *testing.T) {
 	sc := rateScenario(workload.FlowSpec{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor})
 	var losses []float64
 	for _, size := range []int{4 << 10, 16 << 10, 64 << 10, 256 << 10} {
-		set := func(c *Config) { c.MessageSize = size }
+		set := func(c *params.Config) { c.MessageSize = size }
 		ctl, _ := runRates(t, sc, set)
-		off, _ := runRates(t, sc, func(c *Config) { set(c); c.CC.Scheme = SchemeOff })
+		off, _ := runRates(t, sc, func(c *params.Config) { set(c); c.CC.Scheme = params.SchemeOff })
 		loss := 1 - ctl[0]/off[0]
 		t.Logf("%6d-byte messages: %.3f Gbit/s without rate control, %.3f with (%.2f %% lost)", size, off[0], ctl[0], 100*loss)
 		losses = append(losses, loss)
@@ -149,7 +150,7 @@ func TestAdmissionRefusesOversubscription(t *testing.T) {
 		workload.FlowSpec{Name: "B", Src: "H2", Dst: "H5", Role: workload.Contributor},
 		workload.FlowSpec{Name: "C", Src: "H3", Dst: "H5", Role: workload.Contributor},
 	)
-	_, res2 := runRates(t, sc, func(c *Config) { c.NICRate.Rates = "8,8,5" })
+	_, res2 := runRates(t, sc, func(c *params.Config) { c.NICRate.Rates = "8,8,5" })
 	for i := range res.Flows {
 		if a, b := res.Flows[i], res2.Flows[i]; a.Refused != b.Refused || a.AdmittedGbps != b.AdmittedGbps {
 			t.Errorf("flow %s: scenario rates give %v/%g, nicrate.rates %v/%g", a.Name, a.Refused, a.AdmittedGbps, b.Refused, b.AdmittedGbps)
@@ -161,7 +162,7 @@ func TestAdmissionRefusesOversubscription(t *testing.T) {
 // rates H5 can absorb leave no congestion, so the victim keeps its 13
 // Gbit/s and every contributor gets its quarter of H5.
 func TestNICRateTestbed(t *testing.T) {
-	g, res := runRates(t, LookupScenario("testbed-s1"), func(c *Config) { c.Phase = 10 * engine.Millisecond })
+	g, res := runRates(t, workload.LookupScenario("testbed-s1"), func(c *params.Config) { c.Phase = 10 * engine.Millisecond })
 	want := []float64{13, 3.25, 3.25, 3.25, 3.25}
 	for i, w := range want {
 		if math.Abs(g[i]/w-1) > 0.02 {

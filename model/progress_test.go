@@ -6,16 +6,18 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestRunProgressReportsAndChangesNothing checks that the progress callback
 // sees simulated time rise in steps to the end, and that a run watched this
 // way gives the same result as one that is not.
 func TestRunProgressReportsAndChangesNothing(t *testing.T) {
-	sc := LookupScenario("testbed-s1")
-	c := DefaultConfig()
+	sc := workload.LookupScenario("testbed-s1")
+	c := params.DefaultConfig()
 	c.Phase = engine.Millisecond
-	c.CC.Scheme = SchemeIB
+	c.CC.Scheme = params.SchemeIB
 	var seen []engine.Time
 	res, err := RunProgress(context.Background(), sc, c, 1, func(now, end engine.Time) {
 		if end != 5*engine.Millisecond {

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // propChecker checks a run's invariants at the instants it is stopped at.
@@ -460,11 +462,11 @@ func TestPropertyCheckerCatches(t *testing.T) {
 		name, scheme, want string
 		corrupt            func(t *testing.T, n *Network)
 	}{
-		{"nothing broken", SchemeIB, "", func(t *testing.T, n *Network) {}},
-		{"nothing broken", SchemeSantos, "", func(t *testing.T, n *Network) {}},
+		{"nothing broken", params.SchemeIB, "", func(t *testing.T, n *Network) {}},
+		{"nothing broken", params.SchemeSantos, "", func(t *testing.T, n *Network) {}},
 		// What an ACK that leaks a credit leaves once the rest is back: the
 		// sum still right, one credit used by no packet.
-		{"a credit kept by the buffer", SchemeIB, "credits used, the packets there hold",
+		{"a credit kept by the buffer", params.SchemeIB, "credits used, the packets there hold",
 			func(t *testing.T, n *Network) {
 				ln := n.lane(busy(n), 0)
 				if ln.credits == 0 {
@@ -473,36 +475,36 @@ func TestPropertyCheckerCatches(t *testing.T) {
 				ln.used++
 				ln.credits--
 			}},
-		{"a packet bigger than its buffer", SchemeIB, "its buffer holds packets of",
+		{"a packet bigger than its buffer", params.SchemeIB, "its buffer holds packets of",
 			func(t *testing.T, n *Network) { n.pkts[liveData(t, n)].credits += int32(n.cfg.SwitchBufferCredits) }},
-		{"a packet lost", SchemeIB, "lost",
+		{"a packet lost", params.SchemeIB, "lost",
 			func(t *testing.T, n *Network) { n.free = append(n.free, liveData(t, n)) }},
-		{"a packet freed twice", SchemeIB, "freed twice",
+		{"a packet freed twice", params.SchemeIB, "freed twice",
 			func(t *testing.T, n *Network) { n.free = append(n.free, n.free[0]) }},
-		{"an empty VoQ kept", SchemeIB, "exists for nothing",
+		{"an empty VoQ kept", params.SchemeIB, "exists for nothing",
 			func(t *testing.T, n *Network) {
 				sw := &n.sws[0]
 				n.voqs.get(voqKey(sw.firstPort+sw.nPorts-1, 0, 0))
 			}},
-		{"a VoQ miscounted", SchemeIB, "VoQ table holds", func(t *testing.T, n *Network) { n.voqs.live++ }},
-		{"a BECN lost", SchemeIB, "BECNs sent", func(t *testing.T, n *Network) { n.counters.CNPs++ }},
-		{"CCTI over its limit", SchemeIB, "CCTI slot 2 at 4, outside [0, 3]", func(t *testing.T, n *Network) { n.cc.ccti[2]++ }},
-		{"CCTI under its floor", SchemeIB, "CCTI slot 0 at -1", func(t *testing.T, n *Network) { n.cc.ccti[0] = -1 }},
-		{"a link faster than its rate", SchemeIB, "Mbit/s", func(t *testing.T, n *Network) { n.ports[busy(n)].txBytes += 1 << 20 }},
-		{"a santos window opened early", SchemeSantos, "window closed",
+		{"a VoQ miscounted", params.SchemeIB, "VoQ table holds", func(t *testing.T, n *Network) { n.voqs.live++ }},
+		{"a BECN lost", params.SchemeIB, "BECNs sent", func(t *testing.T, n *Network) { n.counters.CNPs++ }},
+		{"CCTI over its limit", params.SchemeIB, "CCTI slot 2 at 4, outside [0, 3]", func(t *testing.T, n *Network) { n.cc.ccti[2]++ }},
+		{"CCTI under its floor", params.SchemeIB, "CCTI slot 0 at -1", func(t *testing.T, n *Network) { n.cc.ccti[0] = -1 }},
+		{"a link faster than its rate", params.SchemeIB, "Mbit/s", func(t *testing.T, n *Network) { n.ports[busy(n)].txBytes += 1 << 20 }},
+		{"a santos window opened early", params.SchemeSantos, "window closed",
 			func(t *testing.T, n *Network) {
 				f := &n.flows[n.pkts[liveData(t, n)].flow]
 				f.readyAt = n.Now()
 			}},
-		{"a santos rate over r_max", SchemeSantos, "outside", func(t *testing.T, n *Network) { n.santos.flows[0].rateGbps *= 1.5 }},
+		{"a santos rate over r_max", params.SchemeSantos, "outside", func(t *testing.T, n *Network) { n.santos.flows[0].rateGbps *= 1.5 }},
 	}
 	for _, c := range cases {
 		t.Run(c.scheme+" "+c.name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase, cfg.Sample = 100*engine.Microsecond, 100*engine.Microsecond // all five flows on by 400 µs
 			cfg.CC.Scheme = c.scheme
 			cfg.CC.CCTILimit = 3 // BECNs reach it
-			n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+			n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -515,7 +517,7 @@ func TestPropertyCheckerCatches(t *testing.T) {
 			}
 			// The model's own transport (no pinned older one): F3's CCTI
 			// is at its limit at 450 µs (the last check, at 450 µs + 63 ps).
-			if c.scheme == SchemeIB && (n.counters.BECNs == 0 || n.cc.ccti[2] != 3) {
+			if c.scheme == params.SchemeIB && (n.counters.BECNs == 0 || n.cc.ccti[2] != 3) {
 				t.Fatalf("%d BECNs, F3's CCTI %d: want CC at work, F3's CCTI at its limit", n.counters.BECNs, n.cc.ccti[2])
 			}
 			c.corrupt(t, n)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -77,10 +78,10 @@ type propCase struct {
 	seed     uint64
 	attempt  uint64   // draws of this seed the model refused before this one
 	refusals []string // why
-	spec     ScenarioSpec
+	spec     workload.ScenarioSpec
 	hosts    int
 	sets     []propSet
-	cfg      Config
+	cfg      params.Config
 	instants []engine.Time
 	drained  bool // the run was drained: its sources stopped after the last instant
 }
@@ -157,12 +158,12 @@ func drawPropNetwork(seed uint64) (*propCase, *Network, error) {
 			return nil, nil, err // the generator's own mistake: a value out of its documented range
 		}
 		pc.seed, pc.attempt, pc.refusals = seed, attempt, refusals
-		sc, err := specScenario(fmt.Sprintf("prop-%d", seed), pc.spec)
+		sc, err := workload.ScenarioOf(fmt.Sprintf("prop-%d", seed), pc.spec)
 		if err != nil {
 			return nil, nil, err
 		}
 		n, err := NewNetwork(sc, pc.cfg, seed)
-		var pe *ParamError
+		var pe *params.ParamError
 		if errors.Is(err, fabric.ErrBadScenario) || errors.As(err, &pe) {
 			refusals = append(refusals, err.Error())
 			continue
@@ -181,7 +182,7 @@ func drawPropNetwork(seed uint64) (*propCase, *Network, error) {
 // host count does not suit, a routing the topology does not allow) are left
 // for the model to refuse.
 func drawPropCase(r *rand.Rand) (*propCase, error) {
-	pc := &propCase{cfg: DefaultConfig()}
+	pc := &propCase{cfg: params.DefaultConfig()}
 	pick := func(words ...string) string { return words[r.IntN(len(words))] }
 	between := func(lo, hi int) int { return lo + r.IntN(hi-lo+1) }
 	set := func(name string, v any) {
@@ -238,7 +239,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 		header = between(0, 64)
 	}
 	set("header_bytes", header)
-	pkt := credits(mtu + header)
+	pkt := params.Credits(mtu + header)
 	bufCredits := func() int {
 		switch r.IntN(5) {
 		case 0:
@@ -264,9 +265,9 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 	set("sample", us(1+999*r.Float64()))
 
 	// The scheme and its parameters.
-	scheme := pick(Schemes...)
+	scheme := pick(params.Schemes...)
 	set("cc", scheme)
-	if scheme == SchemeIB || scheme == SchemeDRB || r.IntN(4) == 0 {
+	if scheme == params.SchemeIB || scheme == params.SchemeDRB || r.IntN(4) == 0 {
 		// IB CC's parameters; they do nothing under the other schemes.
 		set("threshold", []int{0, between(1, 15), between(8, 15), between(12, 15), 15, 15, 15, 15}[r.IntN(8)])
 		set("marking_rate", between(0, 8))
@@ -295,7 +296,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 		set("paced_read_latency", us(3*r.Float64()))
 	}
 	switch scheme {
-	case SchemeSantos:
+	case params.SchemeSantos:
 		set("santos.marking", pick("naive", "input", "input_output"))
 		set("santos.output_threshold", between(1, 16))
 		set("santos.response", pick("aimd", "fimd", "lipd"))
@@ -307,7 +308,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 			set("santos.r_max", 1+20*r.Float64())
 		}
 		set("santos.aimd_increase", 0.01+5*r.Float64())
-	case SchemeNICRate:
+	case params.SchemeNICRate:
 		if r.IntN(2) == 0 {
 			rates := make([]string, between(1, 6))
 			for i := range rates {
@@ -315,7 +316,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 			}
 			set("nicrate.rates", strings.Join(rates, ","))
 		}
-	case SchemeDRB:
+	case params.SchemeDRB:
 		set("drb.timer", us(10+1000*r.Float64()))
 		set("drb.throttle", r.IntN(2) == 0)
 		set("drb.max_paths", between(0, 4))
@@ -338,7 +339,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 		if r.IntN(3) > 0 {
 			f.Dst = hot
 		}
-		if scheme == SchemeNICRate && r.IntN(2) == 0 {
+		if scheme == params.SchemeNICRate && r.IntN(2) == 0 {
 			f.RateGbps = 0.5 + 10*r.Float64()
 		}
 		sp.Flows = append(sp.Flows, f)

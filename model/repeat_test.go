@@ -8,6 +8,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -21,8 +22,8 @@ func TestMixedRateRunRepeats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc := &model.Scenario{Name: "mixed-rates", Phases: 1, Routing: "updn",
-		Build: func(*model.Config) (*fabric.Topology, error) {
+	sc := &workload.Scenario{Name: "mixed-rates", Phases: 1, Routing: "updn",
+		Build: func(*params.Config) (*fabric.Topology, error) {
 			return fabric.ParseIBNetDiscover("fattree.txt", fattree)
 		},
 		// Every host sends: QDR, FDR and the rest, a few of each.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -14,7 +15,7 @@ type Result struct {
 	Scenario     string
 	ModelVersion string
 	Seed         uint64
-	Config       Config
+	Config       params.Config
 	// Sample is the sampling interval; sample i covers (i·Sample, (i+1)·Sample].
 	Sample engine.Time
 	// End is the run's simulated length.
@@ -81,13 +82,13 @@ type FlowResult struct {
 }
 
 // Run simulates sc under cfg with the given seed from start to end.
-func Run(sc *Scenario, cfg Config, seed uint64) (*Result, error) {
+func Run(sc *workload.Scenario, cfg params.Config, seed uint64) (*Result, error) {
 	return RunContext(context.Background(), sc, cfg, seed)
 }
 
 // RunContext is Run that gives up, returning ctx's error, soon after ctx is
 // done (it looks every 100 µs of simulated time).
-func RunContext(ctx context.Context, sc *Scenario, cfg Config, seed uint64) (*Result, error) {
+func RunContext(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*Result, error) {
 	return RunProgress(ctx, sc, cfg, seed, nil)
 }
 
@@ -99,7 +100,7 @@ const progressStep = 100 * engine.Microsecond
 // RunProgress is RunContext that also calls progress, if not nil, with the
 // simulated time reached and the run's end, every 100 µs of simulated time
 // and once at the end, from the calling goroutine.
-func RunProgress(ctx context.Context, sc *Scenario, cfg Config, seed uint64, progress func(now, end engine.Time)) (*Result, error) {
+func RunProgress(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64, progress func(now, end engine.Time)) (*Result, error) {
 	n, err := NewNetwork(sc, cfg, seed)
 	if err != nil {
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // WriteCSV writes r's series in long form, `time_s,flow,throughput_gbps`:
@@ -84,7 +85,7 @@ func (r *Result) JSON() ResultJSON {
 		Params: map[string]string{}, SampleS: r.Sample.Seconds(), EndS: r.End.Seconds(),
 		WindowS: [2]float64{from.Seconds(), to.Seconds()}, Metrics: map[string]*float64{}, Events: r.Events,
 	}
-	for _, p := range Params() {
+	for _, p := range params.Params() {
 		if p.AppliesTo(r.Config.CC.Scheme) { // not another scheme's
 			doc.Params[p.Name] = r.Config.Canonical(p.Name)
 		}

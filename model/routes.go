@@ -6,6 +6,8 @@ import (
 	"slices"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // The routes of a run: its switches' forwarding tables programmed from the
@@ -17,18 +19,18 @@ import (
 func (n *Network) route(t *fabric.Topology) error {
 	var r *fabric.Routes
 	var err error
-	opts := n.scenario.routingOptions(&n.cfg)
+	opts := n.scenario.RoutingOptions(&n.cfg)
 	n.allowDeadlock = opts.AllowDeadlock
-	if name, text := n.scenario.lftsFile(&n.cfg); text != nil {
-		r, err = fabric.RoutesFromLFTs(t, name, text, n.scenario.lmc(&n.cfg), n.nVL, opts.AllowDeadlock)
+	if name, text := n.scenario.LFTsFile(&n.cfg); text != nil {
+		r, err = fabric.RoutesFromLFTs(t, name, text, n.scenario.LMCFor(&n.cfg), n.nVL, opts.AllowDeadlock)
 	} else {
-		r, err = fabric.ComputeRunRoutes(t, n.scenario.routing(&n.cfg), n.scenario.lmc(&n.cfg), n.nVL, opts, true)
+		r, err = fabric.ComputeRunRoutes(t, n.scenario.RoutingFor(&n.cfg), n.scenario.LMCFor(&n.cfg), n.nVL, opts, true)
 	}
 	if err != nil {
 		return err
 	}
-	if n.scenario.adaptive(&n.cfg) {
-		ar, err := fabric.AdaptiveGroups(fabric.NewFabric(t), r, n.scenario.routing(&n.cfg), opts.AllowDeadlock)
+	if n.scenario.Adaptive(&n.cfg) {
+		ar, err := fabric.AdaptiveGroups(fabric.NewFabric(t), r, n.scenario.RoutingFor(&n.cfg), opts.AllowDeadlock)
 		if err != nil {
 			return err
 		}
@@ -102,17 +104,17 @@ func (n *Network) adaptiveOut(s, lid, table int32) int32 {
 // the scenario's, which may be the tables of its [routing] lfts) and
 // describes it (fabric.InspectFabric), with the scenario's LMC
 // and cfg.VLs.
-func InspectScenario(sc *Scenario, cfg Config, routing string) (*fabric.FabricInfo, error) {
+func InspectScenario(sc *workload.Scenario, cfg params.Config, routing string) (*fabric.FabricInfo, error) {
 	t, err := sc.Build(&cfg)
 	if err != nil {
 		return nil, err
 	}
-	if name, text := sc.lftsFile(&cfg); text != nil && routing == "" {
+	if name, text := sc.LFTsFile(&cfg); text != nil && routing == "" {
 		info, _, err := fabric.InspectLFTs(t, name, bytes.NewReader(text), cfg.VLs)
 		return info, err
 	}
 	if routing == "" {
-		routing = sc.routing(&cfg)
+		routing = sc.RoutingFor(&cfg)
 	}
-	return fabric.InspectFabricWith(t, routing, sc.lmc(&cfg), cfg.VLs, sc.routingOptions(&cfg))
+	return fabric.InspectFabricWith(t, routing, sc.LMCFor(&cfg), cfg.VLs, sc.RoutingOptions(&cfg))
 }

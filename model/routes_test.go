@@ -8,15 +8,16 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // hotUplink is a 4-ary 2-tree (4 leaves of 4 hosts, 4 spines, every link
 // 16 Gbit/s, hosts' I/O 13) where ftree's d-mod-k sends H1->H5, H2->H9 and
 // H3->H13 (destinations 4, 8, 12: all 0 mod 4) up S1_1's port 5 alone.
-func hotUplink(t *testing.T, adaptive bool, cc string) (*Network, Config) {
+func hotUplink(t *testing.T, adaptive bool, cc string) (*Network, params.Config) {
 	t.Helper()
-	sc, err := specScenario(fmt.Sprint("hot-uplink-", adaptive), ScenarioSpec{Name: "hot-uplink", Phases: 1, Topology: "fattree",
+	sc, err := workload.ScenarioOf(fmt.Sprint("hot-uplink-", adaptive), workload.ScenarioSpec{Name: "hot-uplink", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 2}, Routing: "ftree", Adaptive: adaptive,
 		Flows: []workload.FlowSpec{{Name: "F1", Src: "H1", Dst: "H5"}, {Name: "F2", Src: "H2", Dst: "H9"}, {Name: "F3", Src: "H3", Dst: "H13"}}})
 	if err != nil {
@@ -41,7 +42,7 @@ func hotUplink(t *testing.T, adaptive bool, cc string) (*Network, Config) {
 // bytes, counted per link.
 func TestAdaptiveSpreadsAHotUplink(t *testing.T) {
 	for _, adaptive := range []bool{false, true} {
-		n, _ := hotUplink(t, adaptive, SchemeOff)
+		n, _ := hotUplink(t, adaptive, params.SchemeOff)
 		n.RunUntil(n.End())
 		res := n.Result()
 		up := make([]int64, 4)
@@ -94,7 +95,7 @@ func TestAdaptiveSpreadsAHotUplink(t *testing.T) {
 // network's state), and a run other than the tables'.
 func TestAdaptiveIsDeterministic(t *testing.T) {
 	run := func(adaptive bool) string {
-		n, _ := hotUplink(t, adaptive, SchemeIB)
+		n, _ := hotUplink(t, adaptive, params.SchemeIB)
 		n.RunUntil(n.End())
 		res := n.Result()
 		return fmt.Sprint(res.Flows, res.Counters, n.Events())
@@ -112,7 +113,7 @@ func TestAdaptiveIsDeterministic(t *testing.T) {
 // traffic with CC on and adaptive routing (choices at two levels), and
 // checks bytes and credits at odd instants.
 func TestAdaptiveConserves(t *testing.T) {
-	sc, err := specScenario("ar-conserve", ScenarioSpec{Name: "ar-conserve", Phases: 1, Topology: "fattree",
+	sc, err := workload.ScenarioOf("ar-conserve", workload.ScenarioSpec{Name: "ar-conserve", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 4, Levels: 3}, Routing: "ftree", Adaptive: true,
 		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
 	if err != nil {
@@ -120,7 +121,7 @@ func TestAdaptiveConserves(t *testing.T) {
 	}
 	cfg := sc.Config()
 	cfg.Phase, cfg.Sample = engine.Millisecond, 100*engine.Microsecond
-	cfg.CC.Scheme = SchemeIB
+	cfg.CC.Scheme = params.SchemeIB
 	n, err := NewNetwork(sc, cfg, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +135,7 @@ func TestAdaptiveConserves(t *testing.T) {
 // TestAdaptiveRefusedWithDOR: dor's paths keep their SLs; adaptive is
 // refused with it, naming why.
 func TestAdaptiveRefusedWithDOR(t *testing.T) {
-	sc, err := specScenario("ar-dor", ScenarioSpec{Name: "ar-dor", Phases: 1, Topology: "torus",
+	sc, err := workload.ScenarioOf("ar-dor", workload.ScenarioSpec{Name: "ar-dor", Phases: 1, Topology: "torus",
 		Topo: fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}, Routing: "dor", Adaptive: true,
 		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "saturate"}}})
 	if err != nil {
@@ -152,7 +153,7 @@ func TestAdaptiveRefusedWithDOR(t *testing.T) {
 // otherwise.
 func TestAdaptiveParam(t *testing.T) {
 	for _, set := range []bool{true, false} {
-		n0, _ := hotUplink(t, !set, SchemeOff)
+		n0, _ := hotUplink(t, !set, params.SchemeOff)
 		cfg := n0.cfg
 		if err := n0.scenario.Set(&cfg, "adaptive", set); err != nil {
 			t.Fatal(err)
@@ -173,7 +174,7 @@ func TestAdaptiveParam(t *testing.T) {
 // port with one packet waiting and 5's link idle, 5 again (a tie goes to
 // the table's port).
 func TestAdaptiveChoiceRule(t *testing.T) {
-	n, _ := hotUplink(t, true, SchemeOff)
+	n, _ := hotUplink(t, true, params.SchemeOff)
 	first := n.sws[0].firstPort
 	table := n.sws[0].out(4) // H5's LID
 	if table != first+4 {
@@ -240,7 +241,7 @@ func TestDORMeshKeepsNoForwardingTables(t *testing.T) {
 // to the one host of that leaf at the spine's position (630); a leaf's
 // link to a host carries all 647 others.
 func TestBalanceClos648Ftree(t *testing.T) {
-	info, err := InspectScenario(LookupScenario("clos648-uniform"), LookupScenario("clos648-uniform").Config(), "")
+	info, err := InspectScenario(workload.LookupScenario("clos648-uniform"), workload.LookupScenario("clos648-uniform").Config(), "")
 	if err != nil {
 		t.Fatal(err)
 	}

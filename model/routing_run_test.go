@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -13,8 +14,8 @@ import (
 // with two hosts, and wants NewNetwork to name a pair that cannot reach each
 // other rather than leave a hole in a forwarding table.
 func TestRouteRefusesADisconnectedTopology(t *testing.T) {
-	sc := &Scenario{Name: "islands", Phases: 1,
-		Build: func(c *Config) (*fabric.Topology, error) {
+	sc := &workload.Scenario{Name: "islands", Phases: 1,
+		Build: func(c *params.Config) (*fabric.Topology, error) {
 			t := &fabric.Topology{}
 			for _, island := range []string{"A", "B"} {
 				sw := t.AddSwitch("S"+island, 4)
@@ -28,7 +29,7 @@ func TestRouteRefusesADisconnectedTopology(t *testing.T) {
 		},
 		Flows: []workload.FlowSpec{{Name: "F1", Src: "A1", Dst: "A2", Role: workload.Contributor}},
 	}
-	_, err := NewNetwork(sc, DefaultConfig(), 1)
+	_, err := NewNetwork(sc, params.DefaultConfig(), 1)
 	if !errors.Is(err, fabric.ErrBadScenario) || !strings.Contains(err.Error(), "cannot reach host") {
 		t.Fatalf("err %v, want ErrBadScenario naming hosts that cannot reach each other", err)
 	}
@@ -41,7 +42,7 @@ func TestRouteRefusesADisconnectedTopology(t *testing.T) {
 func TestRoutesLeadToTheirHosts(t *testing.T) {
 	for _, name := range []string{"testbed-s1", "testbed-s2"} {
 		t.Run(name, func(t *testing.T) {
-			n, err := NewNetwork(LookupScenario(name), DefaultConfig(), 1)
+			n, err := NewNetwork(workload.LookupScenario(name), params.DefaultConfig(), 1)
 			if err != nil {
 				t.Fatal(err)
 			}

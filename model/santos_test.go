@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // normalized is reference 001's setting for its test vectors: R_max = 1,
@@ -130,12 +132,12 @@ func TestFastResponsesRecoverFasterThanAIMD(t *testing.T) {
 // remote ones'.
 func santosFairness(t *testing.T, marking, response string) float64 {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 20 * engine.Millisecond
 	cfg.SwitchBufferCredits = 99
-	cfg.CC.Scheme = SchemeSantos
+	cfg.CC.Scheme = params.SchemeSantos
 	cfg.Santos.Marking, cfg.Santos.Response = marking, response
-	res, err := Run(LookupScenario("testbed-s1"), cfg, 1)
+	res, err := Run(workload.LookupScenario("testbed-s1"), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,11 +169,11 @@ func TestInputTriggeredMarkingIsFairer(t *testing.T) {
 // throughput back to 90 % of what it had before sooner than AIMD.
 func TestSourcesRecoverInTheNetwork(t *testing.T) {
 	recover := func(resp string) engine.Time {
-		cfg := DefaultConfig()
+		cfg := params.DefaultConfig()
 		cfg.Phase = 50 * engine.Millisecond // F1 alone
-		cfg.CC.Scheme = SchemeSantos
+		cfg.CC.Scheme = params.SchemeSantos
 		cfg.Santos.Response = resp
-		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+		n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

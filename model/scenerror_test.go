@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -24,12 +25,12 @@ func TestScenarioReasonGoesByTypeNotText(t *testing.T) {
 		{"named scenario", fmt.Errorf("%w s@1: traffic bg: too few hosts", fabric.ErrBadScenario), "bad scenario s@1: traffic bg: too few hosts", true},
 		{"lfts error", &fabric.LFTsError{Name: "t.dump", Reason: "no route"}, "routing lfts t.dump: no route", true},
 		{"the text without the type", errors.New("bad scenario: routing dor: set vls"), "", false},
-		{"another error", fmt.Errorf("%w: mtu", model.ErrUnknownParam), "", false},
+		{"another error", fmt.Errorf("%w: mtu", params.ErrUnknownParam), "", false},
 		{"nil", nil, "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reason, ok := model.ScenarioReason(tt.err)
+			reason, ok := workload.ScenarioReason(tt.err)
 			if reason != tt.reason || ok != tt.ok {
 				t.Fatalf("ScenarioReason(%v) = %q, %v; want %q, %v", tt.err, reason, ok, tt.reason, tt.ok)
 			}
@@ -47,7 +48,7 @@ func TestTrafficErrorNamesItsTraffic(t *testing.T) {
 		{Name: "u", Pattern: "uniform", Arrival: "saturate"},
 		{Name: "b", Pattern: "bitreverse", Arrival: "saturate"},
 	}
-	sc, err := model.NewScenario(model.ScenarioSpec{Name: "misfit", Phases: 1, Topology: "fattree",
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "misfit", Phases: 1, Topology: "fattree",
 		Topo: fabric.TopoParams{K: 3, Levels: 2}, Traffic: traffic, Source: []byte("misfit")})
 	if err != nil {
 		t.Fatal(err)
@@ -61,7 +62,7 @@ func TestTrafficErrorNamesItsTraffic(t *testing.T) {
 		te.Msg != "bitreverse needs a power of two hosts, not 9" {
 		t.Fatalf("%+v, want traffic 1 (b) of %s, field pattern, the reason alone", *te, sc.Name)
 	}
-	if reason, ok := model.ScenarioReason(err); !ok || reason != "bad scenario "+sc.Name+": traffic b: pattern: bitreverse needs a power of two hosts, not 9" {
+	if reason, ok := workload.ScenarioReason(err); !ok || reason != "bad scenario "+sc.Name+": traffic b: pattern: bitreverse needs a power of two hosts, not 9" {
 		t.Fatalf("ScenarioReason: %q, %v", reason, ok)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -27,12 +28,12 @@ func BenchmarkScalingState(b *testing.B) {
 	} {
 		p.HostGbps, p.SwitchGbps = 32, 32
 		b.Run(fmt.Sprintf("hosts=%d", p.Leaves*p.HostsPerLeaf), func(b *testing.B) {
-			sc := &Scenario{Name: "state", Phases: 1, Routing: "ftree",
+			sc := &workload.Scenario{Name: "state", Phases: 1, Routing: "ftree",
 				Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.4}},
-				Build: func(c *Config) (*fabric.Topology, error) {
+				Build: func(c *params.Config) (*fabric.Topology, error) {
 					return fabric.GenerateTopology("clos", p)
 				}}
-			cfg := DefaultConfig()
+			cfg := params.DefaultConfig()
 			for name, v := range map[string]string{"cc": "on", "host_io_gbps": "25", "fill_mode": "voq",
 				"host_link_gbps": "32"} {
 				if err := cfg.Set(name, v); err != nil {

@@ -266,7 +266,7 @@ func (n *Network) trySwitch(o int32) {
 	}
 	for j := 0; j < len(table); j++ {
 		idx := (int(pt.arbIdx) + j) % len(table)
-		vl := table[idx].vl
+		vl := VL(table[idx].VL)
 		if n.lane(o, vl).waiting == 0 {
 			continue
 		}
@@ -276,11 +276,11 @@ func (n *Network) trySwitch(o int32) {
 		}
 		k := n.takeVoQ(sw, pt, in, vl, slot)
 		if idx != int(pt.arbIdx) || pt.arbLeft <= 0 {
-			pt.arbIdx, pt.arbLeft = int32(idx), table[idx].weight
+			pt.arbIdx, pt.arbLeft = int32(idx), table[idx].Weight
 		}
 		if pt.arbLeft -= n.pkts[k].wire; pt.arbLeft <= 0 {
 			next := (idx + 1) % len(table)
-			pt.arbIdx, pt.arbLeft = int32(next), table[next].weight
+			pt.arbIdx, pt.arbLeft = int32(next), table[next].Weight
 		}
 		n.transmit(o, k, sw.firstPort+in)
 		return

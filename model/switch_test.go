@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestSwitchWakesStayBounded runs congested outputs with small packets,
@@ -24,13 +26,13 @@ func TestSwitchWakesStayBounded(t *testing.T) {
 	} {
 		name := tc.scenario + "/" + map[bool]string{true: "cc", false: "nocc"}[tc.cc]
 		t.Run(name, func(t *testing.T) {
-			c := DefaultConfig()
+			c := params.DefaultConfig()
 			c.Phase = engine.Millisecond
 			c.MessageSize = tc.message
 			if tc.cc {
-				c.CC.Scheme = SchemeIB
+				c.CC.Scheme = params.SchemeIB
 			}
-			res, err := Run(LookupScenario(tc.scenario), c, 1)
+			res, err := Run(workload.LookupScenario(tc.scenario), c, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,10 +54,10 @@ func TestSwitchWakesStayBounded(t *testing.T) {
 // It counts every malloc over the span, as testing.AllocsPerRun does per
 // call, since AllocsPerRun's integer mean would round such a rate to 0.
 func TestSteadyStateAllocatesAlmostNothing(t *testing.T) {
-	c := DefaultConfig()
+	c := params.DefaultConfig()
 	c.Phase = 120 * engine.Millisecond
-	c.CC.Scheme = SchemeIB
-	n, err := NewNetwork(LookupScenario("testbed-s1"), c, 1)
+	c.CC.Scheme = params.SchemeIB
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), c, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -217,9 +218,9 @@ func TestHotspotWithNoColdDestinationIsRefused(t *testing.T) {
 }
 
 // twoHosts is A - S1 - B, one generated traffic from A to B.
-func twoHosts(ts workload.TrafficSpec, phases int) *Scenario {
-	return &Scenario{Name: "two", Phases: phases, Traffic: []workload.TrafficSpec{ts},
-		Build: func(c *Config) (*fabric.Topology, error) {
+func twoHosts(ts workload.TrafficSpec, phases int) *workload.Scenario {
+	return &workload.Scenario{Name: "two", Phases: phases, Traffic: []workload.TrafficSpec{ts},
+		Build: func(c *params.Config) (*fabric.Topology, error) {
 			t := &fabric.Topology{}
 			s := t.AddSwitch("S1", 4)
 			for _, h := range []string{"A", "B"} {
@@ -239,7 +240,7 @@ func twoHosts(ts workload.TrafficSpec, phases int) *Scenario {
 func TestLoneMessageLatency(t *testing.T) {
 	for _, io := range []float64{16, 8} {
 		t.Run(fmt.Sprint("io=", io), func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase, cfg.Sample = 20*engine.Millisecond, engine.Millisecond
 			cfg.HostIOGbps = io
 			const size = 1000
@@ -276,11 +277,11 @@ func TestGeneratedTrafficConservesAndRepeats(t *testing.T) {
 		{Name: "h", Pattern: "hotspot", HotNodes: 1, HotspotFraction: 0.25, MessageSize: 8192, SizeDist: "uniform"},
 	} {
 		t.Run(ts.Name, func(t *testing.T) {
-			cfg := DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase, cfg.Sample = 3*engine.Millisecond, 100*engine.Microsecond
-			cfg.HostIOGbps, cfg.CC.Scheme = 16, SchemeIB
-			sc := &Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
-				Build: func(c *Config) (*fabric.Topology, error) {
+			cfg.HostIOGbps, cfg.CC.Scheme = 16, params.SchemeIB
+			sc := &workload.Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
+				Build: func(c *params.Config) (*fabric.Topology, error) {
 					return fabric.GenerateTopology("fattree", fabric.TopoParams{K: 4, Levels: 2, HostGbps: 16, SwitchGbps: 16})
 				}}
 			n, err := NewNetwork(sc, cfg, 3)
@@ -339,10 +340,10 @@ func TestLatencyHistogram(t *testing.T) {
 // runs.
 func TestOfferedLoadCountsABlockedSourcesArrivals(t *testing.T) {
 	ts := workload.TrafficSpec{Name: "p", Pattern: "neighbour", Arrival: "poisson", Load: 0.6, MessageSize: 4096}
-	cfg := DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase, cfg.HCAMsgRate = 2*engine.Millisecond, 0.002
-	sc := &Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
-		Build: func(c *Config) (*fabric.Topology, error) {
+	sc := &workload.Scenario{Name: "ft", Phases: 1, Traffic: []workload.TrafficSpec{ts}, Routing: "ftree",
+		Build: func(c *params.Config) (*fabric.Topology, error) {
 			return fabric.GenerateTopology("fattree", fabric.TopoParams{K: 2, Levels: 2, HostGbps: 16, SwitchGbps: 16})
 		}}
 	n, err := NewNetwork(sc, cfg, 5)

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // This file holds what the reliable-connection (RC) transport and the
@@ -57,7 +58,7 @@ func (n *Network) initRC() {
 	t := n.cfg.Transport
 	n.rc = rcState{
 		becnInAck: t.BECNReturn == "ack",
-		readAll:   t.PacedRead == PacedReadAll,
+		readAll:   t.PacedRead == params.PacedReadAll,
 		ackReq:    int32(t.AckReqPackets),
 		ackWire:   int32(n.cfg.HeaderBytes + aethBytes),
 		fecnSeen:  make([]bool, len(n.flows)),
@@ -96,7 +97,7 @@ func (n *Network) answerFECN(pk *packet) {
 	n.rc.fecnSeen[f] = false
 	k := n.newPacket()
 	n.pkts[k] = packet{flow: f, src: pk.dst, dst: pk.src, dlid: int32(n.routes.LID(int(pk.src), n.routes.PathOf(pk.dlid))),
-		wire: n.rc.ackWire, credits: int32(credits(int(n.rc.ackWire))), vl: pk.vl, kind: kindCNP, becn: true}
+		wire: n.rc.ackWire, credits: int32(params.Credits(int(n.rc.ackWire))), vl: pk.vl, kind: kindCNP, becn: true}
 	n.counters.CNPs++
 	n.sim.At(max(pk.tailAt, n.sim.Now()), evAck, uint32(k))
 }

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 func TestAckRequestedOnEveryNthPacketAndTheLast(t *testing.T) {
@@ -127,10 +129,10 @@ func TestPacedFlowRateMatchesItsClosedForm(t *testing.T) {
 
 func TestCCTITimersStartOutOfStepAndDeterministically(t *testing.T) {
 	firsts := func(start string, seed uint64) []engine.Time {
-		cfg := DefaultConfig()
-		cfg.CC.Scheme = SchemeIB
+		cfg := params.DefaultConfig()
+		cfg.CC.Scheme = params.SchemeIB
 		cfg.Transport.CCTITimerStart = start
-		n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, seed)
+		n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -141,7 +143,7 @@ func TestCCTITimersStartOutOfStepAndDeterministically(t *testing.T) {
 		}
 		return out
 	}
-	period := DefaultConfig().CC.CCTITimer
+	period := params.DefaultConfig().CC.CCTITimer
 	a, b, c := firsts("random", 1), firsts("random", 1), firsts("random", 2)
 	distinct := map[engine.Time]bool{}
 	for i, t0 := range a {

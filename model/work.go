@@ -7,6 +7,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -39,14 +40,14 @@ const eventsPerLink = 2.5
 const MaxSamples = 10_000_000
 
 // EstimateWork returns the work a run of sc with c implies.
-func (sc *Scenario) EstimateWork(c Config) (Work, error) {
-	sh, err := sc.shape(&c)
+func EstimateWork(sc *workload.Scenario, c params.Config) (Work, error) {
+	sh, err := shapeOf(sc, &c)
 	if err != nil {
 		return Work{}, err
 	}
 	hops := sh.links
 	end := float64(sc.Phases) * c.Phase.Seconds()
-	traffic, err := sc.traffic(&c)
+	traffic, err := sc.TrafficFor(&c)
 	if err != nil {
 		return Work{}, err
 	}
@@ -56,7 +57,7 @@ func (sc *Scenario) EstimateWork(c Config) (Work, error) {
 	}
 	w := Work{Samples: int64(sources) * int64(math.Floor(end/c.Sample.Seconds()))}
 	packetsPerByte := math.Ceil(float64(c.MessageSize)/float64(c.MTU)) / float64(c.MessageSize)
-	rate := min(c.hostPayloadGbps(c.HostLinkGbps), c.HostLinkGbps) * 1e9 / 8 // bytes/s
+	rate := min(c.HostPayloadGbps(c.HostLinkGbps), c.HostLinkGbps) * 1e9 / 8 // bytes/s
 	for i, f := range sc.Flows {
 		active := end - float64(f.StartPhase)*c.Phase.Seconds()
 		if active <= 0 {
@@ -110,13 +111,13 @@ func trafficSenders(ts *workload.TrafficSpec, hosts int) int {
 // CheckWork refuses a run whose series would exceed MaxSamples, or whose
 // estimated events exceed maxEvents (0: no limit), with an error that says
 // which parameter drives the cost.
-func (sc *Scenario) CheckWork(c Config, maxEvents float64) (Work, error) {
-	w, err := sc.EstimateWork(c)
+func CheckWork(sc *workload.Scenario, c params.Config, maxEvents float64) (Work, error) {
+	w, err := EstimateWork(sc, c)
 	if err != nil {
 		return w, err
 	}
 	if w.Samples > MaxSamples {
-		return w, &ParamError{Name: "sample", Value: c.Sample, Reason: fmt.Sprintf(
+		return w, &params.ParamError{Name: "sample", Value: c.Sample, Reason: fmt.Sprintf(
 			"%d flows sampled every %v for %v keep %d samples, more than the %d a run may keep; sample less often",
 			w.Samples/max(int64(math.Floor(float64(sc.Phases)*c.Phase.Seconds()/c.Sample.Seconds())), 1), c.Sample, c.Phase*engine.Time(sc.Phases), w.Samples, MaxSamples)}
 	}
@@ -147,12 +148,11 @@ type shape struct {
 	meanLinks float64
 }
 
-// shape returns sc's shape under c, cached per scenario and topology
+// shapeOf returns sc's shape under c, cached per scenario and topology
 // parameters (the shape does not depend on rates).
-func (sc *Scenario) shape(c *Config) (*shape, error) {
+func shapeOf(sc *workload.Scenario, c *params.Config) (*shape, error) {
 	key := any(sc)
-	if sc.spec != nil {
-		r := sc.resolve(c)
+	if r := sc.Resolve(c); r != nil {
 		key = fmt.Sprint(sc.Name, r.Topology, r.Topo.K, r.Topo.Levels, r.Topo.Leaves, r.Topo.Spines,
 			r.Topo.HostsPerLeaf, r.Topo.LinksPerPair, r.Topo.Preset, r.Topo.Dims, r.Topo.HostsPerRouter)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestEstimateWorkBoundsTheRealRun runs short testbed runs and checks that
@@ -30,15 +32,15 @@ func TestEstimateWorkBoundsTheRealRun(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			sc := LookupScenario(tc.scenario)
-			c := DefaultConfig()
+			sc := workload.LookupScenario(tc.scenario)
+			c := params.DefaultConfig()
 			c.Phase = 2 * engine.Millisecond
 			for k, v := range tc.set {
 				if err := c.Set(k, v); err != nil {
 					t.Fatal(err)
 				}
 			}
-			w, err := sc.EstimateWork(c)
+			w, err := EstimateWork(sc, c)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -62,29 +64,29 @@ func TestEstimateWorkBoundsTheRealRun(t *testing.T) {
 }
 
 func TestCheckWorkRefuses(t *testing.T) {
-	sc := LookupScenario("testbed-s1")
+	sc := workload.LookupScenario("testbed-s1")
 	t.Run("tiny messages", func(t *testing.T) {
-		c := DefaultConfig()
+		c := params.DefaultConfig()
 		c.MessageSize = 1
-		_, err := sc.CheckWork(c, 1e10)
+		_, err := CheckWork(sc, c, 1e10)
 		var we *WorkError
 		if !errors.As(err, &we) || we.PacketBytes != 1 || we.Work.Events < 1e10 {
 			t.Fatalf("err %v, want a WorkError over 1e10 events for 1-byte packets", err)
 		}
-		if _, err := sc.CheckWork(c, 0); err != nil {
+		if _, err := CheckWork(sc, c, 0); err != nil {
 			t.Errorf("no limit: %v", err)
 		}
 	})
 	t.Run("defaults pass", func(t *testing.T) {
-		if w, err := sc.CheckWork(DefaultConfig(), 1e10); err != nil || w.Events > 1e9 {
+		if w, err := CheckWork(sc, params.DefaultConfig(), 1e10); err != nil || w.Events > 1e9 {
 			t.Fatalf("defaults: %v (%.3g events)", err, w.Events)
 		}
 	})
 	t.Run("too many samples", func(t *testing.T) {
-		c := DefaultConfig()
+		c := params.DefaultConfig()
 		c.Sample = engine.Microsecond // 5 s / 1 us x 5 flows = 25 M
-		_, err := sc.CheckWork(c, 0)
-		var pe *ParamError
+		_, err := CheckWork(sc, c, 0)
+		var pe *params.ParamError
 		if !errors.As(err, &pe) || pe.Name != "sample" || !strings.Contains(err.Error(), "25000000 samples") {
 			t.Fatalf("err %v, want a ParamError on sample counting 25000000 samples", err)
 		}
@@ -107,11 +109,11 @@ func TestMessageRateCapsSmallMessages(t *testing.T) {
 		{"256 B messages at 2.5 M/s", 2.5, 256, 256},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c := DefaultConfig()
+			c := params.DefaultConfig()
 			c.Phase = 2 * engine.Millisecond
 			c.HCAMsgRate = tc.rate
 			c.MessageSize, c.MTU = tc.message, tc.mtu
-			sc := LookupScenario("testbed-s1") // F1 alone in the first phase
+			sc := workload.LookupScenario("testbed-s1") // F1 alone in the first phase
 			res, err := Run(sc, c, 1)
 			if err != nil {
 				t.Fatal(err)
@@ -121,7 +123,7 @@ func TestMessageRateCapsSmallMessages(t *testing.T) {
 			if math.Abs(got-want) > 0.01*want {
 				t.Errorf("F1 alone: %.4f Gbit/s, want %.4f", got, want)
 			}
-			w, err := sc.EstimateWork(c)
+			w, err := EstimateWork(sc, c)
 			if err != nil {
 				t.Fatal(err)
 			}

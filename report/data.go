@@ -16,6 +16,8 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -359,11 +361,11 @@ func dimsOf(subs []grids.CanonicalSubGrid, results []store.Result) []Dim {
 // a scale) when the parameter is a number or a duration.
 func newDim(name string, vals []string) Dim {
 	d := Dim{Name: name, Values: vals}
-	p := model.LookupParam(name)
+	p := params.LookupParam(name)
 	if p == nil { // a scenario file's own parameter (e.g. bg.load)
 		p = scenarioParam(name)
 	}
-	if p == nil || (p.Kind != model.KindInt && p.Kind != model.KindFloat && p.Kind != model.KindDuration) {
+	if p == nil || (p.Kind != params.KindInt && p.Kind != params.KindFloat && p.Kind != params.KindDuration) {
 		return d
 	}
 	nums := make([]float64, len(vals))
@@ -384,7 +386,7 @@ func newDim(name string, vals []string) Dim {
 		d.Values[k], d.Nums[k] = vals[i], nums[i]
 	}
 	d.Unit = p.Unit
-	if p.Kind == model.KindDuration {
+	if p.Kind == params.KindDuration {
 		d.Unit = "µs"
 	}
 	d.Scale = scaleOf(d.Nums)
@@ -393,7 +395,7 @@ func newDim(name string, vals []string) Dim {
 
 // paramNumber reads a canonical value of a numeric parameter, durations in
 // microseconds.
-func paramNumber(p *model.Param, v string) (float64, bool) {
+func paramNumber(p *params.Param, v string) (float64, bool) {
 	x, err := p.Parse(v)
 	if err != nil {
 		return 0, false
@@ -609,8 +611,8 @@ func (g *Grid) plan(pg *grids.Grid, err error) {
 // defaultValue returns the testbed's value of a parameter: the model
 // default with CC on.
 func defaultValue(name string) string {
-	c := model.DefaultConfig()
-	c.CC.Scheme = model.SchemeIB
+	c := params.DefaultConfig()
+	c.CC.Scheme = params.SchemeIB
 	return c.Canonical(name)
 }
 
@@ -633,10 +635,10 @@ func roundSig(x float64, n int) float64 {
 }
 
 // scenarioParam returns the parameter called name of any registered file
-// scenario (model.NewScenario; reading a grid registers its scenarios), or
+// scenario (workload.NewScenario; reading a grid registers its scenarios), or
 // nil. Scenario parameters of one name have one kind and unit.
-func scenarioParam(name string) *model.Param {
-	for _, sc := range model.FileScenarios() {
+func scenarioParam(name string) *params.Param {
+	for _, sc := range workload.FileScenarios() {
 		if p := sc.Param(name); p != nil {
 			return p
 		}

@@ -39,7 +39,8 @@
 //
 // # Imports
 //
-// Of ccsweep, report imports engine, grids, model, model/workload (the
+// Of ccsweep, report imports engine, grids, model, model/params (the
+// parameters and schemes a figure names), model/workload (the
 // flow roles a figure groups by), report/rank, store and
 // store/atomicfile. It must never import sweep: drawing a database never
 // runs a point.

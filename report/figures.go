@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
@@ -376,17 +377,17 @@ func (g *Grid) readPick(ctx context.Context, db *store.DB, ci int, id string) (*
 type windowFunc func(n int, sample engine.Time) (from, to engine.Time)
 
 // window returns the windowFunc of the points of cell c: the window of
-// their scenario and configuration (model.Scenario.Window) or, for a
+// their scenario and configuration (model.Window) or, for a
 // scenario this ccsweep does not know, the last phase of the sampled time.
 func window(c *Cell) windowFunc {
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	for _, p := range c.Params {
 		_ = cfg.Set(p.Name, p.Value) // a parameter of another model version keeps its default
 	}
-	sc := model.LookupScenario(c.scenario)
+	sc := workload.LookupScenario(c.scenario)
 	return func(n int, sample engine.Time) (from, to engine.Time) {
 		if sc != nil {
-			return sc.Window(&cfg)
+			return model.Window(sc, &cfg)
 		}
 		return model.MeasurementWindow(engine.Time(n)*sample, cfg.Phase)
 	}

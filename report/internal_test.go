@@ -12,6 +12,8 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -91,10 +93,10 @@ func TestFlowStatsWindow(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			cfg.Phase, cfg.Sample = tt.phase, tt.sample
 			end := 20 * ms
-			if sc := model.LookupScenario(tt.scenario); sc != nil {
+			if sc := workload.LookupScenario(tt.scenario); sc != nil {
 				n, err := model.NewNetwork(sc, cfg, 1)
 				if err != nil {
 					t.Fatal(err)

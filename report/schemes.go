@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/report/rank"
 	"github.com/ccsweep/ccsweep/store"
 )
@@ -177,7 +177,7 @@ func compareViewOf(g *Grid, gi int, add func(*Chart) *Chart) *compareView {
 	}
 	v := &compareView{By: strings.Join(c.Objectives, ", ")}
 	for _, s := range c.Schemes {
-		v.Schemes = append(v.Schemes, model.SchemeOf(s)) // IB CC's canonical "on" is named ib
+		v.Schemes = append(v.Schemes, params.SchemeOf(s)) // IB CC's canonical "on" is named ib
 	}
 	for i, row := range comparisonCharts(g, gi) {
 		r := compareRow{Metric: metricOf(surfaceMetrics(g)[i])}

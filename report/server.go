@@ -166,9 +166,9 @@ func writeJSON(w http.ResponseWriter, v any) {
 	}
 }
 
-// params checks that q holds only the allowed names (and names starting
+// checkQuery checks that q holds only the allowed names (and names starting
 // with one of the allowed prefixes), each at most once.
-func params(q url.Values, names []string, prefixes ...string) error {
+func checkQuery(q url.Values, names []string, prefixes ...string) error {
 	for k, vs := range q {
 		if !slices.Contains(names, k) && !slices.ContainsFunc(prefixes, func(p string) bool { return strings.HasPrefix(k, p) }) {
 			return badf("unknown query parameter %q", k)
@@ -181,7 +181,7 @@ func params(q url.Values, names []string, prefixes ...string) error {
 }
 
 func (s *Server) handlePage(w http.ResponseWriter, r *http.Request) {
-	if err := params(r.URL.Query(), nil); err != nil {
+	if err := checkQuery(r.URL.Query(), nil); err != nil {
 		fail(w, err)
 		return
 	}
@@ -239,7 +239,7 @@ type viewQuery struct {
 }
 
 func (s *Server) handleGrids(w http.ResponseWriter, r *http.Request) {
-	if err := params(r.URL.Query(), nil); err != nil {
+	if err := checkQuery(r.URL.Query(), nil); err != nil {
 		fail(w, err)
 		return
 	}
@@ -314,7 +314,7 @@ type viewResponse struct {
 
 func (s *Server) handleView(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	if err := params(q, []string{"grid", "metric", "x", "y"}, "at."); err != nil {
+	if err := checkQuery(q, []string{"grid", "metric", "x", "y"}, "at."); err != nil {
 		fail(w, err)
 		return
 	}
@@ -423,7 +423,7 @@ type pointResponse struct {
 
 func (s *Server) handlePoint(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	if err := params(q, []string{"grid", "point"}); err != nil {
+	if err := checkQuery(q, []string{"grid", "point"}); err != nil {
 		fail(w, err)
 		return
 	}

@@ -18,7 +18,9 @@
 //
 // # Imports
 //
-// Of ccsweep, sweep imports engine, grids, model and store. It must never
+// Of ccsweep, sweep imports engine, grids, model, model/params (the
+// parameters a point sets), model/workload (the scenario a point runs) and
+// store. It must never
 // import report or report/rank (a sweep runs and stores points; drawing or
 // ranking them reads the database afterwards), nor sweep/adaptive or
 // sweep/slurm, which build on it.

@@ -9,6 +9,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -39,7 +40,7 @@ func Estimate(ctx context.Context, plan *Plan, idx iter.Seq[int]) (coreSeconds f
 // calibrate returns the wall seconds per simulated second of pt, run with
 // every phase shortened to calibrationPhase.
 func calibrate(ctx context.Context, pt grids.Point) (float64, error) {
-	sc := model.LookupScenario(pt.Scenario)
+	sc := workload.LookupScenario(pt.Scenario)
 	cfg, err := grids.PointConfig(pt)
 	if err != nil {
 		return 0, err

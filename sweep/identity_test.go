@@ -15,7 +15,7 @@ import (
 )
 
 // defaultGrid sweeps marking_rate over 0, 1 (the testbed's default,
-// model.DefaultCC) and 2, with an empty sub-grid beside it: the point with
+// params.DefaultCC) and 2, with an empty sub-grid beside it: the point with
 // no marking_rate, which is marking_rate = 1 again.
 const defaultGrid = `
 name     = "defaults"

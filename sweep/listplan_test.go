@@ -9,6 +9,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
@@ -62,7 +63,7 @@ func TestOptionsSimulateReplacesTheModel(t *testing.T) {
 	g := parse(t, smallGrid)
 	db := openDB(t, "fake.db")
 	var calls atomic.Int64
-	fake := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	fake := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		calls.Add(1)
 		v := float64(cfg.CC.MarkingRate) + float64(seed)/10
 		return &model.Result{Scenario: sc.Name, Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,

@@ -18,6 +18,8 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -39,13 +41,13 @@ type Options struct {
 	Version, Commit string
 	Args            []string
 	// MaxEvents, when above 0, refuses to simulate a point whose estimated
-	// work (model.Scenario.CheckWork) exceeds it: the point is recorded as
+	// work (model.CheckWork) exceeds it: the point is recorded as
 	// failed with the reason, and a later sweep with a higher limit runs it.
 	MaxEvents float64
 	// Simulate, if not nil, runs each point's simulation instead of
 	// model.RunContext: tests of the packages built on sweep give it a fake
 	// model. It is called from several workers at once.
-	Simulate func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error)
+	Simulate func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error)
 }
 
 // Progress hears how a sweep advances. Its methods are called from one
@@ -429,7 +431,7 @@ func simulate(ctx context.Context, sim simulator, gridID string, pt grids.Point,
 // take the sweep down.
 func runPoint(ctx context.Context, sim simulator, pt grids.Point, maxEvents float64) (*model.Result, error) {
 	return catchPanic(func() (*model.Result, error) {
-		sc := model.LookupScenario(pt.Scenario)
+		sc := workload.LookupScenario(pt.Scenario)
 		if sc == nil {
 			return nil, fmt.Errorf("unknown scenario %q", pt.Scenario)
 		}
@@ -437,7 +439,7 @@ func runPoint(ctx context.Context, sim simulator, pt grids.Point, maxEvents floa
 		if err != nil {
 			return nil, err
 		}
-		if _, err := sc.CheckWork(cfg, maxEvents); err != nil {
+		if _, err := model.CheckWork(sc, cfg, maxEvents); err != nil {
 			return nil, err
 		}
 		return sim(ctx, sc, cfg, pt.Seed)
@@ -445,7 +447,7 @@ func runPoint(ctx context.Context, sim simulator, pt grids.Point, maxEvents floa
 }
 
 // simulator runs one simulation, as model.RunContext does.
-type simulator = func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error)
+type simulator = func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error)
 
 // simulateRun runs a simulation when Options.Simulate is nil; sweep's own
 // tests replace it to make points fail.
@@ -469,17 +471,17 @@ func catchPanic[T any](f func() (T, error)) (res T, err error) {
 // It returns nil for a model version
 // other than this build's, whose defaults it does not know, or parameters
 // this model rejects. It suits store.ExportOptions.Effective.
-func EffectiveParams(scenario, modelVersion string, params []store.Param) map[string]string {
+func EffectiveParams(scenario, modelVersion string, given []store.Param) map[string]string {
 	if modelVersion != model.Version {
 		return nil
 	}
-	cfg, err := grids.PointConfig(grids.Point{Scenario: scenario, Params: params})
+	cfg, err := grids.PointConfig(grids.Point{Scenario: scenario, Params: given})
 	if err != nil {
 		return nil
 	}
 	values := make(map[string]string)
-	for _, name := range model.ParamNames() {
-		if model.LookupParam(name).AppliesTo(cfg.CC.Scheme) { // another scheme's does not apply
+	for _, name := range params.ParamNames() {
+		if params.LookupParam(name).AppliesTo(cfg.CC.Scheme) { // another scheme's does not apply
 			values[name] = cfg.Canonical(name)
 		}
 	}
@@ -492,7 +494,7 @@ func EffectiveParams(scenario, modelVersion string, params []store.Param) map[st
 // does not know (a scenario file's own, or one an older model had). It
 // suits store.CheckParamsWith.
 func CheckStoredParam(modelVersion, name, value string) error {
-	p := model.LookupParam(name)
+	p := params.LookupParam(name)
 	if modelVersion != model.Version || p == nil {
 		return nil
 	}
@@ -511,7 +513,7 @@ func describe(pt grids.Point) string {
 
 // SimulatedTime returns how much simulated time a point covers.
 func SimulatedTime(pt grids.Point) engine.Time {
-	sc := model.LookupScenario(pt.Scenario)
+	sc := workload.LookupScenario(pt.Scenario)
 	cfg, err := grids.PointConfig(pt)
 	if sc == nil || err != nil {
 		return 0

@@ -19,6 +19,8 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -126,7 +128,7 @@ func TestRerunAndOverlappingGridRunOnlyWhatIsMissing(t *testing.T) {
 func TestFailedPointIsRecordedAndTheSweepGoesOn(t *testing.T) {
 	// The simulation of every point with victim_mask none fails (a valid
 	// grid whose runs fail, as a model bug or a run-time limit would make them).
-	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sweep.SetSimulate(t.Cleanup, func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		if cfg.CC.VictimMask == "none" {
 			return nil, errors.New("victim_mask none: simulated failure")
 		}

@@ -12,7 +12,7 @@
 package param
 
 // Param is a parameter's name and its value in canonical text form (the
-// model's spelling, model.Param.Canonical), as a grid point, a stored point
+// model's spelling, params.Param.Canonical), as a grid point, a stored point
 // and a ranking hold it.
 type Param struct {
 	Name  string

@@ -31,7 +31,7 @@ type Point struct {
 	// scenario file gives it).
 	Scenario string
 	// Params are the parameters the point sets, names unique, each value
-	// canonically spelled (model.Param.Format). A grid's points and the
+	// canonically spelled (params.Param.Format). A grid's points and the
 	// points read from a database hold them sorted by name; a parameter the
 	// point does not set keeps its scenario's value.
 	Params []param.Param

@@ -280,12 +280,12 @@ func TestIBNetDiscoverAggregationNodes(t *testing.T) {
 		t.Fatalf("router has %d ports, want 2", n.Ports)
 	}
 
-	spec := func(flows []workload.FlowSpec, traffic []workload.TrafficSpec) model.ScenarioSpec {
-		return model.ScenarioSpec{Name: "sharp", Phases: 1, Topology: "ibnetdiscover", Fabric: text, FabricName: "sharp.txt",
+	spec := func(flows []workload.FlowSpec, traffic []workload.TrafficSpec) workload.ScenarioSpec {
+		return workload.ScenarioSpec{Name: "sharp", Phases: 1, Topology: "ibnetdiscover", Fabric: text, FabricName: "sharp.txt",
 			Routing: "updn", Flows: flows, Traffic: traffic, Source: []byte(fmt.Sprint(flows, traffic))}
 	}
 	for _, end := range []string{"H-b8599f0300fc6dec", "ib-gw01"} {
-		sc, err := model.NewScenario(spec([]workload.FlowSpec{{Name: "F1", Src: "gpu01", Dst: end}}, nil))
+		sc, err := workload.NewScenario(spec([]workload.FlowSpec{{Name: "F1", Src: "gpu01", Dst: end}}, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -296,7 +296,7 @@ func TestIBNetDiscoverAggregationNodes(t *testing.T) {
 	}
 	// transpose needs a square number of hosts: 4 hosts (not 6 or 7 with
 	// the aggregation nodes and the router).
-	sc, err := model.NewScenario(spec(nil, []workload.TrafficSpec{{Name: "t", Pattern: "transpose", Arrival: "saturate"}}))
+	sc, err := workload.NewScenario(spec(nil, []workload.TrafficSpec{{Name: "t", Pattern: "transpose", Arrival: "saturate"}}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,9 +11,10 @@
 //
 // # Imports
 //
-// Of ccsweep, fidelity imports only engine and model: it runs the model's
-// built-in scenarios as any caller would. model never imports fidelity, and
-// fidelity must never import grids, sweep, store, report or report/rank: a
-// check of the model does not depend on how sweeps are planned, stored or
-// drawn.
+// Of ccsweep, fidelity imports only engine, model, model/params (the
+// configuration it varies) and model/workload (the scenarios it runs): it
+// runs the model's built-in scenarios as any caller would. model never
+// imports fidelity, and fidelity must never import grids, sweep, store,
+// report or report/rank: a check of the model does not depend on how
+// sweeps are planned, stored or drawn.
 package fidelity

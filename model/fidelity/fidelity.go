@@ -8,6 +8,8 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // This file and fidelity_reference.go check the model against the published
@@ -30,7 +32,7 @@ type FidelityOptions struct {
 	// Base is the configuration every run starts from; CheckFidelity sets
 	// cc, phase, and on the grid ccti_timer and marking_rate, itself. Nil
 	// means DefaultConfig(): the testbed with its Table I CC parameters.
-	Base *model.Config
+	Base *params.Config
 	// Phase is the phase of every run (flows join one phase apart); 0
 	// means 1 s, as on the testbed. Shorter phases run faster and shift the
 	// numbers a little.
@@ -82,7 +84,7 @@ type FidelityReport struct {
 	// Surface is the grid the claims about figures 11, 12 and 14 read.
 	Surface FidelitySurface
 	// Config is the configuration the runs started from.
-	Config model.Config
+	Config params.Config
 
 	onSD, offSD [][]float64 // each flow's sd over the samples per phase, [phase][flow]
 }
@@ -125,9 +127,9 @@ type FidelitySurface struct {
 
 // job is one simulation of CheckFidelity: of testbed-s1 unless sc is set.
 type job struct {
-	cfg  model.Config
+	cfg  params.Config
 	done func(*model.Result)
-	sc   *model.Scenario
+	sc   *workload.Scenario
 }
 
 // CheckFidelity runs the reference experiments and checks them: testbed-s1 with CC off
@@ -138,7 +140,7 @@ type job struct {
 // error when ctx is done, and with the first simulation's error if one
 // fails.
 func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, error) {
-	base := model.DefaultConfig()
+	base := params.DefaultConfig()
 	if opt.Base != nil {
 		base = *opt.Base
 	}
@@ -162,13 +164,13 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 	if err := base.Validate(); err != nil {
 		return nil, err
 	}
-	sc := model.LookupScenario("testbed-s1")
+	sc := workload.LookupScenario("testbed-s1")
 	rep := &FidelityReport{Config: base, Surface: newSurface(opt.Timers, opt.Rates)}
 	for _, f := range sc.Flows {
 		rep.Flows = append(rep.Flows, f.Name)
 	}
 
-	sc2 := model.LookupScenario("testbed-s2")
+	sc2 := workload.LookupScenario("testbed-s2")
 	for _, f := range sc2.Flows {
 		rep.S2Flows = append(rep.S2Flows, f.Name)
 	}
@@ -176,7 +178,7 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 	var jobs []job
 	var offRes, onRes, s2Off, s2On *model.Result
 	off, on := base, base
-	off.CC.Scheme, on.CC.Scheme = model.SchemeOff, model.SchemeIB
+	off.CC.Scheme, on.CC.Scheme = params.SchemeOff, params.SchemeIB
 	jobs = append(jobs, job{off, func(r *model.Result) { offRes = r }, nil}, job{on, func(r *model.Result) { onRes = r }, nil})
 	jobs = append(jobs, job{off, func(r *model.Result) { s2Off = r }, sc2}, job{on, func(r *model.Result) { s2On = r }, sc2})
 	s := &rep.Surface
@@ -209,7 +211,7 @@ func CheckFidelity(ctx context.Context, opt FidelityOptions) (*FidelityReport, e
 
 // runAll runs jobs on opt.Jobs workers; each job's done runs on the worker
 // that ran it, and jobs write disjoint results.
-func runAll(ctx context.Context, sc *model.Scenario, jobs []job, opt FidelityOptions) error {
+func runAll(ctx context.Context, sc *workload.Scenario, jobs []job, opt FidelityOptions) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	next := make(chan int)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // Held-out validation (ccsweep validate --cross) and sensitivity (--sensitivity).
@@ -101,7 +101,7 @@ func ParseCrossAxis(s string) (CrossAxis, error) {
 	if !ok || name == "" || values == "" {
 		return CrossAxis{}, fmt.Errorf("%q: want name=value[,value...]", s)
 	}
-	if model.LookupParam(name) == nil {
+	if params.LookupParam(name) == nil {
 		return CrossAxis{}, fmt.Errorf("%q: unknown parameter %q", s, name)
 	}
 	return CrossAxis{Name: name, Values: strings.Split(values, ",")}, nil
@@ -124,7 +124,7 @@ func DefaultCrossAxes() []CrossAxis {
 // run once. It returns early with ctx's error, the first simulation's
 // error, or a *ParamError for a value an axis cannot take.
 func CrossValidate(ctx context.Context, opt CrossOptions) (*CrossReport, error) {
-	base := model.DefaultConfig()
+	base := params.DefaultConfig()
 	if opt.Base != nil {
 		base = *opt.Base
 	}
@@ -133,11 +133,11 @@ func CrossValidate(ctx context.Context, opt CrossOptions) (*CrossReport, error) 
 		axes = DefaultCrossAxes()
 	}
 	rep := &CrossReport{Axes: axes, Points: gridPoints(axes)}
-	cfgs := make([]model.Config, len(rep.Points))
+	cfgs := make([]params.Config, len(rep.Points))
 	baseKey := make([]string, len(axes))
 	for a, ax := range axes {
-		if model.LookupParam(ax.Name) == nil {
-			return nil, fmt.Errorf("%w %q", model.ErrUnknownParam, ax.Name)
+		if params.LookupParam(ax.Name) == nil {
+			return nil, fmt.Errorf("%w %q", params.ErrUnknownParam, ax.Name)
 		}
 		baseKey[a] = base.Canonical(ax.Name)
 	}
@@ -165,7 +165,7 @@ func CrossValidate(ctx context.Context, opt CrossOptions) (*CrossReport, error) 
 		}
 	}
 	reports := make([]*FidelityReport, len(keys))
-	run := func(i int, cfg model.Config) error {
+	run := func(i int, cfg params.Config) error {
 		o := opt.FidelityOptions
 		o.Base = &cfg
 		o.Progress = nil
@@ -305,7 +305,7 @@ type SensitivityParam struct {
 // parameter halved and doubled (integers rounded down), and lists the rows
 // whose verdict flips. A parameter that is not a number is an error.
 func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityReport, error) {
-	base := model.DefaultConfig()
+	base := params.DefaultConfig()
 	if opt.Base != nil {
 		base = *opt.Base
 	}
@@ -316,7 +316,7 @@ func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityRepor
 		}
 	}
 	type variant struct {
-		cfg  model.Config
+		cfg  params.Config
 		into **FidelityReport
 	}
 	rep := &SensitivityReport{Params: make([]SensitivityParam, len(names))}
@@ -324,9 +324,9 @@ func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityRepor
 	for i, name := range names {
 		sp := &rep.Params[i]
 		sp.Name = name
-		p := model.LookupParam(name)
+		p := params.LookupParam(name)
 		if p == nil {
-			return nil, fmt.Errorf("%w %q", model.ErrUnknownParam, name)
+			return nil, fmt.Errorf("%w %q", params.ErrUnknownParam, name)
 		}
 		sp.Default = base.Canonical(name)
 		for _, f := range []struct {
@@ -370,7 +370,7 @@ func Sensitivity(ctx context.Context, opt SensitivityOptions) (*SensitivityRepor
 }
 
 // scaled returns v (a value of p) times factor.
-func scaled(p *model.Param, v any, factor float64) (any, error) {
+func scaled(p *params.Param, v any, factor float64) (any, error) {
 	switch x := v.(type) {
 	case int:
 		return int(float64(x) * factor), nil
@@ -379,7 +379,7 @@ func scaled(p *model.Param, v any, factor float64) (any, error) {
 	case engine.Time:
 		return engine.Time(float64(x) * factor), nil
 	}
-	return nil, &model.ParamError{Name: p.Name, Value: v, Reason: "not a number: it cannot be halved or doubled"}
+	return nil, &params.ParamError{Name: p.Name, Value: v, Reason: "not a number: it cannot be halved or doubled"}
 }
 
 // flips returns the indexes of the rows whose verdict differs between a

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // A refit for a held group looks only at the other groups' rows: the
@@ -96,10 +96,10 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 		want[m[1]] = m[2]
 	}
 	rows := judge(goodReport())
-	def0 := model.DefaultConfig()
+	def0 := params.DefaultConfig()
 	got := map[string]bool{}
 	for _, p := range ParamProvenances {
-		param := model.LookupParam(p.Name)
+		param := params.LookupParam(p.Name)
 		if param == nil {
 			t.Errorf("%s is not a parameter", p.Name)
 			continue
@@ -118,7 +118,7 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 		if !ok {
 			t.Errorf("%s is listed as fitted but neither issue 27 nor docs/model.md says so", p.Name)
 		}
-		def := model.DefaultConfig()
+		def := params.DefaultConfig()
 		if !containsCanonical(&def, p.Name, p.Cross) {
 			t.Errorf("%s: the refit grid %v leaves out the default %s", p.Name, p.Cross, def.Canonical(p.Name))
 		}
@@ -167,7 +167,7 @@ func TestFittedParamsListEveryFittedParameterWithItsRows(t *testing.T) {
 	}
 }
 
-func containsCanonical(c *model.Config, name string, values []string) bool {
+func containsCanonical(c *params.Config, name string, values []string) bool {
 	def := c.Canonical(name)
 	for _, v := range values {
 		d := *c
@@ -201,7 +201,7 @@ func TestHeldOutNeedsEveryBestFit(t *testing.T) {
 // physical quantity, the quantity itself) lies on its side of the default.
 func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
 	rows := judge(goodReport())
-	number := func(p *model.Param, v any) float64 {
+	number := func(p *params.Param, v any) float64 {
 		switch x := v.(type) {
 		case int:
 			return float64(x)
@@ -222,8 +222,8 @@ func TestFittedParamsAreBoundedByTwoSources(t *testing.T) {
 			continue
 		}
 		fitted++
-		param := model.LookupParam(p.Name)
-		def := model.DefaultConfig()
+		param := params.LookupParam(p.Name)
+		def := params.DefaultConfig()
 		dv := number(param, def.Get(p.Name))
 		below, above := map[string]bool{}, map[string]bool{}
 		for _, b := range p.Bounds {

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fidelity"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // tinyCheck is a check small enough for a test: 20 ms phases and one point
@@ -91,7 +91,7 @@ func TestSensitivityListsTheRowsThatFlip(t *testing.T) {
 		value string
 		flips []int
 	}{{"1.25us", p.HalfFlips}, {"5us", p.DoubleFlips}} {
-		cfg := model.DefaultConfig()
+		cfg := params.DefaultConfig()
 		if err := cfg.Set("paced_read_latency", v.value); err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +119,7 @@ func TestSensitivityListsTheRowsThatFlip(t *testing.T) {
 func TestSensitivityRefusesAWord(t *testing.T) {
 	_, err := fidelity.Sensitivity(context.Background(), fidelity.SensitivityOptions{FidelityOptions: tinyCheck(),
 		Params: []string{"becn_return"}})
-	var pe *model.ParamError
+	var pe *params.ParamError
 	if !errors.As(err, &pe) {
 		t.Errorf("halving becn_return: %v, want a *ParamError", err)
 	}

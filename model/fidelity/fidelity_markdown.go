@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // Failed counts the rows that fail.
@@ -45,7 +46,7 @@ func (rep *FidelityReport) WriteMarkdown(w io.Writer, sets []string, took time.D
 
 // writeProvenance prints the fitted and guessed parameters as a Markdown
 // table.
-func writeProvenance(w io.Writer, cfg *model.Config) {
+func writeProvenance(w io.Writer, cfg *params.Config) {
 	fmt.Fprintln(w, "| parameter | value | provenance | bounded by | allows | refit over (--cross) | why |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, p := range ParamProvenances {

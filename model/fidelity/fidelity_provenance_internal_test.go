@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // validate --cross prints a physical bound as the quantity it is, with its
@@ -13,7 +13,7 @@ import (
 // where it fails (ParamBound.String); a physical quantity is none of the
 // rows a value was fitted on.
 func TestProvenanceTablePrintsPhysicalBoundsAsQuantities(t *testing.T) {
-	def := model.DefaultConfig()
+	def := params.DefaultConfig()
 	var buf bytes.Buffer
 	writeProvenance(&buf, &def)
 	physical := 0

@@ -5,14 +5,14 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // goodReport returns a hand-made report that agrees with every published
 // number: the SPEC §3 tables, a short-timer band, a flat contributors'
 // surface and a Var surface that is low only along the band.
 func goodReport() *FidelityReport {
-	rep := &FidelityReport{Flows: []string{"F1", "F2", "F3", "F4", "F5"}, Config: model.DefaultConfig(),
+	rep := &FidelityReport{Flows: []string{"F1", "F2", "F3", "F4", "F5"}, Config: params.DefaultConfig(),
 		Surface: newSurface(FidelityTimers, FidelityRates)}
 	rep.Off = [][]float64{
 		{13, 0, 0, 0, 0}, {13, 13, 0, 0, 0}, {6.5, 6.5, 6.5, 0, 0}, {3.25, 3.25, 3.25, 6.5, 0}, {2.17, 2.17, 2.17, 4.33, 4.33},

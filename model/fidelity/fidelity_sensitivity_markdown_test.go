@@ -9,6 +9,7 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fidelity"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // validate --sensitivity prints, per parameter, its provenance, the halved
@@ -20,7 +21,7 @@ func TestSensitivityMarkdownNamesEachFlipAndItsDirection(t *testing.T) {
 	row := func(source, item string, pass bool) fidelity.FidelityRow {
 		return fidelity.FidelityRow{Source: source, Item: item, Pass: pass}
 	}
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase = 100 * engine.Millisecond
 	base := &fidelity.FidelityReport{Config: cfg, Rows: []fidelity.FidelityRow{
 		row("claim 1", "victim", true), row("claim 5", "threshold 15", false), row("claim 6", "F2 + F3", true)}}

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fidelity"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // smallGrid is a scaled-down plane: the short-timer edge, 100 µs, the
@@ -66,7 +66,7 @@ rows:
 	if testing.Short() {
 		return
 	}
-	old := model.DefaultConfig()
+	old := params.DefaultConfig()
 	for k, v := range map[string]string{"becn_return": "cnp", "paced_read_latency": "0s",
 		"ccti_timer_start": "zero", "marking_mode": "counter"} {
 		if err := old.Set(k, v); err != nil {
@@ -123,7 +123,7 @@ func TestProvenanceBoundsHoldInAScaledDownScan(t *testing.T) {
 	opt := fidelity.FidelityOptions{Phase: 100 * engine.Millisecond, Rates: []int{1},
 		Timers: []engine.Time{20 * engine.Microsecond, 50 * engine.Microsecond, 100 * engine.Microsecond, 150 * engine.Microsecond}}
 	check := func(name, value string) map[string]bool {
-		cfg := model.DefaultConfig()
+		cfg := params.DefaultConfig()
 		if name != "" {
 			if err := cfg.Set(name, value); err != nil {
 				t.Fatal(err)

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/store"
 )
 
@@ -313,7 +313,7 @@ func (a *Answer) WriteJSON(w io.Writer, top []*Entry) error {
 // canonicalValue returns v, a value of parameter name, in its canonical
 // spelling, as points store it.
 func canonicalValue(name, v string) (string, error) {
-	p := model.LookupParam(name)
+	p := params.LookupParam(name)
 	if p == nil {
 		return "", fmt.Errorf("unknown parameter %q", name)
 	}

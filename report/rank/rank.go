@@ -10,7 +10,8 @@
 //
 // # Imports
 //
-// Of ccsweep, rank imports only grids, model and store. It must never import
+// Of ccsweep, rank imports only grids, model, model/params (the
+// parameters a ranking names) and store. It must never import
 // report, sweep or engine: the report and ccsweep best both use it, and it
 // ranks what is stored without running or drawing anything.
 package rank

@@ -14,6 +14,8 @@ import (
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/sweep"
 	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
@@ -22,14 +24,14 @@ import (
 // the hidden parameters.
 func measure(t *testing.T, path, scenario string, set map[string]string) {
 	t.Helper()
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	cfg.Phase, cfg.Sample = 5*engine.Millisecond, engine.Millisecond
 	for k, v := range set {
 		if err := cfg.Set(k, v); err != nil {
 			t.Fatal(err)
 		}
 	}
-	res, err := model.Run(model.LookupScenario(scenario), cfg, 1)
+	res, err := model.Run(workload.LookupScenario(scenario), cfg, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +84,7 @@ func TestCalibrationRecoversHiddenParameters(t *testing.T) {
 	// Interrupted after 60 simulations, then resumed.
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int64
-	sim := func(c context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(c context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		if calls.Add(1) > 60 {
 			cancel()
 			return nil, c.Err()

@@ -21,7 +21,7 @@
 // # Imports
 //
 // Of ccsweep, adaptive imports engine, grids (the grid and its parsed
-// settings), model (the model version and configuration of a point), store
+// settings), model (the model version, part of a point's identity), store
 // (the results a round is decided from) and sweep (which runs a round's
 // points). It must never import report or report/rank (a sweep decides
 // from summaries, not from a ranking), nor sweep/slurm, which runs rounds as

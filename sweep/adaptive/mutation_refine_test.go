@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/grids"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // A metric equal at every point gives every pair a score of 0 (its change
@@ -12,7 +12,7 @@ import (
 // proposes nothing, where no where constraint changes.
 func TestRefineFlatMetricProposesNothing(t *testing.T) {
 	g := refineGrid(t, 1)
-	ax := grids.RefineAxis{Name: "marking_rate", Kind: model.KindInt}
+	ax := grids.RefineAxis{Name: "marking_rate", Kind: params.KindInt}
 	pts := []refinePoint{
 		{params: []string{"marking_rate", "0"}, victim: 5},
 		{params: []string{"marking_rate", "8"}, victim: 5},

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/sweep"
 	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
@@ -17,7 +19,7 @@ import (
 // surface): run from an empty database every planned point ran here and
 // none was done already; rerun, every one was done already and none ran.
 func TestMutRoundsCountWhatWasDoneBefore(t *testing.T) {
-	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	}
 	g := parse(t, coarseGrid)

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/grids"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
@@ -116,16 +116,16 @@ func TestRefineSplitsMidwayOnTheAxisScale(t *testing.T) {
 		lo, hi string
 		want   []string // nil: not split
 	}{
-		{"duration linear", grids.RefineAxis{Name: "ccti_timer", Kind: model.KindDuration}, "100us", "300us", []string{"200us"}},
-		{"duration log", grids.RefineAxis{Name: "ccti_timer", Kind: model.KindDuration, Log: true}, "100us", "400us", []string{"200us"}},
-		{"duration log, to the ns", grids.RefineAxis{Name: "ccti_timer", Kind: model.KindDuration, Log: true}, "100us", "200us", []string{"141.421us"}},
-		{"int linear", grids.RefineAxis{Name: "marking_rate", Kind: model.KindInt}, "0", "8", []string{"4"}},
-		{"int log", grids.RefineAxis{Name: "marking_rate", Kind: model.KindInt, Log: true}, "1", "64", []string{"8"}},
-		{"int rounded", grids.RefineAxis{Name: "marking_rate", Kind: model.KindInt}, "1", "4", []string{"3"}}, // 2.5 rounds half away from 0
-		{"float linear", grids.RefineAxis{Name: "host_io_gbps", Kind: model.KindFloat}, "8", "13", []string{"10.5"}},
-		{"float log", grids.RefineAxis{Name: "host_io_gbps", Kind: model.KindFloat, Log: true}, "4", "9", []string{"6"}},
-		{"adjacent ints", grids.RefineAxis{Name: "marking_rate", Kind: model.KindInt}, "1", "2", nil},
-		{"adjacent ints, log", grids.RefineAxis{Name: "marking_rate", Kind: model.KindInt, Log: true}, "2", "3", nil},
+		{"duration linear", grids.RefineAxis{Name: "ccti_timer", Kind: params.KindDuration}, "100us", "300us", []string{"200us"}},
+		{"duration log", grids.RefineAxis{Name: "ccti_timer", Kind: params.KindDuration, Log: true}, "100us", "400us", []string{"200us"}},
+		{"duration log, to the ns", grids.RefineAxis{Name: "ccti_timer", Kind: params.KindDuration, Log: true}, "100us", "200us", []string{"141.421us"}},
+		{"int linear", grids.RefineAxis{Name: "marking_rate", Kind: params.KindInt}, "0", "8", []string{"4"}},
+		{"int log", grids.RefineAxis{Name: "marking_rate", Kind: params.KindInt, Log: true}, "1", "64", []string{"8"}},
+		{"int rounded", grids.RefineAxis{Name: "marking_rate", Kind: params.KindInt}, "1", "4", []string{"3"}}, // 2.5 rounds half away from 0
+		{"float linear", grids.RefineAxis{Name: "host_io_gbps", Kind: params.KindFloat}, "8", "13", []string{"10.5"}},
+		{"float log", grids.RefineAxis{Name: "host_io_gbps", Kind: params.KindFloat, Log: true}, "4", "9", []string{"6"}},
+		{"adjacent ints", grids.RefineAxis{Name: "marking_rate", Kind: params.KindInt}, "1", "2", nil},
+		{"adjacent ints, log", grids.RefineAxis{Name: "marking_rate", Kind: params.KindInt, Log: true}, "2", "3", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			pts := []refinePoint{{params: []string{tc.axis.Name, tc.lo}, victim: 2}, {params: []string{tc.axis.Name, tc.hi}, victim: 12}}
@@ -144,7 +144,7 @@ func TestRefineMinimumSplit(t *testing.T) {
 	// MinSplit is 4096, written out so that a change of the limit shows;
 	// host_io_gbps is at most 1000: a span of 4096 eighths, exact in
 	// binary.
-	lin := grids.RefineAxis{Name: "host_io_gbps", Kind: model.KindFloat}
+	lin := grids.RefineAxis{Name: "host_io_gbps", Kind: params.KindFloat}
 	const span = 4096.0
 	for _, tc := range []struct {
 		name string
@@ -154,9 +154,9 @@ func TestRefineMinimumSplit(t *testing.T) {
 	}{
 		{"linear, exactly the minimum", lin, [3]float64{1, 1.125, 1 + span/8}, true},
 		{"linear, below the minimum", lin, [3]float64{1, 1.124, 1 + span/8}, false},
-		{"log, just above the minimum", grids.RefineAxis{Name: "host_io_gbps", Kind: model.KindFloat, Log: true},
+		{"log, just above the minimum", grids.RefineAxis{Name: "host_io_gbps", Kind: params.KindFloat, Log: true},
 			[3]float64{1, math.Exp(math.Log(1000) / span * 1.01), 1000}, true},
-		{"log, just below the minimum", grids.RefineAxis{Name: "host_io_gbps", Kind: model.KindFloat, Log: true},
+		{"log, just below the minimum", grids.RefineAxis{Name: "host_io_gbps", Kind: params.KindFloat, Log: true},
 			[3]float64{1, math.Exp(math.Log(1000) / span * 0.99), 1000}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -181,7 +181,7 @@ func TestRefineMinimumSplit(t *testing.T) {
 
 func TestRefineOrderAndBudget(t *testing.T) {
 	g := refineGrid(t, 1)
-	timer := grids.RefineAxis{Name: "ccti_timer", Kind: model.KindDuration}
+	timer := grids.RefineAxis{Name: "ccti_timer", Kind: params.KindDuration}
 	// A row along ccti_timer: pairs 100-200us (victim 2 to 12, across
 	// victim >= 7), 200-400us (no change: never split), 400-800us (12 to 3,
 	// across) and 800-1000us (3 to 12, across). A point alone on another
@@ -240,8 +240,8 @@ func TestRefineOrderAndBudget(t *testing.T) {
 func TestRefineBoundaryBeforeWholeRange(t *testing.T) {
 	g := refineGrid(t, 1)
 	r := refineOf(10, 1, "marking_rate >= 3",
-		grids.RefineAxis{Name: "ccti_timer", Kind: model.KindDuration},
-		grids.RefineAxis{Name: "marking_rate", Kind: model.KindInt})
+		grids.RefineAxis{Name: "ccti_timer", Kind: params.KindDuration},
+		grids.RefineAxis{Name: "marking_rate", Kind: params.KindInt})
 	pts := []refinePoint{
 		{params: []string{"ccti_timer", "100us", "marking_rate", "1"}, victim: 2},
 		{params: []string{"ccti_timer", "1000us", "marking_rate", "1"}, victim: 12},
@@ -261,7 +261,7 @@ func TestRefineBoundaryBeforeWholeRange(t *testing.T) {
 // or that straddle victim >= 7, as a brute force over the pairs finds them.
 func TestRefineProposesEveryWorthwhileMidpoint(t *testing.T) {
 	g := refineGrid(t, 1)
-	axes := []grids.RefineAxis{{Name: "ccti_timer", Kind: model.KindDuration}, {Name: "marking_rate", Kind: model.KindInt}}
+	axes := []grids.RefineAxis{{Name: "ccti_timer", Kind: params.KindDuration}, {Name: "marking_rate", Kind: params.KindInt}}
 	for seed := range uint64(200) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		type cell struct{ t, m int } // ccti_timer in units of 64us, marking_rate in units of 64

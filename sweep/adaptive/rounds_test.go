@@ -12,6 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
@@ -20,7 +21,7 @@ import (
 
 // fakeResult is a run whose measurement window holds victim throughput
 // victim and two contributors at 3 Gbit/s.
-func fakeResult(cfg model.Config, seed uint64, victim float64) *model.Result {
+func fakeResult(cfg params.Config, seed uint64, victim float64) *model.Result {
 	return &model.Result{Scenario: "testbed-s1", Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
 		Flows: []model.FlowResult{
 			{Name: "F1", Role: workload.Victim, Gbps: []float64{victim, victim}},
@@ -32,7 +33,7 @@ func fakeResult(cfg model.Config, seed uint64, victim float64) *model.Result {
 // cliffSurface is victim throughput over ccti_timer and marking_rate with
 // a cliff: 2 Gbit/s for timers shorter than 30 µs plus 7 µs per unit of
 // marking rate, 12 above.
-func cliffSurface(cfg model.Config) float64 {
+func cliffSurface(cfg params.Config) float64 {
 	if cfg.CC.CCTITimer.Micros() < cliffAt(float64(cfg.CC.MarkingRate)) {
 		return 2
 	}
@@ -104,7 +105,7 @@ func brackets(t *testing.T, db *store.DB) map[string][2]float64 {
 
 func TestRefinementFollowsTheBoundary(t *testing.T) {
 	var calls atomic.Int64
-	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		calls.Add(1)
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	}
@@ -153,7 +154,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 	g := parse(t, coarseGrid)
 	rounds := adaptive.NewRounds(g, g.Refine)
 	whole := openDB(t, "whole.db")
-	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	}
 	if _, err := adaptive.RunRounds(context.Background(), rounds, whole, sweep.Options{Workers: 1, Simulate: sim}); err != nil {
@@ -163,7 +164,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 	db := openDB(t, "resumed.db")
 	ctx, cancel := context.WithCancel(context.Background())
 	var calls atomic.Int64
-	sim = func(c context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim = func(c context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		if calls.Add(1) > 25 {
 			cancel()
 			return nil, c.Err()
@@ -189,7 +190,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 }
 
 func TestRoundShardsPartitionTheRound(t *testing.T) {
-	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	}
 	g := parse(t, coarseGrid)
@@ -256,7 +257,7 @@ func noise(seed uint64) float64 {
 }
 
 func TestSeedTargetIsMetOrMaxReached(t *testing.T) {
-	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		// Spread grows with the marking rate: rate 0 is exact, rate 8
 		// too noisy for 30 seeds to reach 5 %.
 		return fakeResult(cfg, seed, 10+float64(cfg.CC.MarkingRate)*noise(seed)), nil

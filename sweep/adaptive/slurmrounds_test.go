@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 	"github.com/ccsweep/ccsweep/sweep/adaptive"
@@ -21,7 +23,7 @@ import (
 // until the rounds are finished. The merged results are those of one local
 // adaptive sweep.
 func TestSlurmRunsRoundsAsArrays(t *testing.T) {
-	sim := func(ctx context.Context, sc *model.Scenario, cfg model.Config, seed uint64) (*model.Result, error) {
+	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
 	}
 	g := parse(t, coarseGrid)

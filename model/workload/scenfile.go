@@ -1,4 +1,4 @@
-package model
+package workload
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
-	"github.com/ccsweep/ccsweep/model/workload"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // ScenarioSpec is a scenario described as data, as a scenario file gives
@@ -24,8 +24,8 @@ type ScenarioSpec struct {
 	// Phases is the run's length in phases; the last one is the
 	// measurement window.
 	Phases int
-	// Defaults are model parameters (Params) the scenario sets, by name,
-	// before a grid's or --set's values.
+	// Defaults are model parameters (params.Params) the scenario sets, by
+	// name, before a grid's or --set's values.
 	Defaults map[string]string
 	// Topology is the generator (fattree, clos, mesh, torus) or
 	// "ibnetdiscover"; Topo its parameters. The link rates come from the
@@ -56,9 +56,9 @@ type ScenarioSpec struct {
 	// equal-cost ports of its group by output queue occupancy
 	// (routing_adaptive.go); false: the forwarding tables alone.
 	Adaptive bool
-	Flows    []workload.FlowSpec
-	Traffic  []workload.TrafficSpec
-	Apps     []workload.AppSpec
+	Flows    []FlowSpec
+	Traffic  []TrafficSpec
+	Apps     []AppSpec
 	// Source is everything the spec was read from (the file and the files
 	// it includes); its digest identifies the scenario.
 	Source []byte
@@ -68,10 +68,11 @@ type ScenarioSpec struct {
 
 // scenParam is a parameter of a scenario described by a ScenarioSpec (a file
 // scenario, or a built-in one registered by registerSpec): a numeric field
-// of its topology, routing or traffic that a grid or --set may change. Its value
-// lives in Config (Config.extra) and reaches the spec when a run is built.
+// of its topology, routing or traffic that a grid or --set may change. Its
+// value lives in a params.Config (its extras) and reaches the spec when a
+// run is built.
 type scenParam struct {
-	*Param
+	*params.Param
 	apply func(sp *ScenarioSpec, v any)
 }
 
@@ -81,7 +82,7 @@ type scenParam struct {
 // different scenario. It checks what it can without a run's parameters.
 func NewScenario(spec ScenarioSpec) (*Scenario, error) {
 	sum := sha256.Sum256(spec.Source)
-	sc, err := specScenario(spec.Name+"@"+hex.EncodeToString(sum[:6]), spec)
+	sc, err := ScenarioOf(spec.Name+"@"+hex.EncodeToString(sum[:6]), spec)
 	if err != nil {
 		return nil, err
 	}
@@ -97,15 +98,16 @@ func NewScenario(spec ScenarioSpec) (*Scenario, error) {
 // registerSpec registers a built-in scenario described as data, under its
 // own name.
 func registerSpec(spec ScenarioSpec) {
-	sc, err := specScenario(spec.Name, spec)
+	sc, err := ScenarioOf(spec.Name, spec)
 	if err != nil {
 		panic(fmt.Sprintf("built-in scenario %s: %v", spec.Name, err))
 	}
 	register(sc)
 }
 
-// specScenario makes the scenario called name of spec.
-func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
+// ScenarioOf makes the scenario called name of spec, unregistered:
+// LookupScenario does not find it (NewScenario registers one).
+func ScenarioOf(name string, spec ScenarioSpec) (*Scenario, error) {
 	sc := &Scenario{
 		Name:        name,
 		Description: spec.Description,
@@ -118,9 +120,9 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		spec:        &spec,
 	}
 	for name, v := range spec.Defaults {
-		p := LookupParam(name)
+		p := params.LookupParam(name)
 		if p == nil {
-			return nil, fmt.Errorf("%w %q", ErrUnknownParam, name)
+			return nil, fmt.Errorf("%w %q", params.ErrUnknownParam, name)
 		}
 		if _, err := p.Parse(v); err != nil {
 			return nil, err
@@ -141,7 +143,7 @@ func specScenario(name string, spec ScenarioSpec) (*Scenario, error) {
 		sc.params = append(sc.params, spec.own...)
 		slices.SortFunc(sc.params, func(a, b scenParam) int { return strings.Compare(a.Name, b.Name) })
 	}
-	sc.Build = func(c *Config) (*fabric.Topology, error) { return sc.resolve(c).build(c) }
+	sc.Build = func(c *params.Config) (*fabric.Topology, error) { return sc.Resolve(c).build(c) }
 	return sc, nil
 }
 
@@ -162,7 +164,7 @@ var registry = struct {
 }{files: map[string]*Scenario{}}
 
 // build makes the spec's topology under c's link rates.
-func (sp *ScenarioSpec) build(c *Config) (*fabric.Topology, error) {
+func (sp *ScenarioSpec) build(c *params.Config) (*fabric.Topology, error) {
 	if sp.Topology == "ibnetdiscover" {
 		return fabric.ParseIBNetDiscover(sp.FabricName, sp.Fabric)
 	}
@@ -174,35 +176,39 @@ func (sp *ScenarioSpec) build(c *Config) (*fabric.Topology, error) {
 	return fabric.GenerateTopology(sp.Topology, p)
 }
 
-// routingOptions returns the roots and compute nodes the scenario gives
+// RoutingOptions returns the roots and compute nodes the scenario gives
 // its routing under c (roots is one of a file scenario's parameters).
-func (sc *Scenario) routingOptions(c *Config) fabric.RoutingOptions {
+func (sc *Scenario) RoutingOptions(c *params.Config) fabric.RoutingOptions {
 	if sc.spec == nil {
 		return fabric.RoutingOptions{}
 	}
-	sp := sc.resolve(c)
+	sp := sc.Resolve(c)
 	return fabric.RoutingOptions{Roots: sp.Roots, ComputeNodes: sp.ComputeNodes, AllowDeadlock: sp.AllowDeadlock}
 }
 
-// lftsFile returns the forwarding tables the scenario is routed by under
+// LFTsFile returns the forwarding tables the scenario is routed by under
 // c, and their file's name; nil where a routing engine routes it (a
 // routing parameter naming an engine replaces the file's tables).
-func (sc *Scenario) lftsFile(c *Config) (string, []byte) {
+func (sc *Scenario) LFTsFile(c *params.Config) (string, []byte) {
 	if sc.spec == nil {
 		return "", nil
 	}
-	sp := sc.resolve(c)
+	sp := sc.Resolve(c)
 	return sp.LFTsName, sp.LFTs
 }
 
-// adaptive reports whether the scenario's switches route adaptively
-// under c (routing_adaptive.go).
-func (sc *Scenario) adaptive(c *Config) bool {
-	return sc.spec != nil && sc.resolve(c).Adaptive
+// Adaptive reports whether the scenario's switches route adaptively
+// under c (model/fabric's routing_adaptive.go).
+func (sc *Scenario) Adaptive(c *params.Config) bool {
+	return sc.spec != nil && sc.Resolve(c).Adaptive
 }
 
-// resolve returns the spec with c's values of the scenario's parameters.
-func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
+// Resolve returns the spec with c's values of the scenario's parameters;
+// nil for a scenario written as Go code, which has no spec.
+func (sc *Scenario) Resolve(c *params.Config) *ScenarioSpec {
+	if sc.spec == nil {
+		return nil
+	}
 	sp := *sc.spec
 	sp.Traffic = slices.Clone(sp.Traffic)
 	sp.Apps = slices.Clone(sp.Apps)
@@ -210,9 +216,9 @@ func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
 	// Bare names (load) first, then the ones naming a traffic (hot.load),
 	// which are more specific.
 	for _, qualified := range []bool{false, true} {
-		for _, e := range c.extra {
-			if p := sc.lookupScenParam(e.name); p != nil && strings.Contains(e.name, ".") == qualified {
-				p.apply(&sp, e.val)
+		for _, e := range c.Extras() {
+			if p := sc.lookupScenParam(e.Name); p != nil && strings.Contains(e.Name, ".") == qualified {
+				p.apply(&sp, e.Value)
 			}
 		}
 	}
@@ -220,35 +226,43 @@ func (sc *Scenario) resolve(c *Config) *ScenarioSpec {
 	return &sc2
 }
 
-// lmc returns the scenario's LMC under c: a file scenario's lmc is one of
+// LMCFor returns the scenario's LMC under c: a file scenario's lmc is one of
 // its parameters.
-func (sc *Scenario) lmc(c *Config) int {
+func (sc *Scenario) LMCFor(c *params.Config) int {
 	if sc.spec == nil {
 		return sc.LMC
 	}
-	return sc.resolve(c).LMC
+	return sc.Resolve(c).LMC
 }
 
-// flows returns the scenario's greedy flows under c.
-func (sc *Scenario) flows(c *Config) []workload.FlowSpec {
+// FlowsFor returns the scenario's greedy flows under c.
+func (sc *Scenario) FlowsFor(c *params.Config) []FlowSpec {
 	if sc.spec == nil {
 		return sc.Flows
 	}
-	return sc.resolve(c).Flows
+	return sc.Resolve(c).Flows
 }
 
-// traffic returns the scenario's generated traffic under c.
-func (sc *Scenario) traffic(c *Config) ([]workload.TrafficSpec, error) {
+// TrafficFor returns the scenario's generated traffic under c.
+func (sc *Scenario) TrafficFor(c *params.Config) ([]TrafficSpec, error) {
 	if sc.spec == nil {
 		return sc.Traffic, nil
 	}
-	return sc.resolve(c).Traffic, nil
+	return sc.Resolve(c).Traffic, nil
+}
+
+// AppsFor returns the scenario's apps under c.
+func (sc *Scenario) AppsFor(c *params.Config) []AppSpec {
+	if sc.spec == nil {
+		return sc.Apps
+	}
+	return sc.Resolve(c).Apps
 }
 
 // Param returns the parameter called name for runs of sc: a model
-// parameter (LookupParam) or one of the scenario's own, or nil.
-func (sc *Scenario) Param(name string) *Param {
-	if p := LookupParam(name); p != nil {
+// parameter (params.LookupParam) or one of the scenario's own, or nil.
+func (sc *Scenario) Param(name string) *params.Param {
+	if p := params.LookupParam(name); p != nil {
 		return p
 	}
 	if p := sc.lookupScenParam(name); p != nil {
@@ -260,8 +274,8 @@ func (sc *Scenario) Param(name string) *Param {
 // ScenarioParams returns the scenario's own parameters (those of its
 // ScenarioSpec; none for a scenario written as Go code, like the testbed's),
 // sorted by name.
-func (sc *Scenario) ScenarioParams() []*Param {
-	var ps []*Param
+func (sc *Scenario) ScenarioParams() []*params.Param {
+	var ps []*params.Param
 	for _, p := range sc.params {
 		ps = append(ps, p.Param)
 	}
@@ -276,11 +290,11 @@ func (sc *Scenario) lookupScenParam(name string) *scenParam {
 	return &sc.params[i]
 }
 
-// Config returns DefaultConfig with the scenario's defaults applied; an
-// imported fabric's host_io_gbps defaults to 0 (each host at its link's
-// rate).
-func (sc *Scenario) Config() Config {
-	c := DefaultConfig()
+// Config returns params.DefaultConfig with the scenario's defaults
+// applied; an imported fabric's host_io_gbps defaults to 0 (each host at
+// its link's rate).
+func (sc *Scenario) Config() params.Config {
+	c := params.DefaultConfig()
 	if sc.spec != nil {
 		if sc.spec.Topology == "ibnetdiscover" {
 			// An imported fabric's hosts move what their links carry
@@ -288,7 +302,7 @@ func (sc *Scenario) Config() Config {
 			c.HostIOGbps = 0
 		}
 		for name, v := range sc.spec.Defaults {
-			_ = c.Set(name, v) // checked by specScenario
+			_ = c.Set(name, v) // checked by ScenarioOf
 		}
 	}
 	return c
@@ -300,80 +314,39 @@ func (sc *Scenario) Config() Config {
 func (sc *Scenario) DefaultPreset() string {
 	if sc.spec != nil {
 		if v, ok := sc.spec.Defaults["preset"]; ok {
-			if name, err := paramByName["preset"].Parse(v); err == nil {
+			if name, err := params.LookupParam("preset").Parse(v); err == nil {
 				return name.(string)
 			}
 		}
 	}
-	return DefaultPreset
+	return params.DefaultPreset
 }
 
 // Get returns the value of parameter name (a model parameter or one of
 // sc's) in c, or nil if there is none.
-func (sc *Scenario) Get(c *Config, name string) any {
+func (sc *Scenario) Get(c *params.Config, name string) any {
 	if p := sc.Param(name); p != nil {
-		return p.get(c)
+		return p.Get(c)
 	}
 	return nil
 }
 
 // Set sets parameter name (a model parameter or one of sc's) in c.
-func (sc *Scenario) Set(c *Config, name string, v any) error {
+func (sc *Scenario) Set(c *params.Config, name string, v any) error {
 	p := sc.Param(name)
 	if p == nil {
-		known := ParamNames()
+		known := params.ParamNames()
 		for _, q := range sc.params {
 			known = append(known, q.Name)
 		}
-		return fmt.Errorf("%w %q (known: %s)", ErrUnknownParam, name, strings.Join(known, ", "))
+		return fmt.Errorf("%w %q (known: %s)", params.ErrUnknownParam, name, strings.Join(known, ", "))
 	}
 	val, err := p.Parse(v)
 	if err != nil {
 		return err
 	}
-	p.store(c, val)
+	p.Set(c, val)
 	return nil
-}
-
-// extraValue is a scenario parameter's value in a Config.
-type extraValue struct {
-	name string
-	val  any
-}
-
-// setExtra sets a scenario parameter's value, copying the list so that
-// copies of c do not share it.
-func (c *Config) setExtra(name string, v any) {
-	list := make([]extraValue, 0, len(c.extra)+1)
-	for _, e := range c.extra {
-		if e.name != name {
-			list = append(list, e)
-		}
-	}
-	list = append(list, extraValue{name, v})
-	slices.SortFunc(list, func(a, b extraValue) int { return strings.Compare(a.name, b.name) })
-	c.extra = list
-}
-
-func (c *Config) getExtra(name string) (any, bool) {
-	for _, e := range c.extra {
-		if e.name == name {
-			return e.val, true
-		}
-	}
-	return nil, false
-}
-
-// extraParam makes p a scenario parameter: its value lives in Config.extra,
-// def when a Config does not set it.
-func extraParam(p *Param, def any) {
-	p.get = func(c *Config) any {
-		if v, ok := c.getExtra(p.Name); ok {
-			return v
-		}
-		return def
-	}
-	p.set = func(c *Config, v any) { c.setExtra(p.Name, v) }
 }
 
 // params lists the spec's sweepable fields: the generator's numeric
@@ -383,18 +356,18 @@ func extraParam(p *Param, def any) {
 func (sp *ScenarioSpec) params() []scenParam {
 	var out []scenParam
 	intP := func(name, doc string, lo, hi float64, def int, apply func(*ScenarioSpec, int)) {
-		p := &Param{Name: name, Kind: KindInt, Min: lo, Max: hi, Doc: doc}
-		extraParam(p, def)
+		p := &params.Param{Name: name, Kind: params.KindInt, Min: lo, Max: hi, Doc: doc}
+		params.Extra(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(int)) }})
 	}
 	floatP := func(name, doc string, lo, hi, def float64, apply func(*ScenarioSpec, float64)) {
-		p := &Param{Name: name, Kind: KindFloat, Min: lo, Max: hi, Doc: doc}
-		extraParam(p, def)
+		p := &params.Param{Name: name, Kind: params.KindFloat, Min: lo, Max: hi, Doc: doc}
+		params.Extra(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(float64)) }})
 	}
 	durP := func(name, doc string, lo, hi, def engine.Time, apply func(*ScenarioSpec, engine.Time)) {
-		p := &Param{Name: name, Kind: KindDuration, Min: float64(lo), Max: float64(hi), Unit: "time", Doc: doc}
-		extraParam(p, def)
+		p := &params.Param{Name: name, Kind: params.KindDuration, Min: float64(lo), Max: float64(hi), Unit: "time", Doc: doc}
+		params.Extra(p, def)
 		out = append(out, scenParam{p, func(s *ScenarioSpec, v any) { apply(s, v.(engine.Time)) }})
 	}
 	t := &sp.Topo
@@ -416,7 +389,7 @@ func (sp *ScenarioSpec) params() []scenParam {
 	// Traffic fields: qualified for every traffic, bare for those set.
 	type field struct {
 		name string
-		set  func(*workload.TrafficSpec) bool
+		set  func(*TrafficSpec) bool
 	}
 	bare := map[string][]int{}
 	for i := range sp.Traffic {
@@ -438,11 +411,11 @@ func (sp *ScenarioSpec) params() []scenParam {
 		durP(q+"burst", "onoff: mean burst length", engine.Nanosecond, engine.Second, ts.Burst,
 			func(s *ScenarioSpec, v engine.Time) { s.Traffic[i].Burst = v })
 		for _, f := range []field{
-			{"load", func(ts *workload.TrafficSpec) bool { return ts.Load > 0 }},
-			{"hotspot_fraction", func(ts *workload.TrafficSpec) bool { return ts.Pattern == "hotspot" }},
-			{"hot_nodes", func(ts *workload.TrafficSpec) bool { return ts.HotNodes > 0 }},
-			{"senders", func(ts *workload.TrafficSpec) bool { return ts.Pattern == "incast" }},
-			{"burst", func(ts *workload.TrafficSpec) bool { return ts.Arrival == "onoff" }},
+			{"load", func(ts *TrafficSpec) bool { return ts.Load > 0 }},
+			{"hotspot_fraction", func(ts *TrafficSpec) bool { return ts.Pattern == "hotspot" }},
+			{"hot_nodes", func(ts *TrafficSpec) bool { return ts.HotNodes > 0 }},
+			{"senders", func(ts *TrafficSpec) bool { return ts.Pattern == "incast" }},
+			{"burst", func(ts *TrafficSpec) bool { return ts.Arrival == "onoff" }},
 		} {
 			if f.set(ts) {
 				bare[f.name] = append(bare[f.name], i)
@@ -503,16 +476,16 @@ func (sp *ScenarioSpec) routingParams() []scenParam {
 	if sp.LFTs != nil {
 		choices = append(choices, "lfts")
 	}
-	routing := &Param{Name: "routing", Kind: KindEnum, Choices: choices,
+	routing := &params.Param{Name: "routing", Kind: params.KindEnum, Choices: choices,
 		Doc: "routing engine: " + strings.Join(choices, ", ")}
-	extraParam(routing, sp.Routing)
-	roots := &Param{Name: "roots", Kind: KindString,
+	params.Extra(routing, sp.Routing)
+	roots := &params.Param{Name: "roots", Kind: params.KindString,
 		Doc:   "updn and ftree: root switches, names or 0xGUIDs separated by commas; empty: found by ranking",
-		check: func(v string) (string, error) { return strings.Join(splitRoots(v), ","), nil }}
-	extraParam(roots, strings.Join(sp.Roots, ","))
-	adaptive := &Param{Name: "adaptive", Kind: KindBool,
+		Check: func(v string) (string, error) { return strings.Join(splitRoots(v), ","), nil }}
+	params.Extra(roots, strings.Join(sp.Roots, ","))
+	adaptive := &params.Param{Name: "adaptive", Kind: params.KindBool,
 		Doc: "adaptive routing: each switch sends a packet out of the least occupied equal-cost port of its group"}
-	extraParam(adaptive, sp.Adaptive)
+	params.Extra(adaptive, sp.Adaptive)
 	lfts, lftsName := sp.LFTs, sp.LFTsName
 	return []scenParam{
 		{routing, func(s *ScenarioSpec, v any) {

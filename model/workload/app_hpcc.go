@@ -1,6 +1,8 @@
-package model
+package workload
 
-import "github.com/ccsweep/ccsweep/model/workload"
+import (
+	"github.com/ccsweep/ccsweep/model/params"
+)
 
 // testbedHPCC is testbed-s1 with the HPC Challenge network tests between
 // the victim's hosts H1 and H4 in place of F1 (issue 25; the hardware
@@ -9,8 +11,8 @@ import "github.com/ccsweep/ccsweep/model/workload"
 // bench_lat_bw defines it (docs/apps.md). Its parameter contributors
 // (0-4) keeps that many of F2-F5; 0 is the uncongested baseline.
 func testbedHPCC() ScenarioSpec {
-	hpcc := func(name, label, program string, size, iters int, after string) workload.AppSpec {
-		a := workload.DefaultApp(name, program)
+	hpcc := func(name, label, program string, size, iters int, after string) AppSpec {
+		a := DefaultApp(name, program)
 		a.Label, a.Size, a.Iterations, a.After = label, size, iters, after
 		a.Hosts = []string{"H1", "H4"}
 		a.Report = "latency"
@@ -20,7 +22,7 @@ func testbedHPCC() ScenarioSpec {
 		return a
 	}
 	const bwSize = 2_000_000 // HPC Challenge's bandwidth message
-	apps := []workload.AppSpec{
+	apps := []AppSpec{
 		// Ping-pong: 8-byte messages, loop length 8; 2,000,000 bytes,
 		// loop length 1 (each after a warm-up round trip).
 		hpcc("pingpong_lat", "pingpong", "pingpong", 8, 8, ""),
@@ -52,17 +54,17 @@ func testbedHPCC() ScenarioSpec {
 		Phases:   2,
 		Defaults: map[string]string{"phase": "150ms"},
 		Topology: "testbed",
-		Flows: []workload.FlowSpec{
-			{Name: "F2", Src: "H2", Dst: "H5", Role: workload.Contributor},
-			{Name: "F3", Src: "H3", Dst: "H5", Role: workload.Contributor},
-			{Name: "F4", Src: "H6", Dst: "H5", Role: workload.Contributor},
-			{Name: "F5", Src: "H7", Dst: "H5", Role: workload.Contributor},
+		Flows: []FlowSpec{
+			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor},
+			{Name: "F3", Src: "H3", Dst: "H5", Role: Contributor},
+			{Name: "F4", Src: "H6", Dst: "H5", Role: Contributor},
+			{Name: "F5", Src: "H7", Dst: "H5", Role: Contributor},
 		},
 		Apps: apps,
 	}
-	p := &Param{Name: "contributors", Kind: KindInt, Min: 0, Max: 4,
+	p := &params.Param{Name: "contributors", Kind: params.KindInt, Min: 0, Max: 4,
 		Doc: "testbed-hpcc: how many of the contributors F2-F5 run (0: the uncongested baseline)"}
-	extraParam(p, 4)
+	params.Extra(p, 4)
 	sp.own = []scenParam{{p, func(s *ScenarioSpec, v any) { s.Flows = s.Flows[:v.(int)] }}}
 	return sp
 }

@@ -1,4 +1,4 @@
-package model_test
+package params_test
 
 import (
 	"errors"
@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 func TestSetParsesAndChecksEveryKind(t *testing.T) {
@@ -44,13 +44,13 @@ func TestSetParsesAndChecksEveryKind(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s=%v", c.name, c.val), func(t *testing.T) {
-			cfg := model.DefaultConfig()
+			cfg := params.DefaultConfig()
 			err := cfg.Set(c.name, c.val)
 			if c.ok != (err == nil) {
 				t.Fatalf("Set(%s, %#v) error = %v, want ok=%v", c.name, c.val, err, c.ok)
 			}
 			if !c.ok {
-				var pe *model.ParamError
+				var pe *params.ParamError
 				if !errors.As(err, &pe) || pe.Name != c.name {
 					t.Errorf("Set(%s, %#v) error %v is not a ParamError naming the key", c.name, c.val, err)
 				}
@@ -61,8 +61,8 @@ func TestSetParsesAndChecksEveryKind(t *testing.T) {
 			}
 		})
 	}
-	cfg := model.DefaultConfig()
-	if err := cfg.Set("no_such_knob", "1"); !errors.Is(err, model.ErrUnknownParam) {
+	cfg := params.DefaultConfig()
+	if err := cfg.Set("no_such_knob", "1"); !errors.Is(err, params.ErrUnknownParam) {
 		t.Errorf("unknown key: error %v", err)
 	}
 }
@@ -75,7 +75,7 @@ func TestValidateCatchesInconsistentParameters(t *testing.T) {
 		"min above limit": {"ccti_min": int64(100), "ccti_limit": int64(50)},
 	}
 	for name, set := range bad {
-		cfg := model.DefaultConfig()
+		cfg := params.DefaultConfig()
 		for k, v := range set {
 			if err := cfg.Set(k, v); err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -85,16 +85,16 @@ func TestValidateCatchesInconsistentParameters(t *testing.T) {
 			t.Errorf("%s: Validate accepted it", name)
 		}
 	}
-	def := model.DefaultConfig()
+	def := params.DefaultConfig()
 	if err := def.Validate(); err != nil {
 		t.Errorf("default config: %v", err)
 	}
 }
 
 func TestEveryParamRoundTripsItsCanonicalSpelling(t *testing.T) {
-	def := model.DefaultConfig()
-	for _, p := range model.Params() {
-		cfg := model.DefaultConfig()
+	def := params.DefaultConfig()
+	for _, p := range params.Params() {
+		cfg := params.DefaultConfig()
 		if err := cfg.Set(p.Name, def.Canonical(p.Name)); err != nil {
 			t.Errorf("%s: canonical %q does not parse: %v", p.Name, def.Canonical(p.Name), err)
 		}
@@ -105,7 +105,7 @@ func TestEveryParamRoundTripsItsCanonicalSpelling(t *testing.T) {
 }
 
 func TestBareZeroDurationIsRangeChecked(t *testing.T) {
-	cfg := model.DefaultConfig()
+	cfg := params.DefaultConfig()
 	if err := cfg.Set("ccti_timer", int64(0)); err == nil {
 		t.Error("ccti_timer = 0 accepted below its 1us minimum")
 	}

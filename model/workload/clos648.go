@@ -1,11 +1,10 @@
-package model
+package workload
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
-	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // The 648-port director switch (reference [002] §1.5): a folded three-stage
@@ -66,8 +65,8 @@ func init() {
 		Topology:    "clos",
 		Topo:        fabric.TopoParams{Preset: "648"},
 		Routing:     "ftree",
-		Traffic: []workload.TrafficSpec{{
-			Name: "all", Pattern: "uniform", Arrival: "saturate", Role: workload.Background,
+		Traffic: []TrafficSpec{{
+			Name: "all", Pattern: "uniform", Arrival: "saturate", Role: Background,
 		}},
 	})
 }
@@ -120,7 +119,7 @@ func closHotspot(sh closHotspotShape) ScenarioSpec {
 		panic(sh.name + ": leaf full")
 	}
 	hots := sh.hots
-	var flows []workload.FlowSpec
+	var flows []FlowSpec
 	type victim struct{ hot, leaf int }
 	var victims []victim
 	for k, hot := range hots {
@@ -128,9 +127,9 @@ func closHotspot(sh closHotspotShape) ScenarioSpec {
 		hotLeaf := hot / sh.perLeaf
 		for j := range clos648Contributors {
 			leaf := (hotLeaf + 1 + j) % sh.leaves
-			flows = append(flows, workload.FlowSpec{
+			flows = append(flows, FlowSpec{
 				Name: fmt.Sprintf("C%d.%d", k+1, j+1), Src: name(take(leaf)), Dst: name(hot),
-				Role: workload.Contributor, StartPhase: 1,
+				Role: Contributor, StartPhase: 1,
 			})
 			if j%(clos648Contributors/clos648Victims) == 0 {
 				victims = append(victims, victim{k, leaf})
@@ -142,9 +141,9 @@ func closHotspot(sh closHotspotShape) ScenarioSpec {
 	for i, v := range victims {
 		hotPos := hots[v.hot] % sh.perLeaf
 		dstLeaf := (v.leaf + sh.leaves/2) % sh.leaves
-		flows = append(flows, workload.FlowSpec{
+		flows = append(flows, FlowSpec{
 			Name: fmt.Sprintf("V%d.%d", v.hot+1, i%clos648Victims+1), Src: name(take(v.leaf)),
-			Dst: name(host(dstLeaf, hotPos)), Role: workload.Victim,
+			Dst: name(host(dstLeaf, hotPos)), Role: Victim,
 		})
 	}
 	var background []string
@@ -162,9 +161,9 @@ func closHotspot(sh closHotspotShape) ScenarioSpec {
 		Topo:        sh.topo,
 		Routing:     "ftree",
 		Flows:       flows,
-		Traffic: []workload.TrafficSpec{{
+		Traffic: []TrafficSpec{{
 			Name: "bg", Pattern: "uniform", Arrival: "poisson", Load: 0.07,
-			Sources: background, Role: workload.Background,
+			Sources: background, Role: Background,
 		}},
 	}
 }

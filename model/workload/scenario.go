@@ -1,10 +1,10 @@
-package model
+package workload
 
 import (
 	"sort"
 
 	"github.com/ccsweep/ccsweep/model/fabric"
-	"github.com/ccsweep/ccsweep/model/workload"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // Scenario is a built-in experiment: a topology, its flows and its length in
@@ -15,17 +15,17 @@ type Scenario struct {
 	// Phases is the run's length in phases.
 	Phases int
 	// Build returns the topology for c's link rates.
-	Build func(c *Config) (*fabric.Topology, error)
-	Flows []workload.FlowSpec
+	Build func(c *params.Config) (*fabric.Topology, error)
+	Flows []FlowSpec
 	// Routing names the routing algorithm (RoutingAlgorithms); "" is minhop.
 	Routing string
 	// LMC gives every host port 2^LMC LIDs, each routed on its own path
 	// where the topology has one.
 	LMC int
 	// Traffic is the scenario's generated workload, beside Flows.
-	Traffic []workload.TrafficSpec
+	Traffic []TrafficSpec
 	// Apps are the scenario's closed-loop applications (app.go).
-	Apps []workload.AppSpec
+	Apps []AppSpec
 	// Warnings are what reading a file scenario's fabric worked around
 	// (ReadIBNetDiscover's warnings: skipped lines, loopback cables, links
 	// whose ends disagree), each "FILE:LINE: what" or "FILE: what" with
@@ -36,12 +36,12 @@ type Scenario struct {
 	params []scenParam   // a file scenario's own parameters, sorted by name
 }
 
-// routing returns the scenario's routing algorithm under c (a file
+// RoutingFor returns the scenario's routing algorithm under c (a file
 // scenario's routing is one of its parameters).
-func (sc *Scenario) routing(c *Config) string {
+func (sc *Scenario) RoutingFor(c *params.Config) string {
 	r := sc.Routing
 	if sc.spec != nil {
-		r = sc.resolve(c).Routing
+		r = sc.Resolve(c).Routing
 	}
 	if r == "" {
 		return "minhop"
@@ -85,7 +85,7 @@ func ScenarioNames() []string {
 
 // testbed builds the reference testbed of SPEC §3 (Testbed) with host
 // links at HostLinkGbps and S1-S2 at SwitchLinkGbps.
-func testbed(c *Config) (*fabric.Topology, error) {
+func testbed(c *params.Config) (*fabric.Topology, error) {
 	return fabric.Testbed(c.HostLinkGbps, c.SwitchLinkGbps), nil
 }
 
@@ -96,12 +96,12 @@ func init() {
 			"F2 H2->H5, F3 H3->H5, F4 H6->H5, F5 H7->H5 join one per phase",
 		Phases: 5,
 		Build:  testbed,
-		Flows: []workload.FlowSpec{
-			{Name: "F1", Src: "H1", Dst: "H4", Role: workload.Victim, StartPhase: 0},
-			{Name: "F2", Src: "H2", Dst: "H5", Role: workload.Contributor, StartPhase: 1},
-			{Name: "F3", Src: "H3", Dst: "H5", Role: workload.Contributor, StartPhase: 2},
-			{Name: "F4", Src: "H6", Dst: "H5", Role: workload.Contributor, StartPhase: 3},
-			{Name: "F5", Src: "H7", Dst: "H5", Role: workload.Contributor, StartPhase: 4},
+		Flows: []FlowSpec{
+			{Name: "F1", Src: "H1", Dst: "H4", Role: Victim, StartPhase: 0},
+			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor, StartPhase: 1},
+			{Name: "F3", Src: "H3", Dst: "H5", Role: Contributor, StartPhase: 2},
+			{Name: "F4", Src: "H6", Dst: "H5", Role: Contributor, StartPhase: 3},
+			{Name: "F5", Src: "H7", Dst: "H5", Role: Contributor, StartPhase: 4},
 		},
 	})
 	register(&Scenario{
@@ -110,10 +110,10 @@ func init() {
 			"F1 H1->H4, F2 H2->H5, F3 H3->H6 join one per phase",
 		Phases: 3,
 		Build:  testbed,
-		Flows: []workload.FlowSpec{
-			{Name: "F1", Src: "H1", Dst: "H4", Role: workload.Contributor, StartPhase: 0},
-			{Name: "F2", Src: "H2", Dst: "H5", Role: workload.Contributor, StartPhase: 1},
-			{Name: "F3", Src: "H3", Dst: "H6", Role: workload.Contributor, StartPhase: 2},
+		Flows: []FlowSpec{
+			{Name: "F1", Src: "H1", Dst: "H4", Role: Contributor, StartPhase: 0},
+			{Name: "F2", Src: "H2", Dst: "H5", Role: Contributor, StartPhase: 1},
+			{Name: "F3", Src: "H3", Dst: "H6", Role: Contributor, StartPhase: 2},
 		},
 	})
 }

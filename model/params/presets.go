@@ -1,4 +1,4 @@
-package model
+package params
 
 import (
 	"fmt"

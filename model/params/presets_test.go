@@ -1,11 +1,11 @@
-package model_test
+package params_test
 
 import (
 	"errors"
 	"strings"
 	"testing"
 
-	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
 )
 
 // presetDocumented are the values each preset must give, typed here from
@@ -47,15 +47,15 @@ var presetDocumented = map[string]map[string]string{
 }
 
 func TestPresetsGiveTheirDocumentedValues(t *testing.T) {
-	if got := model.PresetNames(); strings.Join(got, ",") != "table1,ccmgr,opa" {
+	if got := params.PresetNames(); strings.Join(got, ",") != "table1,ccmgr,opa" {
 		t.Fatalf("presets %v, want table1, ccmgr, opa", got)
 	}
 	for name, want := range presetDocumented {
 		t.Run(name, func(t *testing.T) {
-			if len(want) != len(model.PresetFields()) {
-				t.Fatalf("the test lists %d fields, presets set %d: %v", len(want), len(model.PresetFields()), model.PresetFields())
+			if len(want) != len(params.PresetFields()) {
+				t.Fatalf("the test lists %d fields, presets set %d: %v", len(want), len(params.PresetFields()), params.PresetFields())
 			}
-			c := model.DefaultConfig()
+			c := params.DefaultConfig()
 			if err := c.Set("preset", name); err != nil {
 				t.Fatal(err)
 			}
@@ -77,7 +77,7 @@ func TestPresetsGiveTheirDocumentedValues(t *testing.T) {
 // TestEveryPresetValueCitesASource: docs/presets.md is built from the same
 // citations; a value without one would be an invented number.
 func TestEveryPresetValueCitesASource(t *testing.T) {
-	for _, p := range model.Presets() {
+	for _, p := range params.Presets() {
 		for _, v := range p.Values {
 			if len(v.Source) < 20 {
 				t.Errorf("%s: %s = %s has no source", p.Name, v.Name, v.Value)
@@ -93,15 +93,15 @@ func TestEveryPresetValueCitesASource(t *testing.T) {
 // selecting table1 leaves every parameter as it was (which is why the
 // default preset adds nothing to a point's identity).
 func TestDefaultPresetChangesNothing(t *testing.T) {
-	def := model.DefaultConfig()
-	if def.Canonical("preset") != model.DefaultPreset || model.DefaultPreset != "table1" {
+	def := params.DefaultConfig()
+	if def.Canonical("preset") != params.DefaultPreset || params.DefaultPreset != "table1" {
 		t.Fatalf("default preset %q", def.Canonical("preset"))
 	}
-	c := model.DefaultConfig()
+	c := params.DefaultConfig()
 	if err := c.Set("preset", "table1"); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range model.ParamNames() {
+	for _, name := range params.ParamNames() {
 		if c.Canonical(name) != def.Canonical(name) {
 			t.Errorf("%s: %s after preset table1, default %s", name, c.Canonical(name), def.Canonical(name))
 		}
@@ -118,7 +118,7 @@ func TestParamsSetByNameOverrideAPresetInEitherOrder(t *testing.T) {
 	}
 	for name, sets := range orders {
 		t.Run(name, func(t *testing.T) {
-			c := model.DefaultConfig()
+			c := params.DefaultConfig()
 			for _, kv := range sets {
 				if err := c.Set(kv[0], kv[1]); err != nil {
 					t.Fatal(err)
@@ -138,7 +138,7 @@ func TestParamsSetByNameOverrideAPresetInEitherOrder(t *testing.T) {
 // TestALaterPresetReplacesAnEarlierOne: a preset sets every preset field,
 // so nothing of an earlier one survives.
 func TestALaterPresetReplacesAnEarlierOne(t *testing.T) {
-	c := model.DefaultConfig()
+	c := params.DefaultConfig()
 	for _, p := range []string{"opa", "ccmgr"} {
 		if err := c.Set("preset", p); err != nil {
 			t.Fatal(err)
@@ -163,15 +163,15 @@ func TestBadPresetAndCCTValuesNameTheKey(t *testing.T) {
 		{"cct_max_delay", "2s", "out of range"},
 	}
 	for _, tc := range cases {
-		c := model.DefaultConfig()
+		c := params.DefaultConfig()
 		err := c.Set(tc.name, tc.value)
-		var pe *model.ParamError
+		var pe *params.ParamError
 		if !errors.As(err, &pe) || pe.Name != tc.name || !strings.Contains(pe.Reason, tc.reason) {
 			t.Errorf("%s = %.40s: error %v, want a ParamError on %s saying %q", tc.name, tc.value, err, tc.name, tc.reason)
 		}
 	}
 	// Spellings a table normalizes.
-	c := model.DefaultConfig()
+	c := params.DefaultConfig()
 	if err := c.Set("cct", " table: 0, 1us ,2500ns,2.5us"); err != nil {
 		t.Fatal(err)
 	}
