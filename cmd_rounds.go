@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"time"
@@ -49,6 +48,13 @@ func sweepRounds(c *cli.Context, g *grids.Grid) (*adaptive.Rounds, error) {
 	if shard, _ := sweep.ParseShardFlag(c.String("shard")); rounds != nil && shard.Count > 1 && c.String("rounds-from") == "" {
 		return nil, usagef("--shard %s: grid %s runs in rounds; give --rounds-from MERGED.db, the database its shards are merged into, which says which round to run", shard, g.Name)
 	}
+	if from := c.String("rounds-from"); rounds != nil && from != "" {
+		// A merged database that cannot be looked at is not an empty one
+		// (the shard would run round 0 again): refused before any is written.
+		if _, err := store.Exists(from); err != nil {
+			return nil, usagef("--rounds-from: %v", err)
+		}
+	}
 	return rounds, nil
 }
 
@@ -67,7 +73,7 @@ func runSweep(c *cli.Context, rounds *adaptive.Rounds, plan *sweep.Plan, db *sto
 	// One shard of the current round, as the merged database says
 	// (sweepRounds made sure there is one).
 	from := c.String("rounds-from")
-	st, err := currentRound(c.Context, rounds, from)
+	st, err := rounds.CurrentIn(c.Context, from)
 	if err != nil {
 		return sweep.Outcome{}, err
 	}
@@ -76,21 +82,6 @@ func runSweep(c *cli.Context, rounds *adaptive.Rounds, plan *sweep.Plan, db *sto
 		return sweep.Outcome{}, nil
 	}
 	return adaptive.RunRound(c.Context, rounds.Grid, st, db, opt)
-}
-
-// currentRound replays the rounds from the database at path, read-only; a
-// missing database is an empty one.
-func currentRound(ctx context.Context, rounds *adaptive.Rounds, path string) (adaptive.RoundState, error) {
-	exists, err := store.Exists(path)
-	if err != nil || !exists {
-		return rounds.Current(ctx, nil)
-	}
-	db, err := store.OpenReadOnly(path)
-	if err != nil {
-		return adaptive.RoundState{}, err
-	}
-	defer db.Close()
-	return rounds.Current(ctx, db)
 }
 
 // printRounds says where an adaptive sweep stands.
@@ -109,7 +100,7 @@ func printRounds(w io.Writer, st adaptive.RoundState, from string) {
 // dryRunRounds says, after a dry run's count of the grid's own points,
 // where the grid's rounds stand in the database at path.
 func dryRunRounds(c *cli.Context, rounds *adaptive.Rounds, path string) error {
-	st, err := currentRound(c.Context, rounds, path)
+	st, err := rounds.CurrentIn(c.Context, path)
 	if err != nil {
 		return err
 	}

@@ -61,6 +61,9 @@ func TestRunRoundsBadInputExitsTwo(t *testing.T) {
 		{[]string{"run", grid, "--refine-by", "var"}, "--refine-by needs --refine N"},
 		{[]string{"run", grid, "--rounds-from", filepath.Join(dir, "x.db")}, "has no rounds"},
 		{[]string{"run", grid, "--refine", "4", "--shard", "1/2"}, "give --rounds-from MERGED.db"},
+		// A merged database that cannot be looked at is not an empty one:
+		// the shard would run round 0 again.
+		{[]string{"run", grid, "--refine", "4", "--shard", "1/2", "--rounds-from", filepath.Join(grid, "merged.db")}, "not a directory"},
 	} {
 		t.Run(strings.Join(tc.args[2:], " "), func(t *testing.T) {
 			db := filepath.Join(t.TempDir(), "bad.db")

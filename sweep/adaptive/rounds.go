@@ -130,6 +130,26 @@ func (r *Rounds) basePoints() ([]Planned, error) {
 	return out, nil
 }
 
+// CurrentIn replays the rounds from the database at path, opened read-only,
+// and returns the current round. A database that does not exist is an
+// empty one (round 0); a path that cannot be looked at is an error, not an
+// empty database, so that a shard never runs round 0 again by mistake.
+func (r *Rounds) CurrentIn(ctx context.Context, path string) (RoundState, error) {
+	exists, err := store.Exists(path)
+	if err != nil {
+		return RoundState{}, err
+	}
+	if !exists {
+		return r.Current(ctx, nil)
+	}
+	db, err := store.OpenReadOnly(path)
+	if err != nil {
+		return RoundState{}, err
+	}
+	defer db.Close()
+	return r.Current(ctx, db)
+}
+
 // Current replays the rounds from what db holds (nil: an empty database)
 // and returns the current one.
 func (r *Rounds) Current(ctx context.Context, db *store.DB) (RoundState, error) {
