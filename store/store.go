@@ -478,12 +478,16 @@ func (d *DB) classify(err error) error {
 	return plain
 }
 
-// sqliteError is an SQLite error whose message leaves out the numeric
-// result code ("disk I/O error" rather than "disk I/O error (4874)").
+// sqliteError is an SQLite error whose message leaves out the result
+// code the driver appends, numeric and named ("database is locked" rather
+// than "database is locked (5) (SQLITE_BUSY)").
 type sqliteError struct{ err error }
 
 func (e sqliteError) Error() string {
 	msg := e.err.Error()
+	if i := strings.LastIndex(msg, " (SQLITE_"); i > 0 && strings.HasSuffix(msg, ")") && !strings.ContainsAny(msg[i+2:len(msg)-1], " ()") {
+		msg = msg[:i]
+	}
 	if i := strings.LastIndex(msg, " ("); i > 0 && strings.HasSuffix(msg, ")") {
 		if _, err := strconv.Atoi(msg[i+2 : len(msg)-1]); err == nil {
 			return msg[:i]
