@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/csv"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -14,9 +16,10 @@ import (
 )
 
 // The examples of docs/schema.md run against a real database: each must
-// print what ccsweep export says the database holds. sqlite3 and pandas
-// (Debian's sqlite3 and python3-pandas; .ci/schema-deps.sh installs them)
-// skip the test when missing, except in CI (CI=true), where it fails.
+// print what ccsweep export says the database holds. sqlite3, pandas and
+// DuckDB (Debian's sqlite3 and python3-pandas, DuckDB's Node.js client from
+// npm; .ci/schema-deps.sh installs them) skip the test when missing, except
+// in CI (CI=true), where it fails.
 
 // needTool skips the test, or fails it in CI, when a tool is missing.
 func needTool(t *testing.T, what string, err error) {
@@ -120,6 +123,68 @@ func TestSchemaExamples(t *testing.T) {
 		}
 	})
 
+	t.Run("duckdb", func(t *testing.T) {
+		node, module := duckdbClient(t)
+		// The export commands the page shows, in the database's directory.
+		db := filepath.Join(dir, "results.db")
+		for _, args := range [][]string{
+			{"export", db, "-o", filepath.Join(dir, "points.csv")},
+			{"export", db, "--series", "-o", filepath.Join(dir, "series.csv")},
+		} {
+			if _, stderr, code := ccsweep(t, args...); code != 0 {
+				t.Fatalf("%v: exit %d %s", args, code, stderr)
+			}
+		}
+		cmd := exec.Command(node, "-e", duckdbRunner, module)
+		cmd.Dir, cmd.Stdin = dir, strings.NewReader(schemaExample(t, "sql", 1))
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("duckdb: %v\n%s", err, out)
+		}
+		var results [2][]map[string]any
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		if len(lines) != 2 {
+			t.Fatalf("duckdb printed %d results, want 2:\n%s", len(lines), out)
+		}
+		for i, line := range lines {
+			if err := json.Unmarshal([]byte(line), &results[i]); err != nil {
+				t.Fatalf("result %d: %v\n%s", i, err, line)
+			}
+		}
+		// What export says: the mean victim throughput by marking rate (best
+		// first) and each flow's mean over the series (in flow order).
+		mean := func(keys, values []string) map[string]float64 {
+			sum, n := map[string]float64{}, map[string]int{}
+			for i, k := range keys {
+				v, _ := strconv.ParseFloat(values[i], 64)
+				sum[k] += v
+				n[k]++
+			}
+			for k := range sum {
+				sum[k] /= float64(n[k])
+			}
+			return sum
+		}
+		check := func(what string, rows []map[string]any, key, value string, want map[string]float64, order func(a, b map[string]any) bool) {
+			if len(rows) != len(want) {
+				t.Errorf("%s: duckdb gives %d rows, export %d: %v", what, len(rows), len(want), rows)
+			}
+			for i, r := range rows {
+				k, v := fmt.Sprint(r[key]), toFloat(r[value])
+				if w, ok := want[k]; !ok || math.Abs(v-w) > 1e-9*max(1, math.Abs(w)) {
+					t.Errorf("%s %s: duckdb %v, export %v (%v)", what, k, v, w, ok)
+				}
+				if i > 0 && !order(rows[i-1], r) {
+					t.Errorf("%s: rows out of order: %v before %v", what, rows[i-1], r)
+				}
+			}
+		}
+		check("marking_rate", results[0], "marking_rate", "victim_gbps", mean(rates, victims),
+			func(a, b map[string]any) bool { return toFloat(a["victim_gbps"]) >= toFloat(b["victim_gbps"]) })
+		check("flow", results[1], "flow", "gbps", mean(column(t, series, "flow"), column(t, series, "gbps")),
+			func(a, b map[string]any) bool { return fmt.Sprint(a["flow"]) < fmt.Sprint(b["flow"]) })
+	})
+
 	t.Run("pandas", func(t *testing.T) {
 		python := pythonWith(t, "pandas")
 		cmd := exec.Command(python, "-c", schemaExample(t, "python", 0))
@@ -175,6 +240,39 @@ func TestSchemaExamples(t *testing.T) {
 	})
 }
 
+// duckdbRunner runs the SQL on its standard input in DuckDB, statement by
+// statement (statements end with a semicolon at the end of a line), and
+// prints each one's rows as a JSON array on a line of its own.
+const duckdbRunner = `
+const { DuckDBInstance } = require(process.argv[1]);
+(async () => {
+	const sql = require("fs").readFileSync(0, "utf8");
+	const con = await (await DuckDBInstance.create(":memory:")).connect();
+	for (const stmt of sql.split(/;[ \t]*\n/)) {
+		if (stmt.replace(/--.*$/gm, "").trim() === "") continue;
+		const res = await con.runAndReadAll(stmt);
+		console.log(JSON.stringify(res.getRowObjectsJson()));
+	}
+})().catch((e) => { console.error(String(e)); process.exit(1); });
+`
+
+// duckdbClient returns node and the path of DuckDB's Node.js client,
+// @duckdb/node-api, installed by .ci/schema-deps.sh in $CCSWEEP_DUCKDB
+// (default /usr/local/lib/ccsweep-duckdb).
+func duckdbClient(t *testing.T) (node, module string) {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	needTool(t, "node", err)
+	dir := os.Getenv("CCSWEEP_DUCKDB")
+	if dir == "" {
+		dir = "/usr/local/lib/ccsweep-duckdb"
+	}
+	module = filepath.Join(dir, "node_modules", "@duckdb", "node-api")
+	_, err = os.Stat(filepath.Join(module, "package.json"))
+	needTool(t, "DuckDB's @duckdb/node-api", err)
+	return node, module
+}
+
 // pythonWith returns a Python interpreter that imports module:
 // $CCSWEEP_PYTHON, python3 or /usr/bin/python3 (Debian's, where apt puts
 // python3-pandas).
@@ -192,4 +290,14 @@ func pythonWith(t *testing.T, module string) string {
 	}
 	needTool(t, module, &exec.Error{Name: strings.Join(tried, ", "), Err: exec.ErrNotFound})
 	return ""
+}
+
+// toFloat reads a number DuckDB's JSON rows give as a number or, for wide
+// integers, as a string.
+func toFloat(v any) float64 {
+	f, err := strconv.ParseFloat(fmt.Sprint(v), 64)
+	if err != nil {
+		return math.NaN()
+	}
+	return f
 }
