@@ -48,7 +48,12 @@
 #     samples only the files it matches, MUT_ONLY=REGEX runs only the
 #     sample's mutants whose "MUTATOR file:line:col" matches (to rerun the
 #     LIVED ones after new tests). It prints the efficacy with a
-#     Wilson 95 % interval (docs/testing.md, "Sampled runs").
+#     Wilson 95 % interval (docs/testing.md, "Sampled runs"). Each mutant
+#     runs only the tests that execute its position, per a map built once
+#     from one coverage profile per test and cached in
+#     $MUT_OUT/PKG.covmap.json (rebuilt when the code changes); a mutant
+#     no test executes per the map runs them all. MUT_SELECT=0 runs every
+#     test for every mutant.
 #   - --test-cpu is not used: gremlins 0.6.0 passes it as one malformed
 #     argument ("-cpu 1").
 set -euo pipefail
@@ -139,7 +144,7 @@ for pkg in "${pkgs[@]}"; do
 		GOFLAGS= go build -o "$out/mutsample" ./.ci/mutsample
 		GOFLAGS=$flags "$out/mutsample" -dir "$pkg" -dry "$drylog" -n "$sample" -seed "$seed" \
 			-files "${MUT_FILES:-}" -tags "${MUT_TAGS:-mutation}" -coef "${MUT_TIMEOUT_COEF:-$(coef "$pkg")}" \
-			-only "${MUT_ONLY:-}" -results "$out/$name.sample.txt" -log "$out/$name.sample.log" | tee -a "$out/$name.sample.out"
+			-only "${MUT_ONLY:-}" -select="$([ "${MUT_SELECT:-1}" = 0 ] && echo false || echo true)" -cache "$out" -results "$out/$name.sample.txt" -log "$out/$name.sample.log" | tee -a "$out/$name.sample.out"
 		continue
 	fi
 	start=$SECONDS

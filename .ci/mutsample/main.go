@@ -12,7 +12,14 @@
 //	go test -overlay=OVERLAY -failfast -timeout T [-tags TAGS] ./PKGDIR
 //
 // from the module root, PKGDIR being the mutated file's own directory (as
-// gremlins tests the mutated file's package only). GOFLAGS (-count=1,
+// gremlins tests the mutated file's package only). With -select (the
+// default) the command gets -run '^(T1|T2|...)$', the top-level tests that
+// execute the mutant's position per a coverage map of the package (select.go:
+// the package's test binary built once with -cover, each test run alone
+// with -coverprofile, cached in the -cache directory under a digest of the
+// binary, the testdata and the test flags); a mutant whose position no test
+// executes per the map, or a package with a test that fails alone, runs
+// every test. GOFLAGS (-count=1,
 // -vet=off, -short, -skip, as .ci/mutation.sh sets them) come from the
 // environment. The work tree is never written: a kill mid-run leaves nothing
 // behind.
@@ -346,6 +353,29 @@ type Runner struct {
 	Timeout time.Duration // go test -timeout; the whole command gets 3 minutes more for the build
 	Tmp     string        // where mutated copies and overlays go
 	Log     io.Writer     // go test's output of each KILLED/ERROR mutant goes here when not nil
+	// Select, when not nil, restricts each mutant's go test to the tests
+	// that execute its position (-run); nil runs every test.
+	Select *Selector
+}
+
+// pkgDir is the directory of m's package relative to Root, slash-separated.
+func (r *Runner) pkgDir(m Mutant) string {
+	return filepath.ToSlash(filepath.Join(r.Dir, filepath.Dir(filepath.FromSlash(m.File))))
+}
+
+// Tests returns the tests m's go test runs: those that execute its
+// position per r.Select's map, or nil for all of them (no selector, no
+// test executes the position per the map, or selection off for the
+// package).
+func (r *Runner) Tests(m Mutant) ([]string, error) {
+	if r.Select == nil {
+		return nil, nil
+	}
+	c, err := r.Select.Map(r.pkgDir(m))
+	if err != nil {
+		return nil, err
+	}
+	return c.Select(m.File, m.Line, m.Col), nil
 }
 
 // Run applies m to a copy of its file and runs its package's tests with the
@@ -379,10 +409,17 @@ func (r *Runner) Run(m Mutant) (string, time.Duration, error) {
 	if err := os.WriteFile(ovPath, ov, 0o600); err != nil {
 		return "", 0, err
 	}
-	pkg := "./" + filepath.ToSlash(filepath.Join(r.Dir, filepath.Dir(filepath.FromSlash(m.File))))
+	tests, err := r.Tests(m)
+	if err != nil {
+		return "", 0, err
+	}
+	pkg := "./" + r.pkgDir(m)
 	args := []string{"test", "-overlay=" + ovPath, "-failfast", "-timeout", r.Timeout.String()}
 	if r.Tags != "" {
 		args = append(args, "-tags", r.Tags)
+	}
+	if len(tests) > 0 {
+		args = append(args, "-run", RunPattern(tests))
 	}
 	args = append(args, pkg)
 	ctx, cancel := context.WithTimeout(context.Background(), r.Timeout+3*time.Minute)
@@ -480,6 +517,8 @@ func run() error {
 	coef := flag.Float64("coef", 3, "timeout: coefficient times the unmutated tests' wall time (build included)")
 	minTimeout := flag.Duration("min-timeout", 30*time.Second, "timeout at least this")
 	logPath := flag.String("log", "", "append go test's output of killed and failing mutants here")
+	sel := flag.Bool("select", true, "run each mutant's go test with only the tests that execute its position, per a coverage map built once per package (false: every test)")
+	cache := flag.String("cache", "", "directory of the test selection maps' cache files (default: none)")
 	only := flag.String("only", "", "regexp: run only the sample's mutants whose key (MUTATOR file:line:col) matches, e.g. to rerun the LIVED ones after new tests")
 	flag.Parse()
 	if *dir == "" || *dry == "" || *results == "" {
@@ -570,19 +609,37 @@ func run() error {
 	}
 	defer os.RemoveAll(tmp)
 	r := &Runner{Root: *root, Dir: *dir, Tags: *tags, Timeout: timeout, Tmp: tmp, Log: logw}
+	if *sel && todo > 0 {
+		r.Select = &Selector{Root: *root, Tags: *tags, Cache: *cache, Tmp: tmp, Timeout: timeout, Log: os.Stdout}
+		for _, m := range sample {
+			if !skip(m) {
+				if _, err := r.Tests(m); err != nil { // builds the package's map before any timing
+					return err
+				}
+			}
+		}
+	}
 	i := 0
 	for _, m := range RunOrder(sample, *seed) {
 		if skip(m) {
 			continue
 		}
 		i++
+		tests, err := r.Tests(m)
+		if err != nil {
+			return err
+		}
+		ran := "all"
+		if len(tests) > 0 {
+			ran = strconv.Itoa(len(tests))
+		}
 		status, took, err := r.Run(m)
 		if err != nil {
 			return err
 		}
 		done[m.Key()] = status
-		fmt.Fprintf(out, "%s\t%s\t%s\t%.1f\t%s\n", status, m.Type, m.Pos(), took.Seconds(), loadavg())
-		fmt.Printf("%4d/%d %-10s %s %s %.1fs\n", i, todo, status, m.Type, m.Pos(), took.Seconds())
+		fmt.Fprintf(out, "%s\t%s\t%s\t%.1f\t%s\ttests=%s\n", status, m.Type, m.Pos(), took.Seconds(), loadavg(), ran)
+		fmt.Printf("%4d/%d %-10s %s %s %.1fs, tests: %s\n", i, todo, status, m.Type, m.Pos(), took.Seconds(), ran)
 	}
 	return summarize(os.Stdout, *root, *dir, sample, done)
 }

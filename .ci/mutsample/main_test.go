@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -326,11 +327,12 @@ func tokenName(t token.Token) string {
 	return t.String()
 }
 
-// TestRunFixture runs three known mutants of testdata/fixture end to end:
-// one its test kills, one equivalent (LIVED), one that does not compile.
+// TestRunFixture runs four known mutants of testdata/fixture end to end,
+// with every test and with the tests selected by coverage: two its tests
+// kill, one equivalent (LIVED), one that does not compile.
 func TestRunFixture(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds the fixture three times")
+		t.Skip("builds the fixture nine times")
 	}
 	root, err := filepath.Abs("testdata/fixture")
 	if err != nil {
@@ -343,23 +345,36 @@ func TestRunFixture(t *testing.T) {
 	}
 	t.Setenv("GOFLAGS", "-count=1 -vet=off")
 	r := &Runner{Root: root, Dir: ".", Timeout: time.Minute, Tmp: t.TempDir()}
+	sel := &Selector{Root: root, Tmp: t.TempDir(), Timeout: time.Minute}
 	for _, c := range []struct {
 		mutator, find string
 		off           int
 		want          string
+		tests         []string // selected
 	}{
-		{"INVERT_NEGATIVES", "return -x", 7, Killed},
-		{"CONDITIONALS_BOUNDARY", "x < 0", 2, Lived},
-		{"ARITHMETIC_BASE", `"hello, " + name`, 10, NotViable},
+		{"INVERT_NEGATIVES", "return -x", 7, Killed, []string{"TestAbs"}},
+		{"CONDITIONALS_BOUNDARY", "x < 0", 2, Lived, []string{"TestAbs"}},
+		{"ARITHMETIC_BASE", `"hello, " + name`, 10, NotViable, []string{"TestAbs"}},
+		{"ARITHMETIC_BASE", "x * 2", 2, Killed, []string{"TestDouble"}},
 	} {
 		line, col := at(t, string(src), c.find, c.off)
 		m := Mutant{Type: c.mutator, File: "fixture.go", Line: line, Col: col}
-		got, _, err := r.Run(m)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got != c.want {
-			t.Errorf("%s: %s, want %s", m.Key(), got, c.want)
+		for _, s := range []*Selector{nil, sel} {
+			r.Select = s
+			tests, err := r.Tests(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := map[bool][]string{false: nil, true: c.tests}[s != nil]; !slices.Equal(tests, want) {
+				t.Errorf("%s, selection %v: tests %q, want %q", m.Key(), s != nil, tests, want)
+			}
+			got, _, err := r.Run(m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != c.want {
+				t.Errorf("%s, selection %v: %s, want %s", m.Key(), s != nil, got, c.want)
+			}
 		}
 	}
 	after, err := os.ReadFile(srcPath)
