@@ -1,0 +1,130 @@
+package model
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/workload"
+)
+
+// Tests written against the survivors of the 300-mutant sampled mutation
+// run of model of session 10 (docs/testing.md, "Sampled runs").
+
+// TestMutLatValueIsTheMiddleOfItsBucket checks latValue against the
+// buckets latBucket makes, found by brute force over every latency up to
+// 2^14 ps: a bucket holding one latency is exact, a wider one's value is
+// the middle of the interval [lo, hi+1) its latencies cover.
+// Kills stats.go's `b < 2*latSub` turned into `<=` (bucket 64 holds 64
+// and 65 ps: its middle is 65, the mutant says 64).
+func TestMutLatValueIsTheMiddleOfItsBucket(t *testing.T) {
+	lo, hi := map[int]int{}, map[int]int{}
+	for u := 0; u < 1<<14; u++ {
+		b := latBucket(engine.Time(u))
+		if _, ok := lo[b]; !ok {
+			lo[b] = u
+		}
+		hi[b] = u
+	}
+	last := latBucket(1<<14 - 1) // may be cut short by the range: left out
+	for b, l := range lo {
+		if b == last {
+			continue
+		}
+		want := float64(l)
+		if hi[b] > l {
+			want = float64(l+hi[b]+1) / 2
+		}
+		if got := latValue(b); got != want {
+			t.Errorf("bucket %d holds %d-%d ps: latValue %v, want %v", b, l, hi[b], got, want)
+		}
+	}
+}
+
+func expandOn16(t *testing.T, ts workload.TrafficSpec) []source {
+	t.Helper()
+	names, index := hostList(16)
+	srcs, err := expandTraffic(&ts, names, index, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srcs
+}
+
+// TestMutIncastFromEveryOtherHost checks an incast with no senders limit:
+// every host but the target sends to it, in host order from the target's
+// successor, the target itself not.
+// Kills traffic.go's incast loop `j < n` turned into `<=` (the target
+// sends to itself).
+func TestMutIncastFromEveryOtherHost(t *testing.T) {
+	srcs := expandOn16(t, workload.TrafficSpec{Name: "i", Pattern: "incast", Hot: []string{"H3"}})
+	var hosts []int
+	for _, s := range srcs {
+		if s.dst != 2 {
+			t.Errorf("%s sends to %d, want 2", s.name, s.dst)
+		}
+		hosts = append(hosts, s.host)
+	}
+	want := []int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1}
+	if !slices.Equal(hosts, want) {
+		t.Errorf("senders %v, want %v", hosts, want)
+	}
+}
+
+// TestMutShiftSendsToHostZero checks the shift pattern on 16 hosts: each
+// host s sends to (s+8) mod 16 (TestPatternDestinations checks the rule),
+// so host 8 to host 0, the first host.
+// Kills traffic.go's `d >= 0` turned into `d > 0` (a destination of host 0
+// dropped).
+func TestMutShiftSendsToHostZero(t *testing.T) {
+	srcs := expandOn16(t, workload.TrafficSpec{Name: "s", Pattern: "shift"})
+	if len(srcs) != 16 {
+		t.Fatalf("%d sources, want 16", len(srcs))
+	}
+	for _, s := range srcs {
+		if s.dst != (s.host+8)%16 {
+			t.Errorf("host %d sends to %d, want %d", s.host, s.dst, (s.host+8)%16)
+		}
+	}
+}
+
+// TestMutPingPongTokens checks the pingpong program's tokens: the next
+// client waits for a token from the previous one, so n ranks pass n-1
+// tokens (8 bytes each), client c-1 to client c, and the first client
+// waits for none.
+// Kills app.go's `prevClient := -1` turned into `+1` (a token from rank 1
+// to rank 0 before the first pair).
+func TestMutPingPongTokens(t *testing.T) {
+	for _, n := range []int{2, 3, 5} {
+		sp := workload.DefaultApp("pp", "pingpong")
+		sp.Size, sp.Iterations = 64, 2
+		prog, _, err := buildProgram(&sp, n, rand.New(rand.NewPCG(1, 2)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tokens [][2]int32
+		pings := 0
+		for r, ops := range prog {
+			for _, op := range ops {
+				switch {
+				case op.kind == opSend && op.arg == 8:
+					tokens = append(tokens, [2]int32{int32(r), op.peer})
+				case op.kind == opSend && op.arg == 64:
+					pings++
+				}
+			}
+		}
+		var want [][2]int32
+		for c := 1; c < n; c++ {
+			want = append(want, [2]int32{int32(c - 1), int32(c)})
+		}
+		if !slices.Equal(tokens, want) {
+			t.Errorf("%d ranks: tokens %v, want %v", n, tokens, want)
+		}
+		// Every ordered pair, a warm-up and 2 timed round trips of 2 messages.
+		if want := n * (n - 1) * 3 * 2; pings != want {
+			t.Errorf("%d ranks: %d messages of 64 bytes, want %d", n, pings, want)
+		}
+	}
+}
