@@ -128,3 +128,43 @@ func TestMutPingPongTokens(t *testing.T) {
 		}
 	}
 }
+
+// TestMutWindowStartsFromTheBuffersHeld checks that the window's largest
+// switch buffer fill starts from what the switches' input buffers hold as
+// it begins (stats.go's startWindow): a buffer already at its peak when the
+// window starts and draining after it must count. A port's lane is the
+// buffer at its far end (link.go counts credits at the sender), so the
+// lanes of an HCA's port and of a switch port facing a switch are switch
+// input buffers, and the lane of a switch port facing a host is the HCA's,
+// not counted.
+// Kills stats.go's `p.peer >= 0` negated (only unconnected ports read)
+// and `!p.toHost` negated (the host-facing lane, the fullest, read).
+func TestMutWindowStartsFromTheBuffersHeld(t *testing.T) {
+	n, err := NewNetwork(LookupScenario("testbed-s1"), DefaultConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, toHost, hca := -1, -1, -1
+	for i := range n.ports {
+		p := &n.ports[i]
+		switch {
+		case p.peer < 0:
+		case p.host:
+			hca = i
+		case p.toHost:
+			toHost = i
+		case sw < 0:
+			sw = i
+		}
+	}
+	if sw < 0 || toHost < 0 || hca < 0 {
+		t.Fatalf("testbed-s1 has no port of each kind: switch %d, to host %d, HCA %d", sw, toHost, hca)
+	}
+	n.lane(int32(sw), 0).used = 7
+	n.lane(int32(hca), 0).used = 11
+	n.lane(int32(toHost), 0).used = 13
+	n.startWindow()
+	if n.stats.maxBuf != 11 {
+		t.Errorf("largest fill as the window starts = %d credits, want 11 (the leaf's input from the HCA)", n.stats.maxBuf)
+	}
+}
