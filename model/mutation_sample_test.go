@@ -168,3 +168,27 @@ func TestMutWindowStartsFromTheBuffersHeld(t *testing.T) {
 		t.Errorf("largest fill as the window starts = %d credits, want 11 (the leaf's input from the HCA)", n.stats.maxBuf)
 	}
 }
+
+// TestMutAppRootParamBound checks the range of an app's root as a sweep
+// parameter: the same as a scenario file's root (grids' scenfile_app.go,
+// 0 to 2^20-1, the largest rank count), so 1048575 is accepted and 1048576
+// refused.
+// Kills app_params.go's root bound `1<<20-1` turned into `1<<20+1`.
+func TestMutAppRootParamBound(t *testing.T) {
+	sp := ScenarioSpec{Phases: 1, Apps: []workload.AppSpec{workload.DefaultApp("bc", "bcast")}}
+	var root *Param
+	for _, p := range sp.appParams() {
+		if p.Name == "bc.root" {
+			root = p.Param
+		}
+	}
+	if root == nil {
+		t.Fatal("no parameter bc.root")
+	}
+	if _, err := root.Parse(1<<20 - 1); err != nil {
+		t.Errorf("root 1048575: %v", err)
+	}
+	if _, err := root.Parse(1 << 20); err == nil {
+		t.Error("root 1048576 accepted")
+	}
+}
