@@ -192,3 +192,51 @@ func TestMutAppRootParamBound(t *testing.T) {
 		t.Error("root 1048576 accepted")
 	}
 }
+
+// TestMutAdaptiveChoiceOnEveryLeaf applies TestAdaptiveChoiceRule's first
+// two steps on every leaf of hotUplink's fat tree, not only the first
+// switch (whose ports are numbered from 0): towards a host on another
+// leaf, an idle table port is kept, a busy one is left for an idle port of
+// the group (the leaf's up ports).
+// Kills routes.go's group membership test `table-sw.firstPort` turned into
+// `table+sw.firstPort` (the same on a switch whose first port is 0; on the
+// others the table port is not found in its group and adaptive routing
+// never leaves it).
+func TestMutAdaptiveChoiceOnEveryLeaf(t *testing.T) {
+	n, _ := hotUplink(t, true, SchemeOff)
+	leaves := 0
+	for s := range n.sws {
+		sw := &n.sws[s]
+		hosted := false
+		for o := sw.firstPort; o < sw.firstPort+sw.nPorts; o++ {
+			hosted = hosted || n.ports[o].toHost
+		}
+		if !hosted {
+			continue
+		}
+		leaves++
+		lid := int32(-1)
+		for l := int32(0); l < 16; l++ {
+			if !n.ports[sw.out(l)].toHost {
+				lid = l
+				break
+			}
+		}
+		if lid < 0 {
+			t.Fatalf("switch %d reaches every host directly", s)
+		}
+		table := sw.out(lid)
+		if got := n.adaptiveOut(int32(s), lid, table); got != table {
+			t.Errorf("switch %d, LID %d, all idle: port %d, want the table's %d", s, lid, got-sw.firstPort+1, table-sw.firstPort+1)
+		}
+		n.ports[table].linkFree = engine.Microsecond
+		got := n.adaptiveOut(int32(s), lid, table)
+		if got == table || got < sw.firstPort || got >= sw.firstPort+sw.nPorts || n.ports[got].toHost {
+			t.Errorf("switch %d, LID %d, table port %d busy: port %d, want another up port", s, lid, table-sw.firstPort+1, got-sw.firstPort+1)
+		}
+		n.ports[table].linkFree = 0
+	}
+	if leaves != 4 {
+		t.Errorf("%d leaves, want 4", leaves)
+	}
+}
