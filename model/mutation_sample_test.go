@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
 
@@ -238,5 +239,43 @@ func TestMutAdaptiveChoiceOnEveryLeaf(t *testing.T) {
 	}
 	if leaves != 4 {
 		t.Errorf("%d leaves, want 4", leaves)
+	}
+}
+
+// TestMutMixedRateSwitchHasNoOneRate checks that a switch whose links run
+// at different rates has no single link rate (rateMbps 0: cut-through is
+// then timed from each output link, link.go), including when the odd
+// link is the one to the fabric's first port (node 0, host H1, at
+// 8 Gbit/s; H2 and H3 at 16), and that a switch whose links share one
+// rate has it.
+// Kills network.go's `p.peer < 0` turned into `<= 0` (the switch's port
+// facing global port 0 left out of the comparison).
+func TestMutMixedRateSwitchHasNoOneRate(t *testing.T) {
+	for _, c := range []struct {
+		h1Gbps float64
+		want   int64
+	}{{8, 0}, {16, 16000}} {
+		sc := &Scenario{Name: "mixed", Phases: 1, Flows: []workload.FlowSpec{{Name: "F", Src: "H2", Dst: "H1"}},
+			Build: func(*Config) (*fabric.Topology, error) {
+				tp := &fabric.Topology{}
+				h1 := tp.AddHost("H1")
+				s := tp.AddSwitch("S1", 3)
+				if err := tp.Connect(h1, s, c.h1Gbps); err != nil {
+					return nil, err
+				}
+				for _, h := range []string{"H2", "H3"} {
+					if err := tp.Connect(tp.AddHost(h), s, 16); err != nil {
+						return nil, err
+					}
+				}
+				return tp, nil
+			}}
+		n, err := NewNetwork(sc, DefaultConfig(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := n.sws[0].rateMbps; got != c.want {
+			t.Errorf("H1 at %g Gbit/s, the others at 16: the switch's one rate %d Mbit/s, want %d", c.h1Gbps, got, c.want)
+		}
 	}
 }
