@@ -2,6 +2,7 @@ package model
 
 import (
 	"math/rand/v2"
+	"os"
 	"slices"
 	"testing"
 
@@ -277,5 +278,44 @@ func TestMutMixedRateSwitchHasNoOneRate(t *testing.T) {
 		if got := n.sws[0].rateMbps; got != c.want {
 			t.Errorf("H1 at %g Gbit/s, the others at 16: the switch's one rate %d Mbit/s, want %d", c.h1Gbps, got, c.want)
 		}
+	}
+}
+
+// TestMutInspectLFTsScenario inspects a scenario routed by the tables a
+// subnet manager computed (fabric's small ibnetdiscover fabric and its
+// ibroute tables, as grids' TestScenarioRoutingFiles reads them from a
+// scenario file): with no routing named, InspectScenario describes those
+// tables (switch S1's link to S2 carries 12 routes); with a routing named,
+// that routing's tables.
+// Kills routes.go's `routing == ""` negated (the named routing ignored for
+// the tables, and no routing named sent to an engine called "lfts").
+func TestMutInspectLFTsScenario(t *testing.T) {
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	sc, err := specScenario("inspect-lfts", ScenarioSpec{Name: "inspect-lfts", Phases: 1, Topology: "ibnetdiscover",
+		Fabric: read("fabric/testdata/ibnetdiscover/small.txt"), FabricName: "small.txt",
+		Routing: "lfts", LFTs: read("fabric/testdata/lfts/small-ibroute.txt"), LFTsName: "small-ibroute.txt",
+		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := InspectScenario(sc, sc.Config(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Routing != "lfts" || info.Balance.SwitchMax != 12 {
+		t.Errorf("no routing named: routing %s, max %d; want lfts, 12", info.Routing, info.Balance.SwitchMax)
+	}
+	info, err = InspectScenario(sc, sc.Config(), "minhop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Routing != "minhop" {
+		t.Errorf("minhop named: routing %s", info.Routing)
 	}
 }
