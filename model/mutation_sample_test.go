@@ -1,6 +1,8 @@
 package model
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -317,5 +319,112 @@ func TestMutInspectLFTsScenario(t *testing.T) {
 	}
 	if info.Routing != "minhop" {
 		t.Errorf("minhop named: routing %s", info.Routing)
+	}
+}
+
+// TestMutHostIOIsTheLinkWhenNotGiven checks an HCA's DMA payload rate
+// when neither host_io_gbps nor PCIe is given: its link's data rate
+// (hostio.go's top: "own link's data rate: no cap beyond the link"), in
+// Mbit/s as the link's.
+// Kills hostio.go's `rateMbps) / 1000` turned into `* 1000` (a DMA a
+// million times faster than the link).
+func TestMutHostIOIsTheLinkWhenNotGiven(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.HostIOGbps, cfg.PCIeGen, cfg.PCIeLanes = 0, 0, 0
+	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for h := range n.hcas {
+		if link := n.ports[n.hcas[h].port].rateMbps; n.hcas[h].ioMbps != link || link == 0 {
+			t.Errorf("HCA %d: DMA at %d Mbit/s, link at %d", h, n.hcas[h].ioMbps, link)
+		}
+	}
+}
+
+// TestMutFloatParamsAcceptTheirEnds checks every float parameter's range
+// is inclusive, as its message "out of range MIN..MAX" says: MIN and MAX
+// parse, the next float beyond either does not.
+// Kills params.go's `f > p.Max` turned into `>=` for floats.
+func TestMutFloatParamsAcceptTheirEnds(t *testing.T) {
+	n := 0
+	for _, p := range coreParams {
+		if p.Kind != KindFloat || math.IsInf(p.Max, 0) || math.IsInf(p.Min, 0) {
+			continue
+		}
+		n++
+		for _, v := range []float64{p.Min, p.Max} {
+			if _, err := p.Parse(v); err != nil {
+				t.Errorf("%s = %v: %v", p.Name, v, err)
+			}
+		}
+		for _, v := range []float64{math.Nextafter(p.Min, math.Inf(-1)), math.Nextafter(p.Max, math.Inf(1))} {
+			if _, err := p.Parse(v); err == nil {
+				t.Errorf("%s = %v accepted, outside %v..%v", p.Name, v, p.Min, p.Max)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no float parameter with finite ends")
+	}
+}
+
+// TestMutAppStartPhaseParamBound checks the range of an app's start_phase
+// as a sweep parameter: a phase of the scenario, 0 to phases-1 (3 phases:
+// 2 accepted, 3 refused).
+// Kills app_params.go's `max(sp.Phases, 1)-1` turned into `+1`.
+func TestMutAppStartPhaseParamBound(t *testing.T) {
+	sp := ScenarioSpec{Phases: 3, Apps: []workload.AppSpec{workload.DefaultApp("pp", "pingpong")}}
+	var start *Param
+	for _, p := range sp.appParams() {
+		if p.Name == "pp.start_phase" {
+			start = p.Param
+		}
+	}
+	if start == nil {
+		t.Fatal("no parameter pp.start_phase")
+	}
+	if _, err := start.Parse(2); err != nil {
+		t.Errorf("start_phase 2 of 3 phases: %v", err)
+	}
+	if _, err := start.Parse(3); err == nil {
+		t.Error("start_phase 3 of 3 phases (0, 1, 2) accepted")
+	}
+}
+
+// TestMutClos648VictimsCrossTheFabric checks clos648-hotspot's victims
+// against closHotspot's comment: each sends to the host at its hot node's
+// position on the leaf half the fabric away from its own (36 leaves of 18:
+// 18 leaves on), so never to its own leaf.
+// Kills clos648.go's `sh.leaves/2` turned into `*2` (every victim sends
+// within its own leaf).
+func TestMutClos648VictimsCrossTheFabric(t *testing.T) {
+	sp := clos648Hotspot()
+	hostOf := func(name string) int {
+		var h int
+		if _, err := fmt.Sscanf(name, "H%d", &h); err != nil {
+			t.Fatalf("host %q: %v", name, err)
+		}
+		return h - 1
+	}
+	victims := 0
+	for _, f := range sp.Flows {
+		if f.Role != workload.Victim {
+			continue
+		}
+		victims++
+		var k, i int
+		if _, err := fmt.Sscanf(f.Name, "V%d.%d", &k, &i); err != nil {
+			t.Fatalf("victim %q: %v", f.Name, err)
+		}
+		src, dst := hostOf(f.Src), hostOf(f.Dst)
+		wantLeaf := (src/18 + 18) % 36
+		if dst/18 != wantLeaf || dst%18 != (82*(k-1))%18 {
+			t.Errorf("%s: %s (leaf %d) to %s (leaf %d, position %d), want leaf %d, position %d",
+				f.Name, f.Src, src/18, f.Dst, dst/18, dst%18, wantLeaf, (82*(k-1))%18)
+		}
+	}
+	if victims != 32 {
+		t.Errorf("%d victims, want 32", victims)
 	}
 }
