@@ -1,6 +1,7 @@
 package model
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -426,5 +427,55 @@ func TestMutClos648VictimsCrossTheFabric(t *testing.T) {
 	}
 	if victims != 32 {
 		t.Errorf("%d victims, want 32", victims)
+	}
+}
+
+// TestMutCheckWorkKeepsExactlyMaxSamples checks CheckWork's bound on the
+// samples a run keeps: MaxSamples is the most a run may keep, so 10 flows
+// sampled every µs for 1 s (10 × 10^6 = MaxSamples) pass and 11 flows are
+// refused, naming the sample interval.
+// Kills work.go's `w.Samples > MaxSamples` turned into `>=`.
+func TestMutCheckWorkKeepsExactlyMaxSamples(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Phase, cfg.Sample = engine.Second, engine.Microsecond
+	for _, flows := range []int{10, 11} {
+		sc := starScenario(fmt.Sprint("max-samples-", flows), 2)
+		for i := range flows {
+			sc.Flows = append(sc.Flows, workload.FlowSpec{Name: fmt.Sprint("F", i), Src: "H1", Dst: "H2"})
+		}
+		w, err := sc.CheckWork(cfg, 0)
+		if want := int64(flows) * 1_000_000; w.Samples != want {
+			t.Fatalf("%d flows: %d samples, want %d", flows, w.Samples, want)
+		}
+		var pe *ParamError
+		if refused := errors.As(err, &pe) && pe.Name == "sample"; refused != (flows == 11) {
+			t.Errorf("%d flows, %d samples of at most %d: err = %v", flows, w.Samples, MaxSamples, err)
+		}
+	}
+}
+
+// TestMutRingAllreduceChunks checks the ring allreduce's program: each of
+// its 2(n-1) steps sends a chunk of size/n rounded up to the right
+// neighbour (1000 bytes over 3 ranks: 334).
+// Kills app.go's `(size + n - 1) / n` turned into `(size - n - 1) / n`.
+func TestMutRingAllreduceChunks(t *testing.T) {
+	sp := workload.DefaultApp("ar", "allreduce")
+	sp.Size, sp.Iterations, sp.Algorithm = 1000, 1, "ring"
+	b := &progBuilder{n: 3, ops: make([][]appOp, 3)}
+	b.collective(&sp)
+	for r, ops := range b.ops {
+		sends := 0
+		for _, op := range ops {
+			if op.kind != opSend {
+				continue
+			}
+			sends++
+			if op.peer != int32((r+1)%3) || op.arg != 334 {
+				t.Errorf("rank %d sends %d bytes to %d, want 334 to %d", r, op.arg, op.peer, (r+1)%3)
+			}
+		}
+		if sends != 4 {
+			t.Errorf("rank %d: %d sends, want 2(n-1) = 4", r, sends)
+		}
 	}
 }
