@@ -3,10 +3,12 @@ package model
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
@@ -477,5 +479,69 @@ func TestMutRingAllreduceChunks(t *testing.T) {
 		if sends != 4 {
 			t.Errorf("rank %d: %d sends, want 2(n-1) = 4", r, sends)
 		}
+	}
+}
+
+// TestMutBcastIsATree checks the bcast program (a binomial tree from the
+// root) on rank counts that are powers of two and not, from root 0 (the
+// default) and another root: every rank but the root receives once, the
+// root never, and each send is matched by the receiver's receive from
+// that sender: n-1 messages in all.
+// Kills app.go's `sp.Root < 0` turned into `<=` (root 0 refused) and
+// `vr+mask < n` turned into `vr-mask < n` (sends past the last rank wrap
+// round to ranks that expect nothing).
+func TestMutBcastIsATree(t *testing.T) {
+	for _, n := range []int{2, 3, 5, 6, 8} {
+		for _, root := range []int{0, n - 1} {
+			sp := workload.DefaultApp("bc", "bcast")
+			sp.Size, sp.Iterations, sp.Root = 64, 1, root
+			prog, _, err := buildProgram(&sp, n, rand.New(rand.NewPCG(1, 2)))
+			if err != nil {
+				t.Fatalf("%d ranks, root %d: %v", n, root, err)
+			}
+			sends := map[[2]int32]int{}
+			recvs := map[[2]int32]int{}
+			recvd := make([]int, n)
+			for r, ops := range prog {
+				for _, op := range ops {
+					if op.arg != 64 {
+						continue // the barrier's messages
+					}
+					switch op.kind {
+					case opSend:
+						sends[[2]int32{int32(r), op.peer}]++
+					case opRecv:
+						recvs[[2]int32{op.peer, int32(r)}]++
+						recvd[r]++
+					}
+				}
+			}
+			for r, c := range recvd {
+				if want := map[bool]int{true: 0, false: 1}[r == root]; c != want {
+					t.Errorf("%d ranks, root %d: rank %d receives %d times, want %d", n, root, r, c, want)
+				}
+			}
+			if !maps.Equal(sends, recvs) || len(sends) != n-1 {
+				t.Errorf("%d ranks, root %d: sends %v, receives %v; want the same n-1", n, root, sends, recvs)
+			}
+		}
+	}
+}
+
+// TestMutAllreduceRDNeedsAPowerOfTwo checks that recursive doubling on 3
+// ranks is refused (its partner r XOR 2^k would be rank 3), and that the
+// rule is the allreduce's: another program given algorithm rd on 3 ranks
+// is built.
+// Kills app.go's `sp.Program == "allreduce"` negated in that check.
+func TestMutAllreduceRDNeedsAPowerOfTwo(t *testing.T) {
+	sp := workload.DefaultApp("ar", "allreduce")
+	sp.Algorithm = "rd"
+	if _, _, err := buildProgram(&sp, 3, rand.New(rand.NewPCG(1, 2))); err == nil || !strings.Contains(err.Error(), "power of two") {
+		t.Errorf("allreduce rd on 3 ranks: err = %v, want a power of two asked for", err)
+	}
+	bar := workload.DefaultApp("b", "barrier")
+	bar.Algorithm = "rd"
+	if _, _, err := buildProgram(&bar, 3, rand.New(rand.NewPCG(1, 2))); err != nil {
+		t.Errorf("barrier (algorithm rd ignored) on 3 ranks: %v", err)
 	}
 }
