@@ -545,3 +545,102 @@ func TestMutAllreduceRDNeedsAPowerOfTwo(t *testing.T) {
 		t.Errorf("barrier (algorithm rd ignored) on 3 ranks: %v", err)
 	}
 }
+
+// TestMutShapeMeanLinks checks the work estimate's mean shortest path
+// between hosts on a star of 4 hosts: every host is 2 links from every
+// other (host, switch, host), so the mean is 2.
+// Kills work.go's sampling loop `j < min(16, len(hosts))` negated (no host
+// sampled: 0) and `dist[h] > 0` negated (the source itself counted, the
+// others not).
+func TestMutShapeMeanLinks(t *testing.T) {
+	sc := starScenario("shape-star", 4)
+	cfg := DefaultConfig()
+	sh, err := sc.shape(&cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.hosts != 4 || sh.meanLinks != 2 {
+		t.Errorf("star of 4 hosts: %d hosts, mean path %v links; want 4, 2", sh.hosts, sh.meanLinks)
+	}
+}
+
+// TestMutBareLoadOnlyWhereTheTrafficSetsIt checks the bare parameter
+// "load" of a scenario file: listed for a traffic that sets a load, not
+// for one that saturates and sets none (each traffic's own NAME.load is
+// listed either way).
+// Kills scenfile.go's `ts.Load > 0` turned into `>= 0`.
+func TestMutBareLoadOnlyWhereTheTrafficSetsIt(t *testing.T) {
+	for _, c := range []struct {
+		ts   workload.TrafficSpec
+		bare bool
+	}{
+		{workload.TrafficSpec{Name: "all", Pattern: "uniform", Arrival: "saturate"}, false},
+		{workload.TrafficSpec{Name: "all", Pattern: "uniform", Arrival: "poisson", Load: 0.5}, true},
+	} {
+		sp := ScenarioSpec{Phases: 1, Traffic: []workload.TrafficSpec{c.ts}}
+		names := map[string]bool{}
+		for _, p := range sp.params() {
+			names[p.Name] = true
+		}
+		if names["load"] != c.bare || !names["all.load"] {
+			t.Errorf("traffic %s, load %v: bare load listed %v (want %v), all.load listed %v",
+				c.ts.Arrival, c.ts.Load, names["load"], c.bare, names["all.load"])
+		}
+	}
+}
+
+// TestMutNICRateLinkCapacity checks nicrate's capacity of a host when its
+// link bounds it (host_io_gbps 0): the link's payload rate for MTU
+// packets, 16 Gbit/s × 2048 / (2048 + 26) on testbed-s1.
+// Kills nicrate.go's `rateMbps)/1000*payload` turned into `*1000*payload`
+// (the link's bound lost).
+func TestMutNICRateLinkCapacity(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.HostIOGbps = 0
+	n, err := NewNetwork(LookupScenario("testbed-s1"), cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, capacity := n.nicResources()
+	want := 16 * float64(cfg.MTU) / float64(cfg.MTU+cfg.HeaderBytes)
+	for h := range n.hcas {
+		for _, c := range []float64{capacity[h], capacity[len(n.hcas)+h]} {
+			if math.Abs(c-want) > 1e-9 {
+				t.Errorf("host %d: capacity %v Gbit/s, want %v", h, c, want)
+			}
+		}
+	}
+}
+
+// TestMutAppRanksGiven checks an app's rank count: ranks when given
+// (2 of 4 hosts), else one per host and ranks_per_host (4).
+// Kills app.go's `ar.n == 0` negated.
+func TestMutAppRanksGiven(t *testing.T) {
+	for _, c := range []struct{ ranks, want int }{{2, 2}, {0, 4}} {
+		a := workload.DefaultApp("pp", "pingpong")
+		a.Hosts, a.Iterations, a.Ranks = []string{"H1", "H2", "H3", "H4"}, 1, c.ranks
+		n, err := NewNetwork(starScenario(fmt.Sprint("ranks-", c.ranks), 4, a), appConfig(engine.Millisecond), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := n.apps.list[0].n; got != c.want {
+			t.Errorf("ranks %d on 4 hosts: %d ranks, want %d", c.ranks, got, c.want)
+		}
+	}
+}
+
+// TestMutQuantileOfMany checks quantile's rule, the smallest value with
+// at least q of the values at or below it: of 1..100, the 0.99-quantile is
+// 99 and the 0.5-quantile 50.
+// Kills app.go's `q*float64(len(s))` turned into `q/float64(len(s))`.
+func TestMutQuantileOfMany(t *testing.T) {
+	xs := make([]float64, 100)
+	for i := range xs {
+		xs[len(xs)-1-i] = float64(i + 1) // unsorted
+	}
+	for q, want := range map[float64]float64{0.99: 99, 0.5: 50, 1: 100} {
+		if got := quantile(xs, q); got != want {
+			t.Errorf("quantile(1..100, %v) = %v, want %v", q, got, want)
+		}
+	}
+}
