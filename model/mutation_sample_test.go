@@ -644,3 +644,19 @@ func TestMutQuantileOfMany(t *testing.T) {
 		}
 	}
 }
+
+// TestMutCompletionFromTheAppsStart checks an app's completion time is
+// counted from its own start: the same pingpong run after another (After)
+// on an otherwise idle star takes the same time as the first, within 1 %.
+// Kills app.go's `last - ap.start` turned into `last + ap.start`.
+func TestMutCompletionFromTheAppsStart(t *testing.T) {
+	first := workload.DefaultApp("first", "pingpong")
+	first.Hosts, first.Iterations = []string{"H1", "H2"}, 3
+	second := first
+	second.Name, second.After = "second", "first"
+	m, _ := runApps(t, starScenario("after", 2, first, second), appConfig(5*engine.Millisecond), 1)
+	a, b := m["first_completion_us"], m["second_completion_us"]
+	if !(a > 0) || !(math.Abs(b-a) <= 0.01*a) {
+		t.Errorf("completion: first %v µs, second (after it) %v µs; want the same", a, b)
+	}
+}
