@@ -660,3 +660,25 @@ func TestMutCompletionFromTheAppsStart(t *testing.T) {
 		t.Errorf("completion: first %v µs, second (after it) %v µs; want the same", a, b)
 	}
 }
+
+// TestMutUniformSizesStayInRange checks the uniform message size
+// distribution of mean s: whole sizes 1 to 2s-1, every one drawn (mean s).
+// Kills generator.go's `2*g.size-1` turned into `2*g.size+1` (sizes up to
+// 2s+1, mean s+1).
+func TestMutUniformSizesStayInRange(t *testing.T) {
+	g := &generator{dist: sizeUniform, size: 3, rng: rand.New(rand.NewPCG(1, 2))}
+	seen := map[int32]int{}
+	for range 10_000 {
+		seen[g.drawSize()]++
+	}
+	for v := range seen {
+		if v < 1 || v > 5 {
+			t.Errorf("size %d drawn, outside 1..5", v)
+		}
+	}
+	for v := int32(1); v <= 5; v++ {
+		if seen[v] == 0 {
+			t.Errorf("size %d never drawn in 10 000", v)
+		}
+	}
+}
