@@ -567,8 +567,9 @@ func TestMutShapeMeanLinks(t *testing.T) {
 // TestMutBareLoadOnlyWhereTheTrafficSetsIt checks the bare parameter
 // "load" of a scenario file: listed for a traffic that sets a load, not
 // for one that saturates and sets none (each traffic's own NAME.load is
-// listed either way).
-// Kills scenfile.go's `ts.Load > 0` turned into `>= 0`.
+// listed either way); the same for hot_nodes.
+// Kills scenfile.go's `ts.Load > 0` turned into `>= 0` and
+// `ts.HotNodes > 0` negated.
 func TestMutBareLoadOnlyWhereTheTrafficSetsIt(t *testing.T) {
 	for _, c := range []struct {
 		ts   workload.TrafficSpec
@@ -577,6 +578,9 @@ func TestMutBareLoadOnlyWhereTheTrafficSetsIt(t *testing.T) {
 		{workload.TrafficSpec{Name: "all", Pattern: "uniform", Arrival: "saturate"}, false},
 		{workload.TrafficSpec{Name: "all", Pattern: "uniform", Arrival: "poisson", Load: 0.5}, true},
 	} {
+		hot := c.ts
+		hot.Pattern, hot.HotNodes = "hotspot", map[bool]int{true: 2, false: 0}[c.bare]
+		c.ts = hot
 		sp := ScenarioSpec{Phases: 1, Traffic: []workload.TrafficSpec{c.ts}}
 		names := map[string]bool{}
 		for _, p := range sp.params() {
@@ -585,6 +589,10 @@ func TestMutBareLoadOnlyWhereTheTrafficSetsIt(t *testing.T) {
 		if names["load"] != c.bare || !names["all.load"] {
 			t.Errorf("traffic %s, load %v: bare load listed %v (want %v), all.load listed %v",
 				c.ts.Arrival, c.ts.Load, names["load"], c.bare, names["all.load"])
+		}
+		if names["hot_nodes"] != c.bare || !names["all.hot_nodes"] {
+			t.Errorf("hot_nodes %d: bare hot_nodes listed %v (want %v), all.hot_nodes listed %v",
+				c.ts.HotNodes, names["hot_nodes"], c.bare, names["all.hot_nodes"])
 		}
 	}
 }
@@ -662,7 +670,8 @@ func TestMutCompletionFromTheAppsStart(t *testing.T) {
 }
 
 // TestMutUniformSizesStayInRange checks the uniform message size
-// distribution of mean s: whole sizes 1 to 2s-1, every one drawn (mean s).
+// distribution of mean s: whole sizes 1 to 2s-1 (docs/scenarios.md), every
+// one drawn.
 // Kills generator.go's `2*g.size-1` turned into `2*g.size+1` (sizes up to
 // 2s+1, mean s+1).
 func TestMutUniformSizesStayInRange(t *testing.T) {
@@ -680,5 +689,65 @@ func TestMutUniformSizesStayInRange(t *testing.T) {
 		if seen[v] == 0 {
 			t.Errorf("size %d never drawn in 10 000", v)
 		}
+	}
+}
+
+// TestMutRingOrderChoices checks the ring program's order: natural,
+// random or empty (natural) are built, anything else refused.
+// Kills app.go's `sp.Order != ""` negated (empty refused, others taken).
+func TestMutRingOrderChoices(t *testing.T) {
+	for order, ok := range map[string]bool{"natural": true, "random": true, "": true, "reversed": false} {
+		sp := workload.DefaultApp("r", "ring")
+		sp.Order = order
+		_, _, err := buildProgram(&sp, 4, rand.New(rand.NewPCG(1, 2)))
+		if (err == nil) != ok {
+			t.Errorf("ring order %q: err = %v, want accepted %v", order, err, ok)
+		}
+	}
+}
+
+// TestMutHotspotAllHot checks a hot-spot traffic (hotspot_mode traffic:
+// each sender splits its load) whose whole load goes to
+// the hot nodes (hotspot_fraction 1): no sender gets a cold part.
+// Kills traffic.go's `f > 0` turned into `>=` (a cold source of load 0).
+func TestMutHotspotAllHot(t *testing.T) {
+	srcs := expandOn16(t, workload.TrafficSpec{Name: "h", Pattern: "hotspot", HotspotMode: "traffic", HotNodes: 2, HotspotFraction: 1, Load: 0.5})
+	for _, s := range srcs {
+		if s.load <= 0 || s.role != workload.Contributor {
+			t.Errorf("%s: load %v, role %v; want only contributors with load", s.name, s.load, s.role)
+		}
+	}
+}
+
+// TestMutFormatBytesUnitBoundary checks FormatBytes at a unit's first
+// value: 1024 KiB is "1.0 MiB", not "1024.0 KiB".
+// Kills work.go's `v >= 1024` turned into `>`.
+func TestMutFormatBytesUnitBoundary(t *testing.T) {
+	for b, want := range map[int64]string{1 << 20: "1.0 MiB", 1 << 30: "1.0 GiB", 1<<20 - 1<<10: "1023.0 KiB"} {
+		if got := FormatBytes(b); got != want {
+			t.Errorf("FormatBytes(%d) = %q, want %q", b, got, want)
+		}
+	}
+}
+
+// TestMutFixedDestinationNamed checks the flows a fixed-destination
+// pattern makes name their destination host, host 0 too: shift on a star
+// of 4 hosts sends H3 to H1.
+// Kills network.go's `s.dst >= 0` turned into `>` (host 0 named "*", a
+// random destination).
+func TestMutFixedDestinationNamed(t *testing.T) {
+	sc := starScenario("shift-named", 4)
+	sc.Traffic = []workload.TrafficSpec{{Name: "s", Pattern: "shift", Arrival: "saturate"}}
+	n, err := NewNetwork(sc, DefaultConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := map[string]string{}
+	for i := range n.flows {
+		dst[n.flows[i].spec.Src] = n.flows[i].spec.Dst
+	}
+	want := map[string]string{"H1": "H3", "H2": "H4", "H3": "H1", "H4": "H2"}
+	if !maps.Equal(dst, want) {
+		t.Errorf("destinations %v, want %v", dst, want)
 	}
 }
