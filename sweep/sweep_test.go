@@ -296,7 +296,7 @@ func (c *claimer) intrude(ctx context.Context) ([]string, error) {
 			quick = quick || e.Sub(prev) <= c.ttl/2
 			prev = e
 		}
-		if !quick || e.Before(first.Add(2*c.ttl)) || e.Sub(time.Now()) < c.ttl/2 {
+		if !quick || e.Before(first.Add(2*c.ttl)) || time.Until(e) < c.ttl/2 {
 			continue // not renewed that far or that often yet, or not just renewed
 		}
 		got, err := c.db.Claim(ctx, c.ids, "intruder", time.Hour)
