@@ -1,0 +1,89 @@
+package model
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
+)
+
+// Tests written against the survivors of session 10's fresh 150-mutant
+// sample of model (seed 7; docs/testing.md, "A fresh sample of model").
+
+// TestMutFifoKeepsItsOrderAcrossGrowth fills a fifo, wraps it (pops three,
+// pushes three), then makes it grow while wrapped: every value comes out
+// in the order it went in, as a FIFO's must.
+// Kills fifo.go:36 `q.head+i` turned into `q.head-i` (the copy made when
+// growing reads the ring backwards).
+func TestMutFifoKeepsItsOrderAcrossGrowth(t *testing.T) {
+	var q fifo
+	var want []int32
+	next := int32(0)
+	push := func(k int) {
+		for range k {
+			q.push(next)
+			want = append(want, next)
+			next++
+		}
+	}
+	push(8) // the first buffer, full
+	for range 3 {
+		if got := q.pop(); got != want[0] {
+			t.Fatalf("pop %d, want %d", got, want[0])
+		}
+		want = want[1:]
+	}
+	push(3)  // wraps round the full buffer
+	push(10) // grows it twice while wrapped
+	for len(want) > 0 {
+		if got := q.pop(); got != want[0] {
+			t.Fatalf("pop %d, want %d (fifo order lost when the ring grew)", got, want[0])
+		}
+		want = want[1:]
+	}
+	if q.len() != 0 {
+		t.Errorf("%d left", q.len())
+	}
+}
+
+// TestMutMetricWordTakesDigits checks metricWord against its comment:
+// lowercase letters, digits and '_', starting with a letter, at most 64
+// bytes; "0" and "9" are digits like the others.
+// Kills app.go:903 `c >= '0'` turned into `c > '0'`.
+func TestMutMetricWordTakesDigits(t *testing.T) {
+	for s, want := range map[string]bool{
+		"a0": true, "a9": true, "a_5": true, "alltoall": true, "z": true,
+		"0a": false, "A": false, "a-b": false, "": false, "a:": false, "a/": false,
+		strings.Repeat("a", 64): true, strings.Repeat("a", 65): false,
+	} {
+		if got := metricWord(s); got != want {
+			t.Errorf("metricWord(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+// TestMutTooManySamplesNamesTheFlows checks the message CheckWork gives
+// when a run would keep too many samples: it names the flows sampled (11),
+// the interval and the length, as docs/guarantees.md's bounded memory
+// says a refusal must name what to change.
+// Kills work.go:122 `w.Samples/max(...)` turned into `*` (the flow count
+// in the message).
+func TestMutTooManySamplesNamesTheFlows(t *testing.T) {
+	cfg := params.DefaultConfig()
+	cfg.Phase, cfg.Sample = engine.Second, engine.Microsecond
+	sc := starScenario("too-many-samples", 2)
+	for i := range 11 {
+		sc.Flows = append(sc.Flows, workload.FlowSpec{Name: "F" + string(rune('a'+i)), Src: "H1", Dst: "H2"})
+	}
+	_, err := CheckWork(sc, cfg, 0)
+	var pe *params.ParamError
+	if !errors.As(err, &pe) {
+		t.Fatalf("err = %v, want a ParamError", err)
+	}
+	if !strings.Contains(err.Error(), "11 flows sampled every 1us for 1s keep 11000000 samples") {
+		t.Errorf("message %q does not name 11 flows sampled every 1us for 1s", err)
+	}
+}
