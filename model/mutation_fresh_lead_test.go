@@ -87,3 +87,21 @@ func TestMutTooManySamplesNamesTheFlows(t *testing.T) {
 		t.Errorf("message %q does not name 11 flows sampled every 1us for 1s", err)
 	}
 }
+
+// TestMutTraceRanksComeFromTheTrace runs the 4-rank dissemination barrier
+// on a star of 6 hosts without naming hosts or ranks: a trace app with
+// ranks 0 has the trace's num_ranks (docs/apps.md, "Traces"), so it runs
+// as on 4 hosts (two rounds of one one-way message).
+// Kills app.go:190 `sp.Program == "trace"` negated (the app then takes
+// every host's ranks, 6, which the 4-rank trace does not have).
+func TestMutTraceRanksComeFromTheTrace(t *testing.T) {
+	tr, err := workload.ParseGOAL(goalFile(t, "dissemination4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := appConfig(engine.Millisecond)
+	a := workload.DefaultApp("diss", "trace")
+	a.Trace = tr
+	m, _ := runApps(t, starScenario("diss6", 6, a), c, 1)
+	within(t, "diss_completion_us", m["diss_completion_us"], 2*oneWay(c, a, 1), 0.01)
+}
