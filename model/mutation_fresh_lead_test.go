@@ -105,3 +105,31 @@ func TestMutTraceRanksComeFromTheTrace(t *testing.T) {
 	m, _ := runApps(t, starScenario("diss6", 6, a), c, 1)
 	within(t, "diss_completion_us", m["diss_completion_us"], 2*oneWay(c, a, 1), 0.01)
 }
+
+// TestMutDeadlockDeclaredAtExactlyTheWindow checks the watch's rule as
+// deadlockWindow's comment states it: a flow with payload in the network
+// none of which reached the destination for the window is deadlocked;
+// for one picosecond less it is not. The run's clock stays at 0; the
+// flow's last progress is set at -window and -window+1 ps.
+// Kills deadlock.go:80 `now-w.since[i] >= n.deadlockWindow()` turned
+// into `>`.
+func TestMutDeadlockDeclaredAtExactlyTheWindow(t *testing.T) {
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), params.DefaultConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.allowDeadlock = true
+	n.flows[0].sent = 2048 // in the network, none delivered
+	window := n.deadlockWindow()
+	for _, c := range []struct {
+		since engine.Time
+		dead  bool
+	}{{-window + 1, false}, {-window, true}} {
+		w := &progressWatch{reached: make([]int64, len(n.flows)), since: make([]engine.Time, len(n.flows))}
+		w.since[0] = c.since
+		err := n.deadlocked(w)
+		if got := errors.Is(err, ErrDeadlock); got != c.dead {
+			t.Errorf("no delivery for %v of a %v window: deadlocked %v (%v), want %v", -c.since, window, got, err, c.dead)
+		}
+	}
+}
