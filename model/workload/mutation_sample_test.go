@@ -11,50 +11,37 @@ import (
 // mutation run of model (docs/testing.md, "Sampled runs"), for the code
 // that has since moved to this package; each names the mutant it kills.
 
-// TestMutAppRootParamBound checks the range of an app's root as a sweep
-// parameter: the same as a scenario file's root (grids' scenfile_app.go,
-// 0 to 2^20-1, the largest rank count), so 1048575 is accepted and 1048576
-// refused.
-// Kills app_params.go's root bound `1<<20-1` turned into `1<<20+1`.
-func TestMutAppRootParamBound(t *testing.T) {
-	sp := ScenarioSpec{Phases: 1, Apps: []AppSpec{DefaultApp("bc", "bcast")}}
-	var root *params.Param
-	for _, p := range sp.appParams() {
-		if p.Name == "bc.root" {
-			root = p.Param
+// TestMutAppParamBounds checks the ranges of two of an app's sweep
+// parameters at their last value and the next: its root, as a scenario
+// file's root (grids' scenfile_app.go: 0 to 2^20-1, the largest rank
+// count), and its start_phase, a phase of the scenario (0 to phases-1; 3
+// phases here).
+// Kills app_params.go's root bound `1<<20-1` turned into `1<<20+1` and
+// `max(sp.Phases, 1)-1` turned into `+1`.
+func TestMutAppParamBounds(t *testing.T) {
+	for _, c := range []struct {
+		app, program, param string
+		last                int
+	}{
+		{"bc", "bcast", "bc.root", 1<<20 - 1},
+		{"pp", "pingpong", "pp.start_phase", 2},
+	} {
+		sp := ScenarioSpec{Phases: 3, Apps: []AppSpec{DefaultApp(c.app, c.program)}}
+		var param *params.Param
+		for _, p := range sp.appParams() {
+			if p.Name == c.param {
+				param = p.Param
+			}
 		}
-	}
-	if root == nil {
-		t.Fatal("no parameter bc.root")
-	}
-	if _, err := root.Parse(1<<20 - 1); err != nil {
-		t.Errorf("root 1048575: %v", err)
-	}
-	if _, err := root.Parse(1 << 20); err == nil {
-		t.Error("root 1048576 accepted")
-	}
-}
-
-// TestMutAppStartPhaseParamBound checks the range of an app's start_phase
-// as a sweep parameter: a phase of the scenario, 0 to phases-1 (3 phases:
-// 2 accepted, 3 refused).
-// Kills app_params.go's `max(sp.Phases, 1)-1` turned into `+1`.
-func TestMutAppStartPhaseParamBound(t *testing.T) {
-	sp := ScenarioSpec{Phases: 3, Apps: []AppSpec{DefaultApp("pp", "pingpong")}}
-	var start *params.Param
-	for _, p := range sp.appParams() {
-		if p.Name == "pp.start_phase" {
-			start = p.Param
+		if param == nil {
+			t.Fatalf("no parameter %s", c.param)
 		}
-	}
-	if start == nil {
-		t.Fatal("no parameter pp.start_phase")
-	}
-	if _, err := start.Parse(2); err != nil {
-		t.Errorf("start_phase 2 of 3 phases: %v", err)
-	}
-	if _, err := start.Parse(3); err == nil {
-		t.Error("start_phase 3 of 3 phases (0, 1, 2) accepted")
+		if _, err := param.Parse(c.last); err != nil {
+			t.Errorf("%s = %d: %v", c.param, c.last, err)
+		}
+		if _, err := param.Parse(c.last + 1); err == nil {
+			t.Errorf("%s = %d accepted, past its range", c.param, c.last+1)
+		}
 	}
 }
 
