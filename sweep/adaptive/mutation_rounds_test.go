@@ -4,9 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"github.com/ccsweep/ccsweep/model"
-	"github.com/ccsweep/ccsweep/model/params"
-	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/sweep"
 	"github.com/ccsweep/ccsweep/sweep/adaptive"
 )
@@ -19,9 +16,7 @@ import (
 // surface): run from an empty database every planned point ran here and
 // none was done already; rerun, every one was done already and none ran.
 func TestMutRoundsCountWhatWasDoneBefore(t *testing.T) {
-	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
-		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	}
+	sim := cliffSim
 	g := parse(t, coarseGrid)
 	rounds := adaptive.NewRounds(g, g.Refine)
 	db := openDB(t, "rounds.db")

@@ -40,6 +40,11 @@ func cliffSurface(cfg params.Config) float64 {
 	return 12 - 0.001*cfg.CC.CCTITimer.Micros()
 }
 
+// cliffSim simulates a point by cliffSurface, as sweep.Options.Simulate.
+func cliffSim(_ context.Context, _ *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	return fakeResult(cfg, seed, cliffSurface(cfg)), nil
+}
+
 // coarseGrid is a 4x4 log grid over the surface, refined along its
 // victim = 7 boundary.
 const coarseGrid = `
@@ -154,9 +159,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 	g := parse(t, coarseGrid)
 	rounds := adaptive.NewRounds(g, g.Refine)
 	whole := openDB(t, "whole.db")
-	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
-		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	}
+	sim := cliffSim
 	if _, err := adaptive.RunRounds(context.Background(), rounds, whole, sweep.Options{Workers: 1, Simulate: sim}); err != nil {
 		t.Fatal(err)
 	}
@@ -190,9 +193,7 @@ func TestRoundsResumeAfterAnInterrupt(t *testing.T) {
 }
 
 func TestRoundShardsPartitionTheRound(t *testing.T) {
-	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
-		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	}
+	sim := cliffSim
 	g := parse(t, coarseGrid)
 	rounds := adaptive.NewRounds(g, g.Refine)
 	db := openDB(t, "base.db")

@@ -8,9 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/ccsweep/ccsweep/model"
-	"github.com/ccsweep/ccsweep/model/params"
-	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 	"github.com/ccsweep/ccsweep/sweep/adaptive"
@@ -23,9 +20,7 @@ import (
 // until the rounds are finished. The merged results are those of one local
 // adaptive sweep.
 func TestSlurmRunsRoundsAsArrays(t *testing.T) {
-	sim := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
-		return fakeResult(cfg, seed, cliffSurface(cfg)), nil
-	}
+	sim := cliffSim
 	g := parse(t, coarseGrid)
 	rounds := adaptive.NewRounds(g, g.Refine)
 	dir := filepath.Join(t.TempDir(), "out")
