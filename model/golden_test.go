@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/params"
@@ -107,6 +108,17 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 				Flows:   incast("node01", []string{"node05", "node06", "node09", "node13", "node10"}, [2]string{"node14", "node02"}),
 				Traffic: fdrBackground}},
 	}
+	// fattree-apps is the fat tree's incast with closed-loop apps and a
+	// random permutation instead of uniform background: what a rank's
+	// program does, the random ring orders and the permutation are drawn
+	// from the run's seed, and the goldens pin which draws they are.
+	ft := topos[2].sc
+	topos = append(topos, goldenTopo{name: "fattree-apps",
+		desc: "fattree k=4 levels=2 (16 hosts, 8 switches), ftree, lmc 2; a random permutation and four apps",
+		sc: &workload.Scenario{Name: "golden-fattree-apps", Phases: 2, Routing: "ftree", LMC: 2, Build: ft.Build, Flows: ft.Flows,
+			Traffic: []workload.TrafficSpec{{Name: "perm", Pattern: "permutation", Arrival: "poisson", Load: 0.2,
+				MessageSize: 4096, SizeDist: "fixed", Role: workload.Background}},
+			Apps: goldenApps()}})
 	m := map[string]goldenTopo{}
 	for _, tp := range topos {
 		if tp.sc == nil {
@@ -115,6 +127,29 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 		m[tp.name] = tp
 	}
 	return m
+}
+
+// goldenApps are fattree-apps' applications: a random ring of two ranks
+// per host (shared memory between them), a recursive-doubling allreduce
+// with computation between iterations, an alltoall that starts when the
+// ring has finished and a broadcast that starts at phase 1.
+func goldenApps() []workload.AppSpec {
+	hosts := func(from, to int) []string {
+		var hs []string
+		for h := from; h <= to; h++ {
+			hs = append(hs, fmt.Sprintf("H%d", h))
+		}
+		return hs
+	}
+	ring := workload.DefaultApp("ring", "ring")
+	ring.Hosts, ring.RanksPerHost, ring.Order, ring.Patterns, ring.Size, ring.Iterations = hosts(1, 8), 2, "random", 2, 4096, 4
+	ar := workload.DefaultApp("ar", "allreduce")
+	ar.Hosts, ar.Algorithm, ar.Size, ar.Iterations, ar.Compute = hosts(9, 16), "rd", 65536, 3, 5*engine.Microsecond
+	a2a := workload.DefaultApp("a2a", "alltoall")
+	a2a.Hosts, a2a.Size, a2a.Iterations, a2a.After = hosts(1, 4), 2048, 2, "ring"
+	bc := workload.DefaultApp("bc", "bcast")
+	bc.Hosts, bc.Size, bc.Iterations, bc.Root, bc.StartPhase = hosts(5, 12), 32768, 2, 1, 1
+	return []workload.AppSpec{ring, ar, a2a, bc}
 }
 
 // goldenCase is one golden run: a topology, a scheme and the parameters
@@ -187,6 +222,8 @@ func goldenCases() []goldenCase {
 			set: []string{"cc_level=sl", "becn_return=cnp", "fill_mode=port_avg"}},
 		goldenCase{name: "mesh-drb-throttle", topo: "mesh", scheme: "drb", set: []string{"drb.throttle=on", "drb.timer=200us"}},
 		goldenCase{name: "fattree-drb-timer", topo: "fattree", scheme: "drb", set: []string{"drb.timer=50us"}},
+		goldenCase{name: "fattree-apps-off", topo: "fattree-apps", scheme: "off"},
+		goldenCase{name: "fattree-apps-ib", topo: "fattree-apps", scheme: "ib"},
 	)
 	return cases
 }
@@ -219,6 +256,7 @@ func TestGolden(t *testing.T) {
 	cases := goldenCases()
 	outs := make([][]byte, len(cases))
 	ran := 0
+	added, changed := 0, 0 // with -update: cases without a file, cases whose file differs
 	for i, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			tp := topos[c.topo]
@@ -229,10 +267,19 @@ func TestGolden(t *testing.T) {
 			}
 			outs[i] = goldenText(c, tp, r)
 			ran++
-			if *update {
-				return // written below, once the version check has passed
-			}
 			want, err := os.ReadFile(filepath.Join(goldenDir, c.name+".txt"))
+			if *update {
+				// Written below, once the version check has passed.
+				switch {
+				case errors.Is(err, os.ErrNotExist):
+					added++
+				case err != nil:
+					t.Fatal(err)
+				case !bytes.Equal(outs[i], want):
+					changed++
+				}
+				return
+			}
 			if err != nil {
 				t.Fatalf("%v; rerun with go test ./model -run TestGolden -update", err)
 			}
@@ -259,7 +306,7 @@ func TestGolden(t *testing.T) {
 	if err != nil && !(errors.Is(err, os.ErrNotExist) && *update) {
 		t.Fatal(err)
 	}
-	newVersions, err := checkVersion(versions, model.Version, digest, *update)
+	newVersions, err := checkVersion(versions, model.Version, digest, *update, added > 0 && changed == 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,13 +329,18 @@ func TestGolden(t *testing.T) {
 // checkVersion applies the model-version rule to VERSIONS' contents
 // (lines "VERSION DIGEST"), the current model version and the digest of
 // the current golden outputs. A line for version with another digest is an
-// error whatever update says: the model's behaviour changed, and its
-// version must change with it. With no line for version, update appends
+// error (the model's behaviour changed, and its version must change with
+// it) unless update is set and onlyAdded says the digest changed only
+// because cases were added: every case that had a file reproduced it byte
+// for byte, so no behaviour the goldens pinned changed; update then
+// replaces the line's digest. With no line for version, update appends
 // one and returns the new contents; without update that is an error too.
 // A matching line returns versions unchanged.
-func checkVersion(versions []byte, version, digest string, update bool) ([]byte, error) {
+func checkVersion(versions []byte, version, digest string, update, onlyAdded bool) ([]byte, error) {
 	sc := bufio.NewScanner(bytes.NewReader(versions))
+	var kept []string // the lines read so far, for a replaced digest
 	for ln := 1; sc.Scan(); ln++ {
+		kept = append(kept, sc.Text())
 		line := strings.TrimSpace(sc.Text())
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
@@ -299,6 +351,13 @@ func checkVersion(versions []byte, version, digest string, update bool) ([]byte,
 		}
 		if f[0] != version {
 			continue
+		}
+		if f[1] != digest && update && onlyAdded {
+			kept[len(kept)-1] = version + " " + digest
+			for sc.Scan() {
+				kept = append(kept, sc.Text())
+			}
+			return []byte(strings.Join(kept, "\n") + "\n"), nil
 		}
 		if f[1] != digest {
 			return nil, fmt.Errorf("model behaviour changed but model.Version is still %s: bump it "+
@@ -361,6 +420,16 @@ func goldenText(c goldenCase, tp goldenTopo, r *model.Result) []byte {
 			f.Name, f.Src, f.Dst, f.Role, f.Start, g(r.MeanGbps(i, from, to)), g(f.AdmittedGbps), f.Refused,
 			len(f.Gbps), shortSum(gb), ccti)
 	}
+	for _, a := range r.Apps {
+		it := make([]byte, 0, 8*len(a.IterationUs))
+		for _, x := range a.IterationUs {
+			it = binary.LittleEndian.AppendUint64(it, math.Float64bits(x))
+		}
+		fmt.Fprintf(&b, "app %s %s iterations %d iteration_us_sha256 %s\n", a.Name, a.Program, len(a.IterationUs), shortSum(it))
+		for _, m := range a.Metrics {
+			fmt.Fprintf(&b, "app_metric %s %s\n", m.Name, g(m.Value))
+		}
+	}
 	return b.Bytes()
 }
 
@@ -406,8 +475,9 @@ func lineDiff(want, got string) string {
 }
 
 // TestCheckVersion pins the model-version rule with made-up digests: a
-// known version must keep its digest, with -update or without; an unknown
-// version is added by -update only, after the lines already there.
+// known version must keep its digest, with -update or without, unless
+// -update only added cases; an unknown version is added by -update only,
+// after the lines already there.
 func TestCheckVersion(t *testing.T) {
 	const versions = "# comment\nib-2 aaaa\nib-3 bbbb\n"
 	cases := []struct {
@@ -416,14 +486,20 @@ func TestCheckVersion(t *testing.T) {
 		version  string
 		digest   string
 		update   bool
-		want     string // the new contents; "" when an error is expected
-		err      string // a substring of the error
+		// onlyAdded: every case with a file reproduced it, some had none
+		onlyAdded bool
+		want      string // the new contents; "" when an error is expected
+		err       string // a substring of the error
 	}{
 		{name: "same digest", versions: versions, version: "ib-3", digest: "bbbb", want: versions},
 		{name: "same digest update", versions: versions, version: "ib-3", digest: "bbbb", update: true, want: versions},
 		{name: "changed under same version", versions: versions, version: "ib-3", digest: "cccc",
 			err: "model behaviour changed but model.Version is still ib-3: bump it"},
 		{name: "changed under same version update", versions: versions, version: "ib-3", digest: "cccc", update: true,
+			err: "model behaviour changed but model.Version is still ib-3: bump it"},
+		{name: "cases added update", versions: versions + "# last\n", version: "ib-2", digest: "cccc", update: true, onlyAdded: true,
+			want: "# comment\nib-2 cccc\nib-3 bbbb\n# last\n"},
+		{name: "cases added without update", versions: versions, version: "ib-3", digest: "cccc", onlyAdded: true,
 			err: "model behaviour changed but model.Version is still ib-3: bump it"},
 		{name: "older version's digest", versions: versions, version: "ib-2", digest: "bbbb",
 			err: "still ib-2: bump it"},
@@ -439,7 +515,7 @@ func TestCheckVersion(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := checkVersion([]byte(c.versions), c.version, c.digest, c.update)
+			got, err := checkVersion([]byte(c.versions), c.version, c.digest, c.update, c.onlyAdded)
 			if c.err != "" {
 				if err == nil || !strings.Contains(err.Error(), c.err) {
 					t.Fatalf("error %v, want one containing %q", err, c.err)

@@ -133,3 +133,31 @@ func TestMutDeadlockDeclaredAtExactlyTheWindow(t *testing.T) {
 		}
 	}
 }
+
+// A computation of zero length is no operation: a trace with `calc 0`
+// before each send runs as the same trace without it, to the same event
+// count and the same completion (the rank goes on at once, with no event
+// of its own). Kills app.go's `op.dur > 0` turned into `>=` in appStep (a
+// zero compute scheduled as an event at the same time).
+func TestMutZeroComputeIsNoOperation(t *testing.T) {
+	const plain = "num_ranks 2\nrank 0 {\ns1: send 8b to 1\ns2: send 64b to 1\ns2 requires s1\n}\n" +
+		"rank 1 {\nr1: recv 8b from 0\nr2: recv 64b from 0\nr2 requires r1\n}\n"
+	const zeros = "num_ranks 2\nrank 0 {\nc1: calc 0\ns1: send 8b to 1\nc2: calc 0\ns2: send 64b to 1\n" +
+		"s1 requires c1\nc2 requires s1\ns2 requires c2\n}\n" +
+		"rank 1 {\nr1: recv 8b from 0\nc3: calc 0\nr2: recv 64b from 0\nc3 requires r1\nr2 requires c3\n}\n"
+	run := func(text string) (float64, uint64) {
+		tr, err := workload.ParseGOAL([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := workload.DefaultApp("z", "trace")
+		a.Trace, a.Hosts = tr, []string{"H1", "H2"}
+		m, r := runApps(t, starScenario("z", 2, a), appConfig(engine.Millisecond), 1)
+		return m["z_completion_us"], r.Events
+	}
+	c0, e0 := run(plain)
+	c1, e1 := run(zeros)
+	if c0 != c1 || e0 != e1 {
+		t.Fatalf("with calc 0: completion %v us, %d events; without: %v us, %d events; want the same", c1, e1, c0, e0)
+	}
+}
