@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -111,25 +112,29 @@ func TestMutTraceRanksComeFromTheTrace(t *testing.T) {
 // none of which reached the destination for the window is deadlocked;
 // for one picosecond less it is not. The run's clock stays at 0; the
 // flow's last progress is set at -window and -window+1 ps.
+// The error names the payload still in the network: sent less delivered.
 // Kills deadlock.go:80 `now-w.since[i] >= n.deadlockWindow()` turned
-// into `>`.
+// into `>`, and deadlock.go:82's `f.sent-b` turned into `+`.
 func TestMutDeadlockDeclaredAtExactlyTheWindow(t *testing.T) {
 	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), params.DefaultConfig(), 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	n.allowDeadlock = true
-	n.flows[0].sent = 2048 // in the network, none delivered
+	n.flows[0].sent, n.flows[0].delivered = 3072, 1024 // 2048 B in the network, none of it delivered since
 	window := n.deadlockWindow()
 	for _, c := range []struct {
 		since engine.Time
 		dead  bool
 	}{{-window + 1, false}, {-window, true}} {
 		w := &progressWatch{reached: make([]int64, len(n.flows)), since: make([]engine.Time, len(n.flows))}
-		w.since[0] = c.since
+		w.reached[0], w.since[0] = 1024, c.since
 		err := n.deadlocked(w)
 		if got := errors.Is(err, ErrDeadlock); got != c.dead {
 			t.Errorf("no delivery for %v of a %v window: deadlocked %v (%v), want %v", -c.since, window, got, err, c.dead)
+		}
+		if c.dead && !strings.Contains(fmt.Sprint(err), " has 2048 payload bytes in the network and none reached ") {
+			t.Errorf("err = %v, want it to name the 2048 payload bytes in the network", err)
 		}
 	}
 }
@@ -159,5 +164,42 @@ func TestMutZeroComputeIsNoOperation(t *testing.T) {
 	c1, e1 := run(zeros)
 	if c0 != c1 || e0 != e1 {
 		t.Fatalf("with calc 0: completion %v us, %d events; without: %v us, %d events; want the same", c1, e1, c0, e0)
+	}
+}
+
+// A requester asks for an ACK on every ack_req_packets-th packet of a
+// message, counted from the message's start, and on its last packet
+// (transport.go's ackRequested, hca.go's packet index): with messages of
+// five MTU packets and ack_req_packets 4, packets 4 and 5 of each message
+// ask, and no other. (With 32-packet messages and 16, the test above,
+// counting from the message's end asks on the same packets.)
+// Kills hca.go's `f.msgSize-f.msgLeft` turned into `+` (packets 2 and 5).
+func TestMutAckRequestsCountFromTheMessageStart(t *testing.T) {
+	n := ccNetwork(t, map[string]any{"ack_req_packets": int64(4), "message_size": int64(5 * 2048), "mtu": int64(2048)})
+	h4 := hostPort(t, n, "H4")
+	var asked []int // packet numbers within their message, in arrival order
+	seen := 0
+	before := func(e engine.Event) {
+		if e.Kind != evArrive {
+			return
+		}
+		if pk := &n.pkts[e.Arg]; pk.kind == kindData && pk.flow == 0 && pk.inPort == h4 {
+			seen++
+			if pk.ackReq {
+				asked = append(asked, (seen-1)%5+1)
+			}
+		}
+	}
+	runHooked(n, 100*engine.Microsecond, before, nil)
+	if seen < 15 {
+		t.Fatalf("only %d packets of F1 reached H4", seen)
+	}
+	for i, p := range asked {
+		if p != 4+i%2 {
+			t.Fatalf("packets asking for an ACK, by number within their message: %v; want 4, 5, 4, 5, ...", asked)
+		}
+	}
+	if len(asked) != 2*(seen/5)+min(seen%5/4, 1) {
+		t.Fatalf("%d packets asked for an ACK of %d that arrived: %v", len(asked), seen, asked)
 	}
 }

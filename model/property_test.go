@@ -260,6 +260,7 @@ func drawPropCase(r *rand.Rand) (*propCase, error) {
 	}
 	set("prop_delay", engine.Time(r.Int64N(int64(200*engine.Nanosecond))))
 	set("switch_latency", engine.Time(r.Int64N(int64(300*engine.Nanosecond))))
+	set("arbitration", pick(params.ArbitrationFit, params.ArbitrationCommit))
 	set("fc_delay", engine.Time(r.Int64N(int64(200*engine.Nanosecond))))
 	set("phase", 2*engine.Millisecond) // the run's length: checked to 500 µs, then drained
 	set("sample", us(1+999*r.Float64()))
