@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
@@ -201,5 +202,76 @@ func TestMutAckRequestsCountFromTheMessageStart(t *testing.T) {
 	}
 	if len(asked) != 2*(seen/5)+min(seen%5/4, 1) {
 		t.Fatalf("%d packets asked for an ACK of %d that arrived: %v", len(asked), seen, asked)
+	}
+}
+
+// The busiest link is found among every connected port, the one whose
+// peer is global port 0 included: on a star whose switch comes first (its
+// port 0 faces H1), H1 sends greedily to H2 and H3, so H1's link carries
+// both flows and each switch port to H2 or H3 one of them. max_link_util
+// is then at least the two flows' payload over H1's link rate (headers
+// come on top); the links to H2 and H3 carry about half of that.
+// Kills stats.go's `p.peer < 0` turned into `<=` (H1's link left out).
+func TestMutBusiestLinkMayFacePortZero(t *testing.T) {
+	sc := starScenario("two-out", 3)
+	sc.Flows = []workload.FlowSpec{
+		{Name: "A", Src: "H1", Dst: "H2", Role: workload.Contributor},
+		{Name: "B", Src: "H1", Dst: "H3", Role: workload.Contributor},
+	}
+	cfg := appConfig(engine.Millisecond)
+	n, err := NewNetwork(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h1 := n.hcas[0].port; n.ports[h1].peer != 0 {
+		t.Fatalf("H1's port faces global port %d, not 0: the test no longer covers the port facing port 0", n.ports[h1].peer)
+	}
+	r, err := Run(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from, to := r.Window()
+	payload := r.MeanGbps(0, from, to) + r.MeanGbps(1, from, to)
+	if want := payload / cfg.HostLinkGbps; r.Stats.MaxLinkUtil < want || want < 0.5 {
+		t.Fatalf("max_link_util %v; want at least the flows' %v Gbit/s over H1's %v Gbit/s link, %v", r.Stats.MaxLinkUtil, payload, cfg.HostLinkGbps, want)
+	}
+}
+
+// nicrate traces each flow's path through the forwarding tables; a table
+// that loops (a routing bug, never a routed fabric's) must not hang the
+// trace: it stops after as many hops as the fabric has ports. Here the
+// last switch before F1's destination forwards F1's LID back up, so the
+// path goes round between the two switches.
+// Kills nicrate.go's hop guard `hop++` turned into `--` (the trace never
+// ends: the test times out).
+func TestMutNICPathTraceStopsOnALoop(t *testing.T) {
+	n := ccNetwork(t, map[string]any{"cc": "nicrate"})
+	f := &n.flows[0]
+	last := &n.sws[n.ports[n.ports[n.hcas[f.dst].port].peer].owner] // the switch F1's destination hangs off
+	if last.lft == nil {
+		t.Fatal("the testbed's switches have no forwarding table")
+	}
+	up := int32(-1)
+	for l := int32(0); l < last.nPorts; l++ {
+		if p := n.ports[last.firstPort+l].peer; p >= 0 && !n.ports[p].host {
+			up = l
+		}
+	}
+	if up < 0 {
+		t.Fatal("the destination's switch has no link to another switch")
+	}
+	last.lft[f.dlid] = uint8(up)
+	done := make(chan []int, 1)
+	go func() {
+		paths, _ := n.nicResources()
+		done <- paths[0]
+	}()
+	select {
+	case path := <-done:
+		if want := 2 + len(n.ports) + 1; len(path) != want {
+			t.Fatalf("a looping path of %d resources, want 2 + one per hop up to %d ports + 1 = %d", len(path), len(n.ports), want)
+		}
+	case <-time.After(2 * time.Second): // it takes microseconds; an endless trace grows its path by gigabytes a minute
+		t.Fatal("the path trace of a looping forwarding table has not ended after 2 s")
 	}
 }
