@@ -3,11 +3,13 @@ package model
 import (
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
@@ -273,5 +275,56 @@ func TestMutNICPathTraceStopsOnALoop(t *testing.T) {
 		}
 	case <-time.After(2 * time.Second): // it takes microseconds; an endless trace grows its path by gigabytes a minute
 		t.Fatal("the path trace of a looping forwarding table has not ended after 2 s")
+	}
+}
+
+// A flow may start or end at node 0: on a fabric whose first node is a
+// host, the work estimate finds the flow's hosts like any others.
+// Kills work.go's `src < 0 || dst < 0` turned into `src <= 0` (and dst
+// likewise): a host at node 0 taken for a missing one.
+func TestMutWorkFindsAHostAtNodeZero(t *testing.T) {
+	for _, flow := range [][2]string{{"H1", "H2"}, {"H2", "H1"}} {
+		sc := &workload.Scenario{Name: fmt.Sprintf("host-first-%s", flow[0]), Phases: 1,
+			Build: func(c *params.Config) (*fabric.Topology, error) {
+				t := &fabric.Topology{}
+				h1 := t.AddHost("H1") // node 0
+				s := t.AddSwitch("S1", 2)
+				h2 := t.AddHost("H2")
+				if err := t.Connect(h1, s, c.HostLinkGbps); err != nil {
+					return nil, err
+				}
+				return t, t.Connect(h2, s, c.HostLinkGbps)
+			},
+			Flows: []workload.FlowSpec{{Name: "F", Src: flow[0], Dst: flow[1], Role: workload.Contributor}}}
+		if _, err := EstimateWork(sc, appConfig(engine.Millisecond)); err != nil {
+			t.Errorf("flow %s to %s, H1 at node 0: %v", flow[0], flow[1], err)
+		}
+	}
+}
+
+// A result taken mid-run (Network.Result, as progress reports do) shows
+// an app that has measured nothing yet as NaN: a pingpong and an
+// allreduce looked at before their first iteration ends.
+// Kills app.go's setStats `len(xs) > 0` turned into `>=` (the min of no
+// values panics).
+func TestMutAppResultBeforeAnyMeasurement(t *testing.T) {
+	pp := workload.DefaultApp("pp", "pingpong")
+	pp.Hosts = []string{"H1", "H2"}
+	ar := workload.DefaultApp("ar", "allreduce")
+	ar.Hosts = []string{"H3", "H4"}
+	n, err := NewNetwork(starScenario("mid", 4, pp, ar), appConfig(engine.Millisecond), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.RunUntil(100 * engine.Nanosecond) // not even a send overhead has passed
+	for _, a := range n.Result().Apps {
+		for _, m := range a.Metrics {
+			if !math.IsNaN(m.Value) {
+				t.Errorf("app %s at 100 ns: %s = %v, want NaN", a.Name, m.Name, m.Value)
+			}
+		}
+		if len(a.Metrics) == 0 {
+			t.Errorf("app %s has no metrics", a.Name)
+		}
 	}
 }
