@@ -328,3 +328,33 @@ func TestMutAppResultBeforeAnyMeasurement(t *testing.T) {
 		}
 	}
 }
+
+// The window's largest switch buffer fill starts from what the switches'
+// input buffers hold when the window begins, the buffer behind every
+// port that faces a switch (the one facing global port 0 included) and
+// no adapter's buffer: on a star whose switch comes first, H1's port faces
+// port 0; its buffer at S1 holds 5 credits, S1's port to H2 says 9 are
+// used at H2's adapter, every other buffer 1.
+// Kills stats.go's `p.peer >= 0` turned into `> 0` in startWindow (H1's
+// buffer left out); `!p.toHost` negated takes H2's adapter's 9.
+func TestMutWindowStartsFromTheSwitchBuffers(t *testing.T) {
+	sc := starScenario("fill", 3)
+	sc.Flows = []workload.FlowSpec{{Name: "A", Src: "H1", Dst: "H2", Role: workload.Contributor}}
+	n, err := NewNetwork(sc, appConfig(engine.Millisecond), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h1, h2 := n.hcas[0].port, n.hcas[1].port
+	if n.ports[h1].peer != 0 {
+		t.Fatalf("H1's port faces global port %d, not 0", n.ports[h1].peer)
+	}
+	for p := range n.ports {
+		n.lane(int32(p), 0).used = 1
+	}
+	n.lane(h1, 0).used = 5
+	n.lane(n.ports[h2].peer, 0).used = 9 // S1's port to H2: H2's adapter's buffer
+	n.startWindow()
+	if n.stats.maxBuf != 5 {
+		t.Fatalf("largest switch buffer fill at the window's start: %d credits, want H1's 5", n.stats.maxBuf)
+	}
+}
