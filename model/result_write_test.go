@@ -28,6 +28,11 @@ func TestResultCSVIsLongFormAtIntervalEnds(t *testing.T) {
 	if got := b.String(); got != want {
 		t.Errorf("WriteCSV:\n%s\nwant\n%s", got, want)
 	}
+	// A run of apps only has no flows: the header alone.
+	b.Reset()
+	if err := (&model.Result{Sample: engine.Microsecond}).WriteCSV(&b); err != nil || b.String() != "time_s,flow,throughput_gbps\n" {
+		t.Errorf("WriteCSV of a result with no flows: %q, %v; want the header alone", b.String(), err)
+	}
 	if got := (&model.Result{}).RefusedFlows(); got != nil {
 		t.Errorf("RefusedFlows of a result with no flows = %v, want nil", got)
 	}
