@@ -358,3 +358,20 @@ func TestMutWindowStartsFromTheSwitchBuffers(t *testing.T) {
 		t.Fatalf("largest switch buffer fill at the window's start: %d credits, want H1's 5", n.stats.maxBuf)
 	}
 }
+
+// A switch may have fabric.MaxSwitchPorts ports, not one more: a star of
+// 254 hosts builds, one of 255 is refused naming the bound.
+// Kills routes.go's `sw.nPorts > fabric.MaxSwitchPorts` turned into `>=`.
+func TestMutSwitchPortBound(t *testing.T) {
+	for _, hosts := range []int{fabric.MaxSwitchPorts, fabric.MaxSwitchPorts + 1} {
+		sc := starScenario(fmt.Sprintf("star%d", hosts), hosts)
+		sc.Flows = []workload.FlowSpec{{Name: "A", Src: "H1", Dst: "H2", Role: workload.Contributor}}
+		_, err := NewNetwork(sc, appConfig(engine.Millisecond), 1)
+		if hosts == fabric.MaxSwitchPorts && err != nil {
+			t.Errorf("a switch of %d ports: %v", hosts, err)
+		}
+		if hosts > fabric.MaxSwitchPorts && (!errors.Is(err, fabric.ErrBadScenario) || !strings.Contains(fmt.Sprint(err), fmt.Sprintf("at most %d", fabric.MaxSwitchPorts))) {
+			t.Errorf("a switch of %d ports: err = %v, want a bad scenario naming the bound", hosts, err)
+		}
+	}
+}

@@ -266,7 +266,10 @@ func TestBalanceClos648Ftree(t *testing.T) {
 // TestNetworkBytesCountsTablesWhereDORFallsBack: a 3×3 mesh declared 3×4
 // (an empty row) is not a complete mesh, so dor routes it by tables
 // (TestDORFallsBackToTables) and the memory estimate counts them: more than
-// the nodes alone.
+// the nodes alone: by hand, 18 nodes of 8 KiB, 9 switches × 9 LIDs of 5
+// bytes of forwarding and 9 hosts × 9 LIDs of 1 byte of service level,
+// 147 456 + 405 + 81 = 147 942 bytes; with lmc 1 (18 LIDs) 147 456 + 810 +
+// 162 = 148 428; routed by minhop instead, no service levels: 147 861.
 func TestNetworkBytesCountsTablesWhereDORFallsBack(t *testing.T) {
 	top, err := fabric.GenerateTopology("mesh", fabric.TopoParams{Dims: []int{3, 3}, HostsPerRouter: 1, HostGbps: 16, SwitchGbps: 16})
 	if err != nil {
@@ -278,5 +281,14 @@ func TestNetworkBytesCountsTablesWhereDORFallsBack(t *testing.T) {
 	top.Dims = []int{3, 4}
 	if fabric.DORComputed(top, 0) || NetworkBytes(top, 0, "dor") <= int64(len(top.Nodes))*bytesPerNode {
 		t.Errorf("holes: the memory estimate counts no tables (%d bytes, %d nodes)", NetworkBytes(top, 0, "dor"), len(top.Nodes))
+	}
+	for _, c := range []struct {
+		lmc     int
+		routing string
+		want    int64
+	}{{0, "dor", 147942}, {1, "dor", 148428}, {0, "minhop", 147861}} {
+		if got := NetworkBytes(top, c.lmc, c.routing); got != c.want {
+			t.Errorf("3×3 mesh declared 3×4, lmc %d, %s: %d bytes, want %d", c.lmc, c.routing, got, c.want)
+		}
 	}
 }
