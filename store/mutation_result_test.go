@@ -62,3 +62,28 @@ func TestSeriesWithANonFiniteFirstSampleIsRefused(t *testing.T) {
 		t.Errorf("a sampling interval of 0: %v; want ErrNotDatabase saying so", err)
 	}
 }
+
+// TestMutAppMetricNameRule checks IsAppMetricName's documented rule:
+// lowercase letters, digits and '_', starting with a letter, at most 128
+// bytes, not a run metric's name. Kills result.go's `len(name) > 128`
+// turned into `>=` (a name of exactly 128 bytes refused).
+func TestMutAppMetricNameRule(t *testing.T) {
+	for name, want := range map[string]bool{
+		"ar_latency_us":          true,
+		"a":                      true,
+		"x9_":                    true,
+		strings.Repeat("a", 128): true,
+		strings.Repeat("a", 129): false,
+		"":                       false,
+		"9lives":                 false,
+		"_x":                     false,
+		"Ar":                     false,
+		"a-b":                    false,
+		"a b":                    false,
+		"victim_gbps":            false, // a run metric
+	} {
+		if got := store.IsAppMetricName(name); got != want {
+			t.Errorf("IsAppMetricName(%.20q, %d bytes) = %v, want %v", name, len(name), got, want)
+		}
+	}
+}
