@@ -255,6 +255,31 @@ func TestVLArbitrationTableWeightsTheVLs(t *testing.T) {
 			}
 		})
 	}
+	// Weights of whole packets: 256-byte MTU and 64-byte headers make a
+	// packet of 320 bytes, 5 units, so an entry's budget reaches exactly 0
+	// after its last packet and the next entry takes over (VL0 one packet,
+	// VL1 two). Kills switch.go's `pt.arbLeft <= 0` turned into `<` after a
+	// packet (one VL keeps the link: VL1 takes all of it).
+	t.Run("table of whole packets", func(t *testing.T) {
+		cfg := params.DefaultConfig()
+		cfg.Phase = 20 * engine.Millisecond
+		cfg.VLs = 2
+		cfg.HostIOGbps = 40
+		for k, v := range map[string]string{"mtu": "256", "header_bytes": "64", "vl_arb": "0:5,1:10"} {
+			if err := cfg.Set(k, v); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := model.Run(sc, cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := r.MeanGbps(0, cfg.Phase, 2*cfg.Phase), r.MeanGbps(1, cfg.Phase, 2*cfg.Phase)
+		link := 16 * 256.0 / 320
+		if !within(b/a, 2, 0.05) || !within(a+b, link, 0.01) {
+			t.Errorf("VL0 %.2f, VL1 %.2f Gbit/s; want ratio 2 summing to %.2f", a, b, link)
+		}
+	})
 	cfg := params.DefaultConfig()
 	if err := cfg.Set("vl_arb", "1:64"); err != nil {
 		t.Fatal(err)
