@@ -131,3 +131,39 @@ func TestMutFormatBytesFirstKiB(t *testing.T) {
 		}
 	}
 }
+
+// A receive overhead of zero costs no event: a pingpong with no receive
+// overhead takes fewer events than the same with 1 ps of it (each of its
+// receives then waits for an event of its own).
+// Kills app.go's `o > 0` turned into `>=` for RecvOverhead in appStep.
+func TestMutZeroRecvOverheadIsInline(t *testing.T) {
+	events := func(recv engine.Time) uint64 {
+		a := workload.DefaultApp("pp", "pingpong")
+		a.Hosts, a.RecvOverhead = []string{"H1", "H2"}, recv
+		_, r := runApps(t, starScenario("pp", 2, a), appConfig(engine.Millisecond), 1)
+		return r.Events
+	}
+	if e0, e1 := events(0), events(1); e0 >= e1 {
+		t.Errorf("pingpong with no receive overhead: %d events; with 1 ps: %d; want fewer without", e0, e1)
+	}
+}
+
+// A flow that starts at the run's end (StartPhase = Phases) sends nothing
+// in the window: it is neither a sender (sender_gbps) nor offered load.
+// On a star, A from H1 runs throughout and B from H2 starts at the end.
+// Kills stats.go's `f.start >= s.to` turned into `>`.
+func TestMutFlowStartingAtTheEndIsNoSender(t *testing.T) {
+	sc := starScenario("late", 3)
+	sc.Flows = []workload.FlowSpec{
+		{Name: "A", Src: "H1", Dst: "H3", Role: workload.Contributor},
+		{Name: "B", Src: "H2", Dst: "H3", Role: workload.Contributor, StartPhase: 1},
+	}
+	cfg := appConfig(engine.Millisecond)
+	r, err := Run(sc, cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Stats.SenderGbps != cfg.HostLinkGbps || r.Stats.OfferedGbps != cfg.HostLinkGbps {
+		t.Errorf("sender_gbps %v, offered %v; want one host link, %v, each (B starts at the end)", r.Stats.SenderGbps, r.Stats.OfferedGbps, cfg.HostLinkGbps)
+	}
+}
