@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
@@ -58,13 +59,16 @@ func TestListPlanDealsLikeTheGridsPlan(t *testing.T) {
 // TestOptionsSimulateReplacesTheModel checks that Run simulates every
 // point of the plan with Options.Simulate when it is set, once each, and
 // stores what it returns: the victim throughput the fake gives each point
-// (its marking rate plus one tenth of its seed) is what the database holds.
+// (its marking rate plus one tenth of its seed) is what the database holds,
+// and the outcome's busy time sums the runs' wall times.
 func TestOptionsSimulateReplacesTheModel(t *testing.T) {
 	g := parse(t, smallGrid)
 	db := openDB(t, "fake.db")
 	var calls atomic.Int64
+	const nap = 20 * time.Millisecond
 	fake := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
 		calls.Add(1)
+		time.Sleep(nap) // each run takes at least this long: Outcome.Busy sums them
 		v := float64(cfg.CC.MarkingRate) + float64(seed)/10
 		return &model.Result{Scenario: sc.Name, Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
 			Flows: []model.FlowResult{{Name: "F1", Role: workload.Victim, Gbps: []float64{v, v}}}}, nil
@@ -72,6 +76,12 @@ func TestOptionsSimulateReplacesTheModel(t *testing.T) {
 	sum := runGrid(t, g, db, sweep.Options{Workers: 2, Simulate: fake})
 	if sum.Ran != g.Count() || calls.Load() != int64(g.Count()) {
 		t.Fatalf("%d ran, %d simulations; want each of the %d points simulated once by the fake", sum.Ran, calls.Load(), g.Count())
+	}
+	// Busy is the runs' wall time summed (Efficiency's numerator): at
+	// least one nap per point. (Kills sweep.go's `r.WallSeconds *
+	// float64(time.Second)` turned into `/`.)
+	if least := time.Duration(g.Count()) * nap; sum.Busy < least {
+		t.Errorf("busy %v for %d runs of at least %v each; want at least %v", sum.Busy, g.Count(), nap, least)
 	}
 	rs, err := db.Results(context.Background(), store.Filter{Status: store.StatusDone})
 	if err != nil || len(rs) != g.Count() {
