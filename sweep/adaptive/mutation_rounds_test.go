@@ -2,6 +2,7 @@ package adaptive_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/sweep"
@@ -31,5 +32,24 @@ func TestMutRoundsCountWhatWasDoneBefore(t *testing.T) {
 	again, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1, Simulate: sim})
 	if err != nil || again.Ran != 0 || again.AlreadyDone != first.Points {
 		t.Errorf("rerun: %d ran, %d already done (%v); want 0 and %d", again.Ran, again.AlreadyDone, err, first.Points)
+	}
+}
+
+// TestMutRoundsRefuseAShard: every round needs all results of the one
+// before, so RunRounds refuses a shard of more than one (nothing run, an
+// error naming why) and takes the one shard of one like no shard.
+// Kills rounds.go's `opt.Shard != (sweep.Shard{})` negated.
+func TestMutRoundsRefuseAShard(t *testing.T) {
+	g := parse(t, coarseGrid)
+	db := openDB(t, "shard.db")
+	out, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, g.Refine), db,
+		sweep.Options{Workers: 1, Simulate: cliffSim, Shard: sweep.Shard{Index: 1, Count: 2}})
+	if err == nil || !strings.Contains(err.Error(), "runs its rounds in one database") || out.Ran != 0 {
+		t.Fatalf("shard 1/2: %d ran, err %v; want nothing run and the one-database error", out.Ran, err)
+	}
+	out, err = adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, g.Refine), db,
+		sweep.Options{Workers: 1, Simulate: cliffSim, Shard: sweep.Shard{Index: 1, Count: 1}})
+	if err != nil || !out.State.Finished {
+		t.Fatalf("shard 1/1: %v, finished %v; want the sweep run", err, out.State.Finished)
 	}
 }
