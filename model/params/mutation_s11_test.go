@@ -228,3 +228,128 @@ func TestMutSantosParamsCheckedOnlyUnderSantos(t *testing.T) {
 		}
 	}
 }
+
+// TestMutVLArbEntryBounds checks ParseVLArb's entries at their ends and one
+// past: a VL from 0 to vls-1, a weight from 1 to 255 (in 64-byte units);
+// anything else, or an entry not VL:WEIGHT, is an error naming the entry.
+func TestMutVLArbEntryBounds(t *testing.T) {
+	for _, c := range []struct {
+		s  string
+		ok bool
+	}{
+		{"0:1", true}, {"2:255", true}, {"0:1,2:255,1:100", true},
+		{"3:1", false}, {"-1:1", false}, {"0:0", false}, {"0:256", false},
+		{"0", false}, {"a:1", false}, {"0:b", false}, {"0:1,", false},
+	} {
+		table, err := ParseVLArb(c.s, 3)
+		if c.ok != (err == nil) {
+			t.Errorf("%q with 3 VLs: %v, %v; want accepted %v", c.s, table, err, c.ok)
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "entry ") {
+			t.Errorf("%q: error %v does not name the entry", c.s, err)
+		}
+	}
+	if table, _ := ParseVLArb("2:255", 3); len(table) != 1 || table[0] != (VLArbEntry{2, 255 * 64}) {
+		t.Errorf("2:255: %v", table)
+	}
+}
+
+// TestMutHostPayloadRate checks a host's payload rate (hostio.go's
+// comment): pcie_gen and pcie_lanes given, PCIe's payload rate (PCIe 1.1
+// x8 at 256 bytes: 16 · 256/296 = 13.84 Gbit/s) whatever host_io_gbps
+// says; else host_io_gbps when above 0; else the host's link rate.
+func TestMutHostPayloadRate(t *testing.T) {
+	for _, c := range []struct {
+		gen, lanes int
+		hostIO     float64
+		want       float64
+	}{
+		{1, 8, 13, 16 * 256.0 / 296},
+		{1, 8, 0, 16 * 256.0 / 296},
+		{0, 0, 13, 13},
+		{0, 0, 0, 40},
+		{1, 0, 9, 9}, // a generation without lanes is not PCIe given (Validate refuses it)
+		{0, 8, 9, 9},
+	} {
+		cfg := DefaultConfig()
+		cfg.PCIeGen, cfg.PCIeLanes, cfg.HostIOGbps = c.gen, c.lanes, c.hostIO
+		if got := cfg.HostPayloadGbps(40); math.Abs(got-c.want) > 1e-9 {
+			t.Errorf("pcie %d x%d, host_io_gbps %v, link 40: %v Gbit/s, want %v", c.gen, c.lanes, c.hostIO, got, c.want)
+		}
+	}
+}
+
+// TestMutSchemeHelpers checks the schemes' helpers against their
+// comments: IB CC's marking runs under ib and drb only; "on" names ib
+// (SchemeOf, and cc's canonical value of ib); a scheme's parameter applies
+// only to its scheme's runs, a core parameter to every run, and
+// CheckSchemeParams names the first parameter that does not apply.
+func TestMutSchemeHelpers(t *testing.T) {
+	for _, s := range Schemes {
+		cc := CCConfig{Scheme: s}
+		if want := s == SchemeIB || s == SchemeDRB; cc.IBMarking() != want {
+			t.Errorf("scheme %s: IBMarking %v, want %v", s, cc.IBMarking(), want)
+		}
+		c := DefaultConfig()
+		if err := c.Set("cc", s); err != nil {
+			t.Fatal(err)
+		}
+		want := s
+		if s == SchemeIB {
+			want = "on"
+		}
+		if got := c.Canonical("cc"); got != want || SchemeOf(got) != s || c.CC.Scheme != s {
+			t.Errorf("cc %s: canonical %q, SchemeOf %q, Scheme %q", s, got, SchemeOf(got), c.CC.Scheme)
+		}
+		err := c.CheckSchemeParams([]string{"threshold", "no_such", "santos.m", "drb.timer"})
+		var se *SchemeParamError
+		switch s {
+		case SchemeSantos:
+			if !errors.As(err, &se) || se.Name != "drb.timer" || se.Scheme != SchemeDRB || se.CC != s {
+				t.Errorf("cc %s: %v, want drb.timer named", s, err)
+			}
+		default:
+			if !errors.As(err, &se) || se.Name != "santos.m" || se.Scheme != SchemeSantos || se.CC != s {
+				t.Errorf("cc %s: %v, want santos.m named", s, err)
+			}
+		}
+		if err := c.CheckSchemeParams([]string{"threshold", "phase"}); err != nil {
+			t.Errorf("cc %s: core parameters refused: %v", s, err)
+		}
+	}
+	if p := LookupParam("santos.m"); !p.AppliesTo(SchemeSantos) || p.AppliesTo(SchemeIB) || p.AppliesTo("") {
+		t.Error("santos.m applies where it should not")
+	}
+	if p := LookupParam("threshold"); !p.AppliesTo(SchemeNICRate) || !p.AppliesTo(SchemeOff) {
+		t.Error("threshold does not apply to every scheme")
+	}
+}
+
+// TestMutExtraValues checks a scenario parameter's value (Extra): its
+// default until set, then the value set (a second Set replaces it), the
+// extras listed sorted by name, and a copy of a Config not sharing them
+// (Config.extra: "never shared between Configs").
+func TestMutExtraValues(t *testing.T) {
+	a := &Param{Name: "b.load", Kind: KindFloat, Min: 0, Max: 1}
+	Extra(a, 0.5)
+	b := &Param{Name: "a.size", Kind: KindInt, Min: 0, Max: 100}
+	Extra(b, 8)
+	c := DefaultConfig()
+	if a.Get(&c) != 0.5 || b.Get(&c) != 8 || len(c.Extras()) != 0 {
+		t.Fatalf("defaults: %v, %v, extras %v", a.Get(&c), b.Get(&c), c.Extras())
+	}
+	a.Set(&c, 0.25)
+	b.Set(&c, 3)
+	a.Set(&c, 0.75)
+	if a.Get(&c) != 0.75 || b.Get(&c) != 3 {
+		t.Errorf("set: %v, %v; want 0.75, 3", a.Get(&c), b.Get(&c))
+	}
+	if ex := c.Extras(); len(ex) != 2 || ex[0] != (ExtraValue{"a.size", 3}) || ex[1] != (ExtraValue{"b.load", 0.75}) {
+		t.Errorf("extras %v, want a.size 3, b.load 0.75", ex)
+	}
+	d := c
+	b.Set(&d, 9)
+	if b.Get(&c) != 3 || b.Get(&d) != 9 {
+		t.Errorf("a copy shares its extras: %v, %v", b.Get(&c), b.Get(&d))
+	}
+}
