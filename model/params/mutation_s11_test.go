@@ -353,3 +353,23 @@ func TestMutExtraValues(t *testing.T) {
 		t.Errorf("a copy shares its extras: %v, %v", b.Get(&c), b.Get(&d))
 	}
 }
+
+// TestMutFirstPortAndEqualCCTIBounds checks two edges found by the
+// measurement sample (after its figure was recorded): a victim_mask port
+// list counts ports from 1, so S1:1 is a port and S1:0 is not; ccti_min
+// may equal ccti_limit (Validate refuses only "above ccti_limit").
+// Kills params.go's victim_mask `n < 1` to `<=` and `CCTIMin > CCTILimit`
+// to `>=`.
+func TestMutFirstPortAndEqualCCTIBounds(t *testing.T) {
+	if v, err := victimMaskValue("S1:1"); err != nil || v != "S1:1" {
+		t.Errorf("victim_mask S1:1: %q, %v", v, err)
+	}
+	if _, err := victimMaskValue("S1:0"); err == nil {
+		t.Error("victim_mask S1:0 accepted")
+	}
+	c := DefaultConfig()
+	c.CC.CCTIMin, c.CC.CCTILimit = 50, 50
+	if err := c.Validate(); err != nil {
+		t.Errorf("ccti_min = ccti_limit = 50: %v", err)
+	}
+}

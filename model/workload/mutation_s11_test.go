@@ -448,3 +448,14 @@ func TestMutClos10368HotNodes(t *testing.T) {
 		t.Errorf("%d hot nodes, want %d", len(got), len(want))
 	}
 }
+
+// TestMutGOALRankInsideAnOpenBlock checks that a rank block opened inside
+// another (rank 0's, still open) is an error at its line (found by the
+// measurement sample, after its figure was recorded).
+// Kills goal.go's `rank >= 0` to `>` (rank 0's open block not seen).
+func TestMutGOALRankInsideAnOpenBlock(t *testing.T) {
+	_, err := ParseGOAL([]byte("num_ranks 2\nrank 0 {\na: calc 1\nrank 1 {\n}\n"))
+	if err == nil || !strings.HasPrefix(err.Error(), "4: rank 0's block is still open") {
+		t.Errorf("error %v, want one at line 4: rank 0's block is still open", err)
+	}
+}
