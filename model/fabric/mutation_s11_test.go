@@ -2,6 +2,9 @@ package fabric
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -57,5 +60,61 @@ func TestMutFtreeUpChoiceDividesByTheLeavesUpPorts(t *testing.T) {
 				t.Errorf("%s towards host %d: local port %d, want %d", c.sw, d, r.LFT[s][d], want)
 			}
 		}
+	}
+}
+
+// TestMutLFTEntryBeforeAnyHeader: a table entry before the first switch
+// header belongs to no switch and is refused at its line, not given to some
+// switch. Kills lftread.go's `cur := int32(-1)` turned into `+1`.
+func TestMutLFTEntryBeforeAnyHeader(t *testing.T) {
+	top := readSample(t, filepath.Join("testdata", "ibnetdiscover", "small.txt"))
+	dump, err := os.ReadFile(filepath.Join("testdata", "lfts", "small-opensm-lfts.dump"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(dump), "\n")
+	if !strings.HasPrefix(lines[7], "0x0009 019 ") {
+		t.Fatalf("line 8 of the dump is %q, want an entry", lines[7])
+	}
+	text := lines[7] + "\n" + string(dump)
+	const want = "lfts:1: entry before any switch header"
+	if _, _, err := ReadLFTs(top, "lfts", strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// TestMutClosLeafOfExactlyMaxPorts: a Clos leaf may have exactly
+// MaxSwitchPorts ports (hosts plus uplinks), not one more. Kills
+// topogen.go's `p.HostsPerLeaf+uplinks > maxSwitchPorts` turned into `>=`.
+func TestMutClosLeafOfExactlyMaxPorts(t *testing.T) {
+	p := TopoParams{Leaves: 2, Spines: 2, HostsPerLeaf: MaxSwitchPorts - 2, HostGbps: 8, SwitchGbps: 8}
+	top, err := GenerateTopology("clos", p)
+	if err != nil {
+		t.Fatalf("leaves of %d ports: %v", MaxSwitchPorts, err)
+	}
+	for _, n := range top.Switches() {
+		if nd := top.Nodes[n]; nd.Level == 1 && nd.Ports != MaxSwitchPorts {
+			t.Errorf("leaf %s has %d ports, want %d", nd.Name, nd.Ports, MaxSwitchPorts)
+		}
+	}
+	p.HostsPerLeaf++
+	if _, err := GenerateTopology("clos", p); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("want at most %d ports per leaf", MaxSwitchPorts)) {
+		t.Errorf("leaves of %d ports: error %v, want the limit named", MaxSwitchPorts+1, err)
+	}
+}
+
+// TestMutLMC7IsAccepted: lmc runs from 0 to 7 (up to 128 LIDs a host), both
+// ends included. Kills routing.go checkRouting's `lmc > 7` turned into `>=`
+// (a survivor of session 11's measurement sample, killed after it).
+func TestMutLMC7IsAccepted(t *testing.T) {
+	r, err := ComputeRoutes(testbedTopo(), "minhop", 7, 1)
+	if err != nil {
+		t.Fatalf("lmc 7: %v", err)
+	}
+	if r.LMC != 7 || len(r.LFT[0]) != len(testbedTopo().Hosts())<<7 {
+		t.Errorf("lmc 7: LMC %d, %d LIDs a table, want 7 and %d", r.LMC, len(r.LFT[0]), len(testbedTopo().Hosts())<<7)
+	}
+	if _, err := ComputeRoutes(testbedTopo(), "minhop", 8, 1); err == nil || !strings.Contains(err.Error(), "lmc 8: want 0 to 7") {
+		t.Errorf("lmc 8: error %v, want it refused", err)
 	}
 }
