@@ -1,0 +1,72 @@
+package fidelity
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/engine"
+)
+
+// TestMutClaim4NeedsLongTimers: claim 4's "Var large over much of the
+// plane" is judged on the points with CCTI_Timer ≥ 150 µs; a surface with
+// none (timers 20-100 µs only) gives it nothing to hold on, and the row
+// fails rather than passing on zero of zero points. Kills
+// fidelity_reference.go's `restPoints > 0` turned into `>= 0`.
+func TestMutClaim4NeedsLongTimers(t *testing.T) {
+	rep := goodReport()
+	short := []engine.Time{20 * engine.Microsecond, 50 * engine.Microsecond, 100 * engine.Microsecond}
+	rep.Surface = newSurface(short, FidelityRates)
+	for i := range short {
+		for j := range FidelityRates {
+			rep.Surface.Victim[i][j], rep.Surface.Contributors[i][j], rep.Surface.Var[i][j] = 6, 3.2, 0.3
+		}
+	}
+	found := false
+	for _, r := range claimRows(rep) {
+		if r.Source == "claim 4" && r.Item == "Var over the plane" {
+			found = true
+			if r.Pass {
+				t.Errorf("claim 4 over no point at CCTI_Timer ≥ 150 µs passes: %s", r.Model)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("no claim 4 row \"Var over the plane\"")
+	}
+}
+
+// TestMutClaim1EdgeNeedsItsPoints: claim 1's short-timer edge is judged at
+// CCTI_Timer ≤ 50 µs and Marking_Rate ≥ 1; a surface without such timers,
+// or with Marking_Rate 0 alone, gives it no point, and the row fails rather
+// than passing on an empty maximum. Kills fidelity_reference.go's
+// `len(edge) > 0` and `len(positive) > 0` turned into `>= 0`.
+func TestMutClaim1EdgeNeedsItsPoints(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		timers []engine.Time
+		rates  []int
+	}{
+		{"no timer ≤ 50 µs", FidelityTimers[2:], FidelityRates},
+		{"Marking_Rate 0 only", FidelityTimers, []int{0}},
+	} {
+		rep := goodReport()
+		rep.Surface = newSurface(c.timers, c.rates)
+		for i := range c.timers {
+			for j := range c.rates {
+				rep.Surface.Victim[i][j], rep.Surface.Contributors[i][j], rep.Surface.Var[i][j] = 6, 3.2, 0.3
+			}
+		}
+		found := false
+		for _, r := range claimRows(rep) {
+			if r.Source == "claim 1" && strings.Contains(r.Measure, "≤ 50 µs") {
+				found = true
+				if r.Pass {
+					t.Errorf("%s: claim 1's edge row passes: %s", c.name, r.Model)
+				}
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no claim 1 row on the edge", c.name)
+		}
+	}
+}
