@@ -230,56 +230,44 @@ func TestVLArbitrationTableWeightsTheVLs(t *testing.T) {
 	// pace, whatever the table.)
 	sc := lineScenario(2, 1)
 	sc.Flows[1].SL = 1
+	// The last table weighs whole packets: 256-byte MTU and 64-byte
+	// headers make a packet of 320 bytes, 5 units, so an entry's budget
+	// reaches exactly 0 after its last packet and the next entry takes over
+	// (VL0 one packet, VL1 two). Kills switch.go's `pt.arbLeft <= 0` turned
+	// into `<` after a packet (one VL keeps the link: VL1 takes all of it).
 	for _, c := range []struct {
-		table string
-		ratio float64 // VL1 / VL0
+		table       string
+		mtu, header string  // "": the defaults, 2048 and 26
+		ratio       float64 // VL1 / VL0
 	}{
-		{"", 1}, {"0:64,1:192", 3}, {"0:128,1:64", 0.5},
+		{table: "", ratio: 1}, {table: "0:64,1:192", ratio: 3}, {table: "0:128,1:64", ratio: 0.5},
+		{table: "0:5,1:10", mtu: "256", header: "64", ratio: 2},
 	} {
 		t.Run("table "+c.table, func(t *testing.T) {
 			cfg := params.DefaultConfig()
 			cfg.Phase = 20 * engine.Millisecond
 			cfg.VLs = 2
 			cfg.HostIOGbps = 40
-			if err := cfg.Set("vl_arb", c.table); err != nil {
-				t.Fatal(err)
+			sets := [][2]string{{"vl_arb", c.table}}
+			if c.mtu != "" {
+				sets = append(sets, [2]string{"mtu", c.mtu}, [2]string{"header_bytes", c.header})
+			}
+			for _, kv := range sets {
+				if err := cfg.Set(kv[0], kv[1]); err != nil {
+					t.Fatal(err)
+				}
 			}
 			r, err := model.Run(sc, cfg, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
 			a, b := r.MeanGbps(0, cfg.Phase, 2*cfg.Phase), r.MeanGbps(1, cfg.Phase, 2*cfg.Phase)
-			link := 16 * 2048.0 / 2074
+			link := 16 * float64(cfg.MTU) / float64(cfg.MTU+cfg.HeaderBytes)
 			if !within(b/a, c.ratio, 0.05) || !within(a+b, link, 0.01) {
 				t.Errorf("VL0 %.2f, VL1 %.2f Gbit/s; want ratio %.2f summing to %.2f", a, b, c.ratio, link)
 			}
 		})
 	}
-	// Weights of whole packets: 256-byte MTU and 64-byte headers make a
-	// packet of 320 bytes, 5 units, so an entry's budget reaches exactly 0
-	// after its last packet and the next entry takes over (VL0 one packet,
-	// VL1 two). Kills switch.go's `pt.arbLeft <= 0` turned into `<` after a
-	// packet (one VL keeps the link: VL1 takes all of it).
-	t.Run("table of whole packets", func(t *testing.T) {
-		cfg := params.DefaultConfig()
-		cfg.Phase = 20 * engine.Millisecond
-		cfg.VLs = 2
-		cfg.HostIOGbps = 40
-		for k, v := range map[string]string{"mtu": "256", "header_bytes": "64", "vl_arb": "0:5,1:10"} {
-			if err := cfg.Set(k, v); err != nil {
-				t.Fatal(err)
-			}
-		}
-		r, err := model.Run(sc, cfg, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, b := r.MeanGbps(0, cfg.Phase, 2*cfg.Phase), r.MeanGbps(1, cfg.Phase, 2*cfg.Phase)
-		link := 16 * 256.0 / 320
-		if !within(b/a, 2, 0.05) || !within(a+b, link, 0.01) {
-			t.Errorf("VL0 %.2f, VL1 %.2f Gbit/s; want ratio 2 summing to %.2f", a, b, link)
-		}
-	})
 	cfg := params.DefaultConfig()
 	if err := cfg.Set("vl_arb", "1:64"); err != nil {
 		t.Fatal(err)
