@@ -23,13 +23,7 @@ func TestMutBandHoldsItsEnds(t *testing.T) {
 // claim2LowHigh returns the row "victim, low vs high Marking_Rate" of rep.
 func claim2LowHigh(t *testing.T, rep *FidelityReport) FidelityRow {
 	t.Helper()
-	for _, r := range claimRows(rep) {
-		if r.Source == "claim 2" && r.Item == "victim, low vs high Marking_Rate" {
-			return r
-		}
-	}
-	t.Fatal("no claim 2 low vs high row")
-	return FidelityRow{}
+	return claimRow(t, rep, "claim 2", "victim, low vs high Marking_Rate")
 }
 
 // Claim 2's "CCTI_Timer ≥ 150 µs" includes 150 µs: a surface where the

@@ -9,7 +9,7 @@ import (
 // Tests written against the survivors of session 11's measurement sample
 // of model/fidelity (seed 37), after its figure was recorded.
 
-// claimRow returns the row of rep with this source and item.
+// claimRow returns the row of rep's claims with this source and item.
 func claimRow(t *testing.T, rep *FidelityReport, source, item string) FidelityRow {
 	t.Helper()
 	for _, r := range claimRows(rep) {
