@@ -1,0 +1,89 @@
+package sweep_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
+	"github.com/ccsweep/ccsweep/store"
+	"github.com/ccsweep/ccsweep/sweep"
+)
+
+// TestSweepWaitsForAPointHeldAcrossPolls: a point another process holds is
+// waited for, poll after poll, until it is done there (docs/sweeps.md:
+// "a run waits for the points others hold"). The peer holds point 0 of
+// defaultGrid through the sweep of points 1 and 2 and for half a second
+// after (five polls of leases of 300 ms), then stores it done: the sweep
+// ends without error, having run 1 and 2 and counted 0 done elsewhere.
+// (Kills sweep.go's `err != nil` after the poll's takeAll turned into `==`,
+// which ends the wait after the first poll.)
+func TestSweepWaitsForAPointHeldAcrossPolls(t *testing.T) {
+	plan, err := sweep.NewPlan(parse(t, defaultGrid), sweep.Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, "held.db")
+	ids := planIDs(plan)
+	bg := context.Background()
+	if got, err := db.Claim(bg, ids[:1], "peer", time.Hour); err != nil || len(got) != 1 {
+		t.Fatalf("the peer claimed %v, %v; want point 0", got, err)
+	}
+	fake := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+		return &model.Result{Scenario: sc.Name, Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
+			Flows: []model.FlowResult{{Name: "F1", Role: workload.Victim, Gbps: []float64{5, 5}}}}, nil
+	}
+	p := &peerHolds{t: t, db: db, plan: plan, ids: ids, hold: 500 * time.Millisecond}
+	ctx, cancel := context.WithTimeout(bg, time.Minute)
+	defer cancel()
+	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Lease: 300 * time.Millisecond, Progress: p, Simulate: fake})
+	p.wg.Wait() // the peer has finished (a sweep that stopped waiting has ended before)
+	if err != nil || ctx.Err() != nil {
+		t.Fatalf("%v (context: %v); want the sweep to end by itself without error", err, ctx.Err())
+	}
+	if sum.Ran != 2 || sum.Elsewhere != 1 || sum.Undone != 0 {
+		t.Errorf("ran %d, %d done elsewhere, %d undone; want 2, 1, 0", sum.Ran, sum.Elsewhere, sum.Undone)
+	}
+}
+
+// peerHolds is the Progress of TestSweepWaitsForAPointHeldAcrossPolls: when
+// the sweep has done its two points the peer, hold later, stores point 0
+// done and lets go.
+type peerHolds struct {
+	t    *testing.T
+	db   *store.DB
+	plan *sweep.Plan
+	ids  []string
+	hold time.Duration
+	mu   sync.Mutex
+	done int
+	wg   sync.WaitGroup
+}
+
+func (p *peerHolds) Start(int) {}
+func (p *peerHolds) Finish()   {}
+func (p *peerHolds) Done(grids.Point, bool) {
+	p.mu.Lock()
+	p.done++
+	n := p.done
+	p.mu.Unlock()
+	if n != 2 {
+		return
+	}
+	p.wg.Go(func() {
+		time.Sleep(p.hold)
+		bg := context.Background()
+		r := store.Result{ID: p.ids[0], GridID: p.plan.GridID, Point: p.plan.Point(0), Status: store.StatusDone,
+			ModelVersion: model.Version, Metrics: map[string]float64{"victim_gbps": 5}}
+		if err := p.db.SaveResults(bg, []store.Result{r}); err != nil {
+			p.t.Error(err)
+		}
+		if err := p.db.Release(bg, "peer"); err != nil {
+			p.t.Error(err)
+		}
+	})
+}
