@@ -3,9 +3,11 @@ package grids
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/expr-lang/expr"
+	"github.com/expr-lang/expr/ast"
 	"github.com/expr-lang/expr/file"
 	"github.com/expr-lang/expr/vm"
 
@@ -20,6 +22,14 @@ type constraint struct {
 	prog *vm.Program
 	key  string
 	line int
+	// reads holds the schemes' parameters (santos.m) the expression reads
+	// without reading the scheme: on a point of another scheme such a
+	// parameter has no value (its default is no part of the point), so
+	// keep refuses to evaluate it there rather than drop or keep the
+	// point by a value it does not have. Set for the constraints of a grid
+	// file (compileWhere), not for those of a stored grid (canonical), so
+	// that a grid stored before this check expands as it did.
+	reads []string
 }
 
 // compileWhere compiles the where value n: one expression or a list of them.
@@ -33,9 +43,45 @@ func compileWhere(ps *problems, key string, n *node) []*constraint {
 			ps.add(e.line, key, "%q: %s", src, exprMessage(err))
 			continue
 		}
-		cs = append(cs, &constraint{src: src, prog: prog, key: key, line: e.line})
+		cs = append(cs, &constraint{src: src, prog: prog, key: key, line: e.line, reads: unguardedSchemeParams(prog.Node())})
 	}
 	return cs
+}
+
+// unguardedSchemeParams returns the schemes' parameters (santos.m) that
+// expression n reads, in order of appearance, or nil if it reads the
+// scheme (schemeVar) as well: scheme != "santos" || santos.m > 2 is
+// guarded.
+func unguardedSchemeParams(n ast.Node) []string {
+	var v schemeReads
+	ast.Walk(&n, &v)
+	if v.scheme {
+		return nil
+	}
+	return v.params
+}
+
+// schemeReads is the ast.Visitor of unguardedSchemeParams.
+type schemeReads struct {
+	params []string
+	scheme bool
+}
+
+func (v *schemeReads) Visit(n *ast.Node) {
+	switch x := (*n).(type) {
+	case *ast.IdentifierNode:
+		v.scheme = v.scheme || x.Value == schemeVar
+	case *ast.MemberNode:
+		table, ok := x.Node.(*ast.IdentifierNode)
+		field, ok2 := x.Property.(*ast.StringNode)
+		if !ok || !ok2 {
+			return
+		}
+		name := table.Value + "." + field.Value
+		if p := params.LookupParam(name); p != nil && p.Scheme != "" && !slices.Contains(v.params, name) {
+			v.params = append(v.params, name)
+		}
+	}
 }
 
 // whereEnv returns the environment where expressions are compiled
@@ -122,6 +168,13 @@ func envValue(p *params.Param, v any) any {
 // satisfies every constraint of cs, running them on machine.
 func keep(machine *vm.VM, cs []*constraint, env map[string]any) (bool, *constraint, error) {
 	for _, k := range cs {
+		scheme, _ := env[schemeVar].(string)
+		for _, name := range k.reads {
+			if p := params.LookupParam(name); !p.AppliesTo(scheme) {
+				return false, k, fmt.Errorf("reads %s, a parameter of cc %s, on points of cc %s, where it has no value; guard it: scheme != %q || (%s)",
+					name, p.Scheme, scheme, p.Scheme, k.src)
+			}
+		}
 		out, err := machine.Run(k.prog, env)
 		if err != nil {
 			return false, k, err

@@ -1,0 +1,91 @@
+package grids_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/ccsweep/ccsweep/grids"
+)
+
+// schemeGrid is a grid comparing IB CC with santos, santos.m swept, under
+// the where constraint where.
+func schemeGrid(cc, where string) string {
+	return "name = \"s\"\nscenario = \"testbed-s1\"\nwhere = [" + where + "]\n[sweep]\ncc = " + cc +
+		"\n\"santos.m\" = [2, 4]\nmarking_rate = [1, 2]\n"
+}
+
+// pointsOf is each point of g as cc/santos.m/marking_rate.
+func pointsOf(g *grids.Grid) []string {
+	var out []string
+	for _, p := range g.Points() {
+		cc, _ := p.Value("cc")
+		m, _ := p.Value("santos.m")
+		mr, _ := p.Value("marking_rate")
+		out = append(out, cc+"/"+m+"/"+mr)
+	}
+	return out
+}
+
+// TestWhereOnASchemesParameterNeedsTheScheme: on a point of IB CC, santos.m
+// has no value (the point leaves it out, the export leaves it empty), so a
+// where constraint reading it on such points, without reading the scheme,
+// is refused at its line with the guard to write, instead of dropping or
+// keeping IB's points by santos' default m (santos.m > 2 dropped every IB
+// point). Guarded, or in a grid of santos alone, the constraint is
+// evaluated as written.
+func TestWhereOnASchemesParameterNeedsTheScheme(t *testing.T) {
+	for _, where := range []string{`"santos.m > 2"`, `"santos.m < 3"`, `"marking_rate == 1 && santos['m'] >= 2"`, `"marking_rate == 2", "!cc || santos.m > 2"`} {
+		_, err := grids.Parse("g.toml", []byte(schemeGrid(`["ib", "santos"]`, where)))
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		for _, want := range []string{"g.toml:3: where: ", "reads santos.m, a parameter of cc santos, on points of cc ib", `guard it: scheme != "santos" || (`} {
+			if !strings.Contains(msg, want) {
+				t.Errorf("where = [%s] over cc ib and santos: error %q, want it to say %q", where, msg, want)
+			}
+		}
+		if strings.Count(msg, "\n") > 0 {
+			t.Errorf("where = [%s]: error of several lines %q, want one", where, msg)
+		}
+	}
+	for _, tc := range []struct {
+		cc, where string
+		want      []string
+	}{
+		{`["ib", "santos"]`, `"scheme != 'santos' || santos.m > 2"`, []string{"on//1", "on//2", "santos/4/1", "santos/4/2"}},
+		{`["ib", "santos"]`, `"scheme == 'santos' && santos.m > 2"`, []string{"santos/4/1", "santos/4/2"}},
+		{`["ib", "santos"]`, `"marking_rate == 1"`, []string{"on//1", "santos/2/1", "santos/4/1"}},
+		{`["santos"]`, `"santos.m > 2"`, []string{"santos/4/1", "santos/4/2"}},
+	} {
+		g, err := grids.Parse("g.toml", []byte(schemeGrid(tc.cc, tc.where)))
+		if err != nil {
+			t.Errorf("cc = %s, where = [%s]: %v", tc.cc, tc.where, err)
+			continue
+		}
+		if got := pointsOf(g); !slices.Equal(got, tc.want) {
+			t.Errorf("cc = %s, where = [%s]: points %v, want %v", tc.cc, tc.where, got, tc.want)
+		}
+	}
+}
+
+// TestStoredGridWithAnUnguardedSchemeParameterExpandsAsBefore: a grid
+// stored before such constraints were refused expands from its database
+// as it was run (santos' default m on IB's points: santos.m > 2 kept no IB
+// point), so its points keep their results.
+func TestStoredGridWithAnUnguardedSchemeParameterExpandsAsBefore(t *testing.T) {
+	g, err := grids.Parse("g.toml", []byte(schemeGrid(`["ib", "santos"]`, `"scheme != 'santos' || santos.m > 2"`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := g.CanonicalForm()
+	c.Grids[0].Where = []string{"santos.m > 2"}
+	old, err := c.Grid()
+	if err != nil {
+		t.Fatalf("the stored grid: %v", err)
+	}
+	if got, want := pointsOf(old), []string{"santos/4/1", "santos/4/2"}; !slices.Equal(got, want) {
+		t.Errorf("the stored grid's points %v, want %v", got, want)
+	}
+}
