@@ -151,6 +151,11 @@ func TestFailedPointIsRecordedAndTheSweepGoesOn(t *testing.T) {
 	if err == nil || s2.Failed != 1 || s2.Ran >= 16 {
 		t.Fatalf("fail-fast: err %v, ran %d, failed %d", err, s2.Ran, s2.Failed)
 	}
+	// The error names the failure (not only that points are left), and
+	// the points left are those neither run nor failed: 16 − Ran.
+	if !strings.Contains(err.Error(), "failed: victim_mask none: simulated failure") || s2.Undone != 16-s2.Ran {
+		t.Errorf("fail-fast: err %q, %d undone of 16 with %d run; want the point's failure and %d undone", err, s2.Undone, s2.Ran, 16-s2.Ran)
+	}
 }
 
 type cancelAfter struct {
