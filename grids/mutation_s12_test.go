@@ -73,3 +73,24 @@ func TestParameterAtTheScenariosDefaultIsThePointWithoutIt(t *testing.T) {
 		t.Fatal("no built-in scenario has a default unlike the model's; the test needs one")
 	}
 }
+
+// TestMeshDimsFromTwoTo1024: a mesh's or torus's sizes are whole numbers
+// from 2 to 1024 (the scenario file's rule): 2 and 1024 are accepted, 1 and 1025
+// refused at the dims line.
+func TestMeshDimsFromTwoTo1024(t *testing.T) {
+	text := func(dims string) string {
+		return "[topology]\nkind = \"mesh\"\ndims = " + dims + "\n" +
+			"[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\nload = 0.1\n"
+	}
+	for _, dims := range []string{"[2, 3]", "[1024]"} {
+		if _, err := loadScenarioText(t, text(dims)); err != nil {
+			t.Errorf("dims = %s: %v", dims, err)
+		}
+	}
+	for _, dims := range []string{"[1, 3]", "[1025]"} {
+		_, err := loadScenarioText(t, text(dims))
+		if err == nil || !strings.Contains(err.Error(), "s.toml:3: topology.dims: ") || !strings.Contains(err.Error(), "want a whole number from 2 to 1024") {
+			t.Errorf("dims = %s: error %v, want the 2-to-1024 message at line 3", dims, err)
+		}
+	}
+}
