@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/params"
 )
@@ -392,5 +393,98 @@ func TestDefaultPreset(t *testing.T) {
 	// chooses none.
 	if got := (&Scenario{spec: &ScenarioSpec{Defaults: map[string]string{"preset": "nope"}}}).DefaultPreset(); got != params.DefaultPreset {
 		t.Errorf("preset nope: %q", got)
+	}
+}
+
+// TestEveryScenarioParameterSetsItsField checks each parameter of a file
+// scenario against the field docs/scenarios.md and docs/apps.md say it
+// sets: set alone to a value of its range other than the file's, it
+// changes that field of the resolved spec and nothing else; a bare traffic
+// name sets the field in every traffic that gives it, and a qualified one
+// (NAME.field) wins over the bare one.
+// Kills (planted by hand) a setter writing another field (spines to
+// leaves, an app's send_overhead to recv_overhead, shm_gbps to
+// shm_latency), the bare hot_nodes/senders choice negated, a bare name
+// setting only its first traffic, Resolve's passes in the other order or
+// with `== qualified` negated, and Resolve not copying the traffic list.
+func TestEveryScenarioParameterSetsItsField(t *testing.T) {
+	traffic := func() []TrafficSpec {
+		return []TrafficSpec{
+			{Name: "a", Pattern: "hotspot", Arrival: "onoff", Load: 0.2, HotNodes: 1, Burst: 5 * engine.Microsecond},
+			{Name: "b", Pattern: "incast", Arrival: "onoff", Load: 0.3, HotNodes: 2, Burst: 7 * engine.Microsecond},
+		}
+	}
+	base := func(topo string) ScenarioSpec {
+		return ScenarioSpec{Topology: topo, Phases: 4, Topo: fabric.TopoParams{K: 4, Levels: 2, Leaves: 3, Spines: 2, HostsPerLeaf: 5, HostsPerRouter: 1, Dims: []int{2, 2}},
+			Traffic: traffic(), Apps: []AppSpec{DefaultApp("p", "pingpong")}}
+	}
+	type change struct {
+		param string
+		value any
+		want  func(sp *ScenarioSpec)
+	}
+	cases := map[string][]change{
+		"fattree": {
+			{"k", 6, func(sp *ScenarioSpec) { sp.Topo.K = 6 }},
+			{"levels", 3, func(sp *ScenarioSpec) { sp.Topo.Levels = 3 }},
+			{"lmc", 2, func(sp *ScenarioSpec) { sp.LMC = 2 }},
+			{"a.load", 0.5, func(sp *ScenarioSpec) { sp.Traffic[0].Load = 0.5 }},
+			{"b.hotspot_fraction", 0.4, func(sp *ScenarioSpec) { sp.Traffic[1].HotspotFraction = 0.4 }},
+			{"a.message_size", 512, func(sp *ScenarioSpec) { sp.Traffic[0].MessageSize = 512 }},
+			{"b.hot_nodes", 3, func(sp *ScenarioSpec) { sp.Traffic[1].HotNodes = 3 }},
+			{"a.senders", 6, func(sp *ScenarioSpec) { sp.Traffic[0].Senders = 6 }},
+			{"b.start_phase", 3, func(sp *ScenarioSpec) { sp.Traffic[1].StartPhase = 3 }},
+			{"a.burst", "9us", func(sp *ScenarioSpec) { sp.Traffic[0].Burst = 9 * engine.Microsecond }},
+			{"load", 0.6, func(sp *ScenarioSpec) { sp.Traffic[0].Load, sp.Traffic[1].Load = 0.6, 0.6 }},
+			{"hotspot_fraction", 0.7, func(sp *ScenarioSpec) { sp.Traffic[0].HotspotFraction = 0.7 }},
+			{"hot_nodes", 4, func(sp *ScenarioSpec) { sp.Traffic[0].HotNodes, sp.Traffic[1].HotNodes = 4, 4 }},
+			{"senders", 5, func(sp *ScenarioSpec) { sp.Traffic[1].Senders = 5 }},
+			{"burst", "11us", func(sp *ScenarioSpec) { sp.Traffic[0].Burst, sp.Traffic[1].Burst = 11*engine.Microsecond, 11*engine.Microsecond }},
+			{"p.size", 64, func(sp *ScenarioSpec) { sp.Apps[0].Size = 64 }},
+			{"p.iterations", 3, func(sp *ScenarioSpec) { sp.Apps[0].Iterations = 3 }},
+			{"p.ranks", 6, func(sp *ScenarioSpec) { sp.Apps[0].Ranks = 6 }},
+			{"p.ranks_per_host", 2, func(sp *ScenarioSpec) { sp.Apps[0].RanksPerHost = 2 }},
+			{"p.patterns", 10, func(sp *ScenarioSpec) { sp.Apps[0].Patterns = 10 }},
+			{"p.root", 1, func(sp *ScenarioSpec) { sp.Apps[0].Root = 1 }},
+			{"p.start_phase", 2, func(sp *ScenarioSpec) { sp.Apps[0].StartPhase = 2 }},
+			{"p.compute", "3us", func(sp *ScenarioSpec) { sp.Apps[0].Compute = 3 * engine.Microsecond }},
+			{"p.send_overhead", "1us", func(sp *ScenarioSpec) { sp.Apps[0].SendOverhead = engine.Microsecond }},
+			{"p.recv_overhead", "2us", func(sp *ScenarioSpec) { sp.Apps[0].RecvOverhead = 2 * engine.Microsecond }},
+			{"p.shm_latency", "4us", func(sp *ScenarioSpec) { sp.Apps[0].SHMLatency = 4 * engine.Microsecond }},
+			{"p.shm_gbps", 80.0, func(sp *ScenarioSpec) { sp.Apps[0].SHMGbps = 80 }},
+		},
+		"clos": {
+			{"leaves", 7, func(sp *ScenarioSpec) { sp.Topo.Leaves = 7 }},
+			{"spines", 8, func(sp *ScenarioSpec) { sp.Topo.Spines = 8 }},
+			{"hosts_per_leaf", 9, func(sp *ScenarioSpec) { sp.Topo.HostsPerLeaf = 9 }},
+		},
+		"mesh":  {{"hosts_per_router", 3, func(sp *ScenarioSpec) { sp.Topo.HostsPerRouter = 3 }}},
+		"torus": {{"hosts_per_router", 2, func(sp *ScenarioSpec) { sp.Topo.HostsPerRouter = 2 }}},
+	}
+	for topo, changes := range cases {
+		sc := fileScenario(t, base(topo))
+		for _, ch := range changes {
+			c := sc.Config()
+			set(t, sc, &c, ch.param, ch.value)
+			want := base(topo)
+			ch.want(&want)
+			if got := sc.Resolve(&c); !reflect.DeepEqual(*got, want) {
+				t.Errorf("%s: %s = %v: resolved\n%+v,\nwant\n%+v", topo, ch.param, ch.value, *got, want)
+			}
+		}
+		if !reflect.DeepEqual(*sc.Resolve(new(params.Config)), base(topo)) {
+			t.Errorf("%s: the scenario's own spec changed", topo)
+		}
+	}
+	// The qualified name wins over the bare one, in either order.
+	sc := fileScenario(t, base("fattree"))
+	for _, order := range [][]string{{"load", "a.load"}, {"a.load", "load"}} {
+		c := sc.Config()
+		for _, name := range order {
+			set(t, sc, &c, name, map[string]float64{"load": 0.9, "a.load": 0.1}[name])
+		}
+		if tr := sc.Resolve(&c).Traffic; tr[0].Load != 0.1 || tr[1].Load != 0.9 {
+			t.Errorf("set %v: loads %g, %g; want 0.1 (a.load), 0.9 (load)", order, tr[0].Load, tr[1].Load)
+		}
 	}
 }
