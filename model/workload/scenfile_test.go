@@ -439,7 +439,9 @@ func TestEveryScenarioParameterSetsItsField(t *testing.T) {
 			{"hotspot_fraction", 0.7, func(sp *ScenarioSpec) { sp.Traffic[0].HotspotFraction = 0.7 }},
 			{"hot_nodes", 4, func(sp *ScenarioSpec) { sp.Traffic[0].HotNodes, sp.Traffic[1].HotNodes = 4, 4 }},
 			{"senders", 5, func(sp *ScenarioSpec) { sp.Traffic[1].Senders = 5 }},
-			{"burst", "11us", func(sp *ScenarioSpec) { sp.Traffic[0].Burst, sp.Traffic[1].Burst = 11*engine.Microsecond, 11*engine.Microsecond }},
+			{"burst", "11us", func(sp *ScenarioSpec) {
+				sp.Traffic[0].Burst, sp.Traffic[1].Burst = 11*engine.Microsecond, 11*engine.Microsecond
+			}},
 			{"p.size", 64, func(sp *ScenarioSpec) { sp.Apps[0].Size = 64 }},
 			{"p.iterations", 3, func(sp *ScenarioSpec) { sp.Apps[0].Iterations = 3 }},
 			{"p.ranks", 6, func(sp *ScenarioSpec) { sp.Apps[0].Ranks = 6 }},
