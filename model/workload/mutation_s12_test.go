@@ -2,6 +2,7 @@ package workload
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
@@ -85,5 +86,49 @@ func TestMutGOALSlashCommentAtLineStart(t *testing.T) {
 	tr := goalOK(t, "// a schedule\nnum_ranks 2 // two\n# ranks\nrank 0 {\n// first\na: calc 5 //ns\n}\n//\n")
 	if tr.Ranks != 2 || len(tr.Ops[0]) != 1 || tr.Ops[0][0].Dur != 5*engine.Nanosecond || len(tr.Ops[1]) != 0 {
 		t.Errorf("ranks %d, programs %v; want 2, rank 0 one calc of 5 ns", tr.Ranks, tr.Ops)
+	}
+}
+
+// TestMutHPCCContributorsParameter checks testbed-hpcc's own parameter
+// against docs/apps.md: contributors, 0 to 4, default 4, keeps that many of
+// F2-F5 in order (0: the uncongested baseline); it is listed among the
+// scenario's parameters beside those its spec gives, in name order.
+// Kills scenfile.go's `len(spec.own) > 0` negated (the built-in's own
+// parameters dropped; LIVED in session 12's second sample, seed 44),
+// the own setter keeping the last n flows, and the merged list sorted in
+// reverse.
+func TestMutHPCCContributorsParameter(t *testing.T) {
+	sc := LookupScenario("testbed-hpcc")
+	if sc == nil {
+		t.Fatal("no scenario testbed-hpcc")
+	}
+	var names []string
+	for _, p := range sc.ScenarioParams() {
+		names = append(names, p.Name)
+	}
+	if !slices.Contains(names, "contributors") || !slices.IsSorted(names) {
+		t.Fatalf("parameters %v: want contributors among them, sorted", names)
+	}
+	p := sc.Param("contributors")
+	if p == nil || p.Min != 0 || p.Max != 4 {
+		t.Fatalf("contributors: %+v, want a parameter from 0 to 4", p)
+	}
+	c := sc.Config()
+	if v := sc.Get(&c, "contributors"); v != 4 {
+		t.Errorf("contributors' default %v, want 4", v)
+	}
+	all := []string{"F2", "F3", "F4", "F5"}
+	for n := 0; n <= 4; n++ {
+		set(t, sc, &c, "contributors", n)
+		var got []string
+		for _, f := range sc.FlowsFor(&c) {
+			got = append(got, f.Name)
+		}
+		if !slices.Equal(got, all[:n]) {
+			t.Errorf("contributors = %d: flows %v, want %v", n, got, all[:n])
+		}
+	}
+	if err := sc.Set(&c, "contributors", 5); err == nil {
+		t.Error("contributors = 5 accepted (0-4)")
 	}
 }
