@@ -125,3 +125,49 @@ func goalFile(t testing.TB, name string) []byte {
 	}
 	return b
 }
+
+// TestGOALErrorsAtTheirLines checks the reader's other refusals, each with
+// its exact message at its line (a *GOALError), so that every error path of
+// ParseGOAL and parseGOALOp has a case here or in TestGOALErrors and
+// TestMutGOALLimits.
+// Kills (planted by hand) `a == b` negated, `len(f) != 2` to `< 2`, `f[2]
+// != "{"` dropped, `len(f) != 1` dropped for "}", `label == ""` negated,
+// parseGOALOp's `len(f) == 0` to `== 1`, `f[2] != dir` negated,
+// `len(f) < 2` to `<=` for calc, the number error's `rest[i+1]` to
+// `rest[i-1]`, and either of opts' `!= "cpu"`, `!= "nic"` negated.
+func TestGOALErrorsAtTheirLines(t *testing.T) {
+	head := "num_ranks 2\nrank 0 {\n"
+	for _, tc := range []struct{ name, text, want string }{
+		{"num_ranks twice", "num_ranks 2\nnum_ranks 3\n", "2: num_ranks given twice"},
+		{"num_ranks without N", "num_ranks\n", "1: want num_ranks N"},
+		{"num_ranks and more", "num_ranks 2 3\n", "1: want num_ranks N"},
+		{"rank without {", "num_ranks 2\nrank 0\n", "2: want rank R {"},
+		{"rank with another word", "num_ranks 2\nrank 0 [\n", "2: want rank R {"},
+		{"} without a block", "num_ranks 2\n}\n", "2: } without an open rank block"},
+		{"} and more", head + "} }\n", "3: } without an open rank block"},
+		{"empty label", head + ": calc 1\n}\n", "3: empty label"},
+		{"nothing after the label", head + "a:\n}\n", "3: want send, recv or calc after the label"},
+		{"send without to", head + "a: send 8b 1\n}\n", "3: want send SIZEb to RANK [tag T]"},
+		{"recv with to", head + "a: recv 8b to 1\n}\n", "3: want recv SIZEb from RANK [tag T]"},
+		{"calc without time", head + "a: calc\n}\n", "3: want calc NANOSECONDS"},
+		{"tag not a number", head + "a: send 8b to 1 tag x\n}\n", `3: tag "x": want a whole number`},
+		{"cpu not a number", head + "a: calc 1 cpu one\n}\n", `3: cpu "one": want a whole number`},
+		{"requires itself", head + "a: calc 1\na requires a\n}\n", "4: a requires itself"},
+		{"requires an unknown label", head + "a: calc 1\nb requires a\n}\n", "4: no operation labelled b in rank 0"},
+		{"not an operation", head + "a calc 1\n}\n", `3: "a calc 1": want LABEL: send|recv|calc ..., LABEL requires LABEL, rank R { or }`},
+		{"size past 2^30 in a recv", head + "a: recv 2000000000b from 1\n}\n", `3: size "2000000000b": want bytes with a b, e.g. 8b, at most 2^30`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := ParseGOAL([]byte(tc.text))
+			var ge *GOALError
+			if !errors.As(err, &ge) || err.Error() != tc.want {
+				t.Errorf("err = %v, want a *GOALError %q", err, tc.want)
+			}
+		})
+	}
+	// cpu and nic are read and ignored.
+	tr := goalOK(t, head+"a: send 8b to 1 cpu 3 nic 1 tag 4\nb: calc 2 nic 0\n}\n")
+	if want := (Op{Kind: OpSend, Peer: 1, Size: 8, Tag: 4}); len(tr.Ops[0]) != 2 || tr.Ops[0][0] != want {
+		t.Errorf("cpu and nic: rank 0 runs %+v, want %+v first", tr.Ops[0], want)
+	}
+}
