@@ -752,3 +752,27 @@ func runAllWorkers() int {
 	}
 	return n
 }
+
+// phaseStats averages each flow over each phase after its first fifth:
+// with 10 ms phases and 1 ms samples (sample i covers (i, i+1] ms), phase 0
+// over samples 2-9 and phase 1 over 12-19. A flow sending i Gbit/s in
+// sample i has means 5.5 and 15.5 and the population sd of eight
+// consecutive integers, √(63/12); a constant flow has sd 0.
+func TestMutPhaseStatsAfterTheFirstFifth(t *testing.T) {
+	r := &model.Result{Sample: engine.Millisecond, Flows: []model.FlowResult{{}, {}}}
+	r.Config.Phase = 10 * engine.Millisecond
+	for i := range 20 {
+		r.Flows[0].Gbps = append(r.Flows[0].Gbps, float64(i))
+		r.Flows[1].Gbps = append(r.Flows[1].Gbps, 3)
+	}
+	means, sds := phaseStats(r, 2)
+	sd := math.Sqrt(63.0 / 12)
+	wantMeans, wantSDs := [][]float64{{5.5, 3}, {15.5, 3}}, [][]float64{{sd, 0}, {sd, 0}}
+	for p := range 2 {
+		for f := range 2 {
+			if math.Abs(means[p][f]-wantMeans[p][f]) > 1e-12 || math.Abs(sds[p][f]-wantSDs[p][f]) > 1e-12 {
+				t.Errorf("phase %d, flow %d: mean %g, sd %g; want %g, %g", p, f, means[p][f], sds[p][f], wantMeans[p][f], wantSDs[p][f])
+			}
+		}
+	}
+}
