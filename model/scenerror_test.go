@@ -2,41 +2,12 @@ package model_test
 
 import (
 	"errors"
-	"fmt"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
-	"github.com/ccsweep/ccsweep/model/params"
 	"github.com/ccsweep/ccsweep/model/workload"
 )
-
-// TestScenarioReasonGoesByTypeNotText: what decides is whether the error
-// wraps ErrBadScenario, not whether its text looks like one.
-func TestScenarioReasonGoesByTypeNotText(t *testing.T) {
-	tests := []struct {
-		name   string
-		err    error
-		reason string
-		ok     bool
-	}{
-		{"wrapped", fmt.Errorf("%w: routing dor: set vls", fabric.ErrBadScenario), "routing dor: set vls", true},
-		{"wrapped twice", fmt.Errorf("build: %w", fmt.Errorf("%w: lmc 9: want 0 to 7", fabric.ErrBadScenario)), "build: bad scenario: lmc 9: want 0 to 7", true},
-		{"named scenario", fmt.Errorf("%w s@1: traffic bg: too few hosts", fabric.ErrBadScenario), "bad scenario s@1: traffic bg: too few hosts", true},
-		{"lfts error", &fabric.LFTsError{Name: "t.dump", Reason: "no route"}, "routing lfts t.dump: no route", true},
-		{"the text without the type", errors.New("bad scenario: routing dor: set vls"), "", false},
-		{"another error", fmt.Errorf("%w: mtu", params.ErrUnknownParam), "", false},
-		{"nil", nil, "", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			reason, ok := workload.ScenarioReason(tt.err)
-			if reason != tt.reason || ok != tt.ok {
-				t.Fatalf("ScenarioReason(%v) = %q, %v; want %q, %v", tt.err, reason, ok, tt.reason, tt.ok)
-			}
-		})
-	}
-}
 
 // TestTrafficErrorNamesItsTraffic: a traffic that does not fit the built
 // topology (bitreverse on the 9 hosts of a fattree of k 3, the scenario's

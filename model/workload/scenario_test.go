@@ -165,8 +165,8 @@ func TestRoutingFor(t *testing.T) {
 	}
 }
 
-// TestScenarioReason mirrors model's TestScenarioReasonGoesByTypeNotText
-// where ScenarioReason lives: an error that wraps fabric.ErrBadScenario
+// TestScenarioReason: what decides is whether the error wraps
+// ErrBadScenario, not whether its text looks like one: an error that wraps fabric.ErrBadScenario
 // gives its text without the leading "bad scenario: "; any other error,
 // even with the same text, or nil, gives "" and false.
 // Kills `!errors.Is(...)` negated and the prefix's ": " cut short.
