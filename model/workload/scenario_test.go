@@ -166,7 +166,7 @@ func TestRoutingFor(t *testing.T) {
 }
 
 // TestScenarioReason: what decides is whether the error wraps
-// ErrBadScenario, not whether its text looks like one: an error that wraps fabric.ErrBadScenario
+// fabric.ErrBadScenario, not whether its text looks like one: such an error
 // gives its text without the leading "bad scenario: "; any other error,
 // even with the same text, or nil, gives "" and false.
 // Kills `!errors.Is(...)` negated and the prefix's ": " cut short.
