@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -68,7 +69,7 @@ func TestMutAdaptiveCheckNamesBrokenRoutes(t *testing.T) {
 		want   string
 	}{
 		{"hole at the spine", func(r *Routes) { r.LFT[2][1] = NoRoute }, "host H0 does not reach host H1 at LID 1: switch S0 has no route"},
-		{"loop", func(r *Routes) { r.LFT[1][1] = 1 }, "host H0 does not reach host H1 at LID 1: adaptive choices loop through switch"},
+		{"loop", func(r *Routes) { r.LFT[1][1] = 1 }, "host H0 does not reach host H1 at LID 1: adaptive choices loop through switch S0"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			f := NewFabric(top)
@@ -113,15 +114,16 @@ func TestMutCheckFindsALoopThroughASwitchCheckedForAnotherLID(t *testing.T) {
 // TestMutDeadEndOffSwitchZero: a switch-like node with links to one switch
 // only and no host is a dead end, never an updn root, whichever switch it
 // hangs off, switch 0 included. Switch 0 is the spine SP of leaves A and B
-// (a host each); D hangs off SP only, by two links, and is farthest from
-// the hosts (2 hops), but as a dead end it is not ranked: SP is the root.
-// E hangs off A (not switch 0): also a dead end.
+// (a host each); D hangs off SP only, on SP's port 0 (the fabric's first
+// port), and is farthest from the hosts (2 hops), but as a dead end it is
+// not ranked: SP is the root. E hangs off A (not switch 0): also a dead end.
 func TestMutDeadEndOffSwitchZero(t *testing.T) {
 	top := &Topology{}
 	sp := top.AddSwitch("SP", 4)
 	a, b := top.AddSwitch("A", 4), top.AddSwitch("B", 4)
 	d, e := top.AddSwitch("D", 4), top.AddSwitch("E", 4)
-	for _, l := range [][2]NodeID{{a, sp}, {b, sp}, {d, sp}, {d, sp}, {e, a}, {top.AddHost("HA"), a}, {top.AddHost("HB"), b}} {
+	// D's first link is SP's port 0, global port 0 of the fabric.
+	for _, l := range [][2]NodeID{{sp, d}, {a, sp}, {b, sp}, {e, a}, {top.AddHost("HA"), a}, {top.AddHost("HB"), b}} {
 		if err := top.Connect(l[0], l[1], testGbps); err != nil {
 			t.Fatal(err)
 		}
@@ -145,20 +147,28 @@ func ibsimTwoNodes(head, switchLine, portOpts string) string {
 }
 
 // TestMutIBSimMasksAtTheirEnds: ibsim's width mask runs from 1 to 15 and
-// the speed mask from 1 to 7 (all widths: 12x; all speeds: QDR), both ends
-// included; 16 and 8 are refused naming the file and line. A link runs at
+// the speed mask from 1 to 7 (all widths: 12x; all speeds: QDR; 1: 1x,
+// SDR), both ends included; 0, 16 and 8 are refused naming the file and
+// line. A link runs at
 // the widest width and the fastest speed both ends enable.
 func TestMutIBSimMasksAtTheirEnds(t *testing.T) {
-	topo, _, err := ReadIBNetDiscover("net", strings.NewReader(ibsimTwoNodes("width=15\nspeed=7\n", "Switch\t8 \"sw1\"", "")))
-	if err != nil {
-		t.Fatalf("width=15 speed=7: %v", err)
-	}
-	if len(topo.Links) != 1 || topo.Links[0].Gbps != 12*8 {
-		t.Fatalf("width=15 speed=7: links %+v, want one of 12x QDR (96 Gbit/s)", topo.Links)
+	for _, c := range []struct {
+		head string
+		gbps float64
+	}{{"width=15\nspeed=7\n", 12 * 8}, {"width=1\nspeed=1\n", 2}} {
+		topo, _, err := ReadIBNetDiscover("net", strings.NewReader(ibsimTwoNodes(c.head, "Switch\t8 \"sw1\"", "")))
+		if err != nil {
+			t.Fatalf("%q: %v", c.head, err)
+		}
+		if len(topo.Links) != 1 || topo.Links[0].Gbps != c.gbps {
+			t.Errorf("%q: links %+v, want one of %g Gbit/s (12x QDR, 1x SDR)", c.head, topo.Links, c.gbps)
+		}
 	}
 	for _, c := range []struct{ head, want string }{
 		{"width=16\n", "net:1: width=16: want an ibsim width mask from 1 to 15"},
 		{"speed=8\n", "net:1: speed=8: want an ibsim speed mask from 1 to 7"},
+		{"width=0\n", "net:1: width=0: want an ibsim width mask from 1 to 15"},
+		{"speed=0\n", "net:1: speed=0: want an ibsim speed mask from 1 to 7"},
 	} {
 		if _, _, err := ReadIBNetDiscover("net", strings.NewReader(ibsimTwoNodes(c.head, "Switch\t8 \"sw1\"", ""))); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: err %v, want %q", c.head, err, c.want)
@@ -320,6 +330,221 @@ func TestMutDORComputedWhateverTheLinkPorts(t *testing.T) {
 					t.Fatalf("%s: switch %s, LID %d: computed port %d, table %d", name, top.Nodes[f.sws[s]].Name, lid, got, want)
 				}
 			}
+		}
+	}
+}
+
+// TestMutDORSecondHalfwayPathCrossesTheDateline: with LMC, path p of a host
+// where p/R is odd (R orders) takes a halfway dimension with a dateline bit
+// the way across the dateline (routing_dor.go's doc). On a ring of 6
+// routers (one dimension, so R = 1; 6 routers: a dateline bit) with lmc 1,
+// H0 (on R0) reaches H3 (on R3, halfway) by R1, R2 on LID path 0, the way
+// without the dateline, and by R5, R4 on path 1, across the dateline
+// between R0 and R5, with the dateline bit in its SL; H0 to H2 (not
+// halfway) takes R1 on both paths.
+func TestMutDORSecondHalfwayPathCrossesTheDateline(t *testing.T) {
+	top := gridTopo([]int{6}, true, 1)
+	r, err := ComputeRoutes(top, "dor", 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFabric(top)
+	routers := func(dst, p int) string {
+		var names []string
+		for _, gp := range trace(t, f, r, 0, r.LID(dst, p))[1:] {
+			if pp := f.peer[gp]; f.host[f.owner[pp]] < 0 {
+				names = append(names, top.Nodes[f.owner[pp]].Name)
+			}
+		}
+		return strings.Join(names, " ")
+	}
+	for _, c := range []struct {
+		dst, p int
+		want   string
+		sl     int
+	}{{3, 0, "R1 R2 R3", 0}, {3, 1, "R5 R4 R3", 1}, {2, 0, "R1 R2", 0}, {2, 1, "R1 R2", 0}} {
+		if got := routers(c.dst, c.p); got != c.want {
+			t.Errorf("H0 to H%d, path %d: by %s, want %s", c.dst, c.p, got, c.want)
+		}
+		if sl := r.SL(0, r.LID(c.dst, c.p)); sl != c.sl {
+			t.Errorf("H0 to H%d, path %d: SL %d, want %d", c.dst, c.p, sl, c.sl)
+		}
+	}
+}
+
+// TestMutAdaptiveChoicesTowardsEverySwitch: the ports a switch may forward
+// a LID to are its group towards the LID's switch where the table's port is
+// in it, else the table's alone, whichever switch the destination hangs
+// off, switch 0 included. On closTopo(2, 1, 2) under minhop (switch 0 is
+// L0), each leaf's group towards the other is its two up ports, so L1's
+// choices for H0 and L0's for H1 are both up ports; the spines and the
+// destination's own leaf have the table's port only.
+func TestMutAdaptiveChoicesTowardsEverySwitch(t *testing.T) {
+	top := closTopo(2, 1, 2) // L0, L1: port 0 host, 1 to S0, 2 to S1; S0, S1: port 0 L0, 1 L1
+	f := NewFabric(top)
+	r := f.minHop(0)
+	ar, err := AdaptiveGroups(f, r, "minhop", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one [1]uint8
+	for s := range 4 {
+		for lid := range 2 {
+			table := r.LFT[s][lid]
+			want := []uint8{uint8(table)}
+			if s == 1-lid { // the other leaf
+				want = []uint8{1, 2}
+			}
+			if got := ar.choices(int32(s), lid, table, &one); !slices.Equal(got, want) {
+				t.Errorf("%s towards H%d (table port %d): choices %v, want %v", top.Nodes[f.sws[s]].Name, lid, table, got, want)
+			}
+		}
+	}
+}
+
+// TestMutLFTsRoundTripWithAHostAsNodeZero: a dump written by WriteLFTs
+// reads back as the same tables whatever the node order, here with a host
+// as node 0 (hosts matched by name: the fabric has no GUIDs) and lmc 1.
+func TestMutLFTsRoundTripWithAHostAsNodeZero(t *testing.T) {
+	top := &Topology{}
+	a := top.AddHost("A")
+	s0, s1 := top.AddSwitch("S0", 3), top.AddSwitch("S1", 3)
+	b := top.AddHost("B")
+	mustLink(top, a, 0, s0, 0)
+	mustLink(top, s0, 1, s1, 1)
+	mustLink(top, s0, 2, s1, 2)
+	mustLink(top, b, 0, s1, 0)
+	info, err := InspectFabric(top, "minhop", 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := info.WriteLFTs(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r, warns, err := ReadLFTs(top, "round trip", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) > 0 || r.LMC != 1 {
+		t.Errorf("warnings %q, lmc %d; want none, 1", warns, r.LMC)
+	}
+	for s := range r.LFT {
+		if !slices.Equal(r.LFT[s], info.routes.LFT[s]) {
+			t.Errorf("switch %s: read %v, wrote %v", top.Nodes[info.f.sws[s]].Name, r.LFT[s], info.routes.LFT[s])
+		}
+	}
+}
+
+// TestMutAdaptiveGroupOfParallelLinks: a group holds every port one hop
+// nearer the destination switch, parallel links to it included: on a Clos
+// of 2 leaves and 1 spine with 2 links per pair, the spine's group towards
+// each leaf is its two links to it, and each leaf's towards the other its
+// two uplinks (ports counting from 1).
+func TestMutAdaptiveGroupOfParallelLinks(t *testing.T) {
+	top, err := GenerateTopology("clos", TopoParams{Leaves: 2, Spines: 1, HostsPerLeaf: 1, LinksPerPair: 2, HostGbps: 8, SwitchGbps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ARGroupsString(top, "minhop", 0, RoutingOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "L1->L2: 2,3\nL2->L1: 2,3\nS1->L1: 1,2\nS1->L2: 3,4\n"
+	if got != want {
+		t.Errorf("groups\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestMutHopsToSolvesTheHopEquations: HopsTo's distances are the least
+// solution of dist[dst] = 0 and dist[v] = 1 + min over v's neighbours u that
+// forward (switches, and dst itself) of dist[u], -1 where no neighbour has
+// one: checked for every destination of a Clos, a torus and a random
+// fabric, and dist[dst] = 0 in particular.
+func TestMutHopsToSolvesTheHopEquations(t *testing.T) {
+	for name, top := range map[string]*Topology{
+		"clos":   closTopo(3, 2, 2),
+		"torus":  gridTopo([]int{3, 3}, true, 1),
+		"random": randomTopo(5, 7, 4, 3, 9, 3),
+	} {
+		adj := top.Neighbours()
+		dist := make([]int, len(top.Nodes))
+		for dst := range top.Nodes {
+			top.HopsTo(adj, NodeID(dst), dist)
+			for v := range top.Nodes {
+				want := -1
+				if v == dst {
+					want = 0
+				} else {
+					for _, u := range adj[v] {
+						if (int(u) == dst || !top.Nodes[u].Host) && dist[u] >= 0 && (want < 0 || dist[u]+1 < want) {
+							want = dist[u] + 1
+						}
+					}
+				}
+				if dist[v] != want {
+					t.Fatalf("%s: %s to %s: %d hops, want %d", name, top.Nodes[v].Name, top.Nodes[dst].Name, dist[v], want)
+				}
+			}
+		}
+	}
+}
+
+// TestMutCentralSwitchBreaksEccentricityTiesBySum: the central switch is
+// the live switch of least eccentricity, ties going to the least total hop
+// count. A ring S0-S1-S2-S3 with Z hanging off S1: S0, S1 and S2 have
+// eccentricity 2, and S1 the least sum (1+1+2+1 = 5, S0 and S2 6), so S1,
+// though S0 comes first.
+func TestMutCentralSwitchBreaksEccentricityTiesBySum(t *testing.T) {
+	top := &Topology{}
+	var s [4]NodeID
+	for i := range s {
+		s[i] = top.AddSwitch(fmt.Sprintf("S%d", i), 4)
+	}
+	z := top.AddSwitch("Z", 2)
+	for _, l := range [][2]NodeID{{s[0], s[1]}, {s[1], s[2]}, {s[2], s[3]}, {s[3], s[0]}, {s[1], z}, {top.AddHost("H"), s[0]}} {
+		if err := top.Connect(l[0], l[1], testGbps); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := NewFabric(top)
+	if got := f.centralSwitch(f.liveSwitches()); top.Nodes[f.sws[got]].Name != "S1" {
+		t.Errorf("central switch %s, want S1", top.Nodes[f.sws[got]].Name)
+	}
+}
+
+// TestMutAdaptiveCycleNamesItsPorts: a channel cycle the adaptive choices
+// close is named as the routing check names one, switch ports counting
+// from 1: clockwise tables on a ring of 4 (the groups from the tables are
+// none: one port per destination switch).
+func TestMutAdaptiveCycleNamesItsPorts(t *testing.T) {
+	top := ringTopo(4)
+	f := NewFabric(top)
+	r := f.newRoutes(0)
+	for s := range 4 {
+		for g := range 4 {
+			r.LFT[s][g] = 1
+			if s == g {
+				r.LFT[s][g] = 0
+			}
+		}
+	}
+	const want = "deadlock possible: channel cycle on VL 0: S0 port 2 -> S1 port 2 -> S2 port 2 -> S3 port 2 -> S0 port 2"
+	if err := f.checkAdaptive(r, buildGroups(f, r, true)); err == nil || err.Error() != want {
+		t.Errorf("err %v, want %s", err, want)
+	}
+}
+
+// TestMutIBSimDescriptionRightAfterTheID: an ibsim node's description
+// follows the '#' after its id, with or without blanks between them.
+func TestMutIBSimDescriptionRightAfterTheID(t *testing.T) {
+	for _, line := range []string{"Switch\t8 \"sw1\"\t# \"leafA\"", "Switch\t8 \"sw1\"#\"leafA\""} {
+		topo, _, err := ReadIBNetDiscover("net", strings.NewReader(ibsimTwoNodes("", line, "")))
+		if err != nil {
+			t.Fatalf("%q: %v", line, err)
+		}
+		if sw := topo.Switches(); len(sw) != 1 || topo.Nodes[sw[0]].Name != "leafA" {
+			t.Errorf("%q: switch named %q, want leafA", line, topo.Nodes[sw[0]].Name)
 		}
 	}
 }
