@@ -392,6 +392,8 @@ Switch	4 "S-0000000000000001"		# "sw" enhanced port 0 lid 1 lmc 0
 			want: `x.txt:3: unknown link width and speed "4x???"`},
 		{name: "unknown width", text: edit(7, `[1](11) 	"S-0000000000000001"[1]		# lid 2 lmc 0 "MF0;sw:IS4/U1" lid 1 ??QDR`),
 			want: `x.txt:7: unknown link width and speed "??QDR"`},
+		{name: "width not in the list", text: edit(7, `[1](11) 	"S-0000000000000001"[1]		# lid 2 lmc 0 "MF0;sw:IS4/U1" lid 1 3xQDR`),
+			want: `x.txt:7: unknown link width and speed "3xQDR"`},
 		{name: "no rate", text: edit(7, `[1](11) 	"S-0000000000000001"[1]		# lid 2 lmc 0 "MF0;sw:IS4/U1" lid 1`),
 			want: "x.txt:7: no link width and speed"},
 	} {
