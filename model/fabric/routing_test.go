@@ -551,6 +551,10 @@ func TestRoutingRefusesWrongShapes(t *testing.T) {
 	mustLink(sideways, 0, 2, 1, 2)
 	noCoord := gridTopo([]int{3, 3}, false, 1)
 	noCoord.Nodes[4].Coord = nil
+	atTheEdge := gridTopo([]int{3, 3}, false, 1) // R1.1 moved to x = 3, one past the last router
+	atTheEdge.Nodes[4].Coord = []int{3, 1}
+	below := gridTopo([]int{3, 3}, false, 1)
+	below.Nodes[4].Coord = []int{-1, 1}
 	for _, c := range []struct {
 		name, alg string
 		top       *Topology
@@ -561,6 +565,8 @@ func TestRoutingRefusesWrongShapes(t *testing.T) {
 		{"ftree across a level", "ftree", sideways, "routing ftree: the link from L0 port 3 to L1 joins levels 1 and 1; a fat tree links adjacent levels only"},
 		{"dor on a fat tree", "dor", kAryNTree(2, 2), `routing dor: the topology (kind "fattree") is not a mesh or torus`},
 		{"dor without a coordinate", "dor", noCoord, "routing dor: switch R1.1 has 0 coordinates; the mesh has 2 dimensions"},
+		{"dor past the last router", "dor", atTheEdge, "routing dor: switch R1.1 at [3 1] is outside the 3x3 mesh"},
+		{"dor before the first router", "dor", below, "routing dor: switch R1.1 at [-1 1] is outside the 3x3 mesh"},
 		{"unknown", "lash", kAryNTree(2, 2), `unknown routing "lash"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
