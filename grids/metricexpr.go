@@ -29,9 +29,10 @@ import (
 // concurrent use.
 type MetricExpr struct {
 	// Src is the expression as written.
-	Src  string
-	prog *vm.Program
-	apps []string // the apps' metrics it reads
+	Src   string
+	prog  *vm.Program
+	apps  []string // the apps' metrics it reads
+	reads []string // schemes' parameters it reads without reading the scheme (see constraint)
 }
 
 // CompileMetricExpr compiles src, which must be a boolean expression; the
@@ -46,7 +47,7 @@ func CompileMetricExpr(src string) (*MetricExpr, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q: %s", src, exprMessage(err))
 	}
-	return &MetricExpr{Src: src, prog: prog, apps: apps}, nil
+	return &MetricExpr{Src: src, prog: prog, apps: apps, reads: unguardedSchemeParams(prog.Node())}, nil
 }
 
 // AppMetrics returns the names of apps' metrics e reads, in the order
@@ -105,6 +106,9 @@ func (e *MetricExpr) Eval(params []Param, metrics map[string]float64) (bool, err
 			v = math.NaN()
 		}
 		env[name] = v
+	}
+	if err := checkSchemeReads(e.reads, env, e.Src); err != nil {
+		return false, fmt.Errorf("%q: %w", e.Src, err)
 	}
 	out, err := expr.Run(e.prog, env)
 	if err != nil {

@@ -164,16 +164,26 @@ func envValue(p *params.Param, v any) any {
 	return v
 }
 
+// checkSchemeReads returns an error if a parameter of reads (a scheme's
+// parameter read without the scheme, see constraint) belongs to another
+// scheme than the point's, whose values are in env; src is the expression.
+func checkSchemeReads(reads []string, env map[string]any, src string) error {
+	scheme, _ := env[schemeVar].(string)
+	for _, name := range reads {
+		if p := params.LookupParam(name); !p.AppliesTo(scheme) {
+			return fmt.Errorf("reads %s, a parameter of cc %s, on points of cc %s, where it has no value; guard it: scheme != %q || (%s)",
+				name, p.Scheme, scheme, p.Scheme, src)
+		}
+	}
+	return nil
+}
+
 // keep reports whether the point whose parameter values are in env
 // satisfies every constraint of cs, running them on machine.
 func keep(machine *vm.VM, cs []*constraint, env map[string]any) (bool, *constraint, error) {
 	for _, k := range cs {
-		scheme, _ := env[schemeVar].(string)
-		for _, name := range k.reads {
-			if p := params.LookupParam(name); !p.AppliesTo(scheme) {
-				return false, k, fmt.Errorf("reads %s, a parameter of cc %s, on points of cc %s, where it has no value; guard it: scheme != %q || (%s)",
-					name, p.Scheme, scheme, p.Scheme, k.src)
-			}
+		if err := checkSchemeReads(k.reads, env, k.src); err != nil {
+			return false, k, err
 		}
 		out, err := machine.Run(k.prog, env)
 		if err != nil {

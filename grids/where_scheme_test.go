@@ -89,3 +89,32 @@ func TestStoredGridWithAnUnguardedSchemeParameterExpandsAsBefore(t *testing.T) {
 		t.Errorf("the stored grid's points %v, want %v", got, want)
 	}
 }
+
+// TestMetricExprOnASchemesParameterNeedsTheScheme: `best --where` and a
+// [refine] where (MetricExprs) read a scheme's parameter as a grid's where
+// does: on a point of another scheme, without reading the scheme, it is an
+// error that shows the guard, not santos' default m.
+func TestMetricExprOnASchemesParameterNeedsTheScheme(t *testing.T) {
+	ib := []grids.Param{{Name: "cc", Value: "on"}}
+	santos := []grids.Param{{Name: "cc", Value: "santos"}, {Name: "santos.m", Value: "4"}}
+	bare, err := grids.CompileMetricExpr("santos.m > 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := bare.Eval(santos, nil); err != nil || !ok {
+		t.Errorf("santos.m > 2 on santos with m 4: %v, %v; want true", ok, err)
+	}
+	_, err = bare.Eval(ib, nil)
+	if err == nil || !strings.Contains(err.Error(), `"santos.m > 2": reads santos.m, a parameter of cc santos, on points of cc ib`) {
+		t.Errorf("santos.m > 2 on an IB point: error %v, want the guard message", err)
+	}
+	guarded, err := grids.CompileMetricExpr("scheme != 'santos' || santos.m > 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][]grids.Param{ib, santos} {
+		if ok, err := guarded.Eval(p, nil); err != nil || !ok {
+			t.Errorf("guarded on %v: %v, %v; want true", p, ok, err)
+		}
+	}
+}
