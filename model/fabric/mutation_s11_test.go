@@ -20,14 +20,8 @@ import (
 // d = 0, 1 (4, 5) go by T0, d = 2, 3 (6, 7) by T1 (d mod 2 would alternate).
 func TestMutFtreeUpChoiceDividesByTheLeavesUpPorts(t *testing.T) {
 	top := &Topology{Kind: "fattree"}
-	sw := map[string]NodeID{}
-	for _, s := range []struct {
-		name  string
-		level int
-	}{{"M0", 2}, {"M1", 2}, {"M2", 2}, {"A", 1}, {"B", 1}, {"C", 1}, {"D", 1}, {"T0", 3}, {"T1", 3}} {
-		sw[s.name] = top.AddSwitch(s.name, 6)
-		top.Nodes[sw[s.name]].Level = s.level
-	}
+	sw := addLeveled(top, 6, leveled{"M0", 2}, leveled{"M1", 2}, leveled{"M2", 2}, leveled{"A", 1}, leveled{"B", 1},
+		leveled{"C", 1}, leveled{"D", 1}, leveled{"T0", 3}, leveled{"T1", 3})
 	for _, l := range [][2]string{
 		{"A", "M0"}, {"B", "M0"}, {"C", "M0"}, {"D", "M0"},
 		{"A", "M1"}, {"B", "M1"}, {"C", "M2"}, {"D", "M2"},

@@ -269,14 +269,7 @@ func TestMutClosSpineOfExactlyMaxPorts(t *testing.T) {
 // 2 (1: C, 2: D; its host comes last).
 func TestMutFtreeNamesTheLinkThatSkipsALevel(t *testing.T) {
 	top := &Topology{Kind: "fattree"}
-	sw := map[string]NodeID{}
-	for _, s := range []struct {
-		name  string
-		level int
-	}{{"A", 1}, {"B", 1}, {"C", 2}, {"D", 3}} {
-		sw[s.name] = top.AddSwitch(s.name, 4)
-		top.Nodes[sw[s.name]].Level = s.level
-	}
+	sw := addLeveled(top, 4, leveled{"A", 1}, leveled{"B", 1}, leveled{"C", 2}, leveled{"D", 3})
 	mustLink(top, sw["A"], 0, sw["C"], 0)
 	mustLink(top, sw["B"], 0, sw["C"], 1)
 	mustLink(top, sw["C"], 2, sw["D"], 0)
@@ -520,15 +513,7 @@ func TestMutCentralSwitchBreaksEccentricityTiesBySum(t *testing.T) {
 func TestMutAdaptiveCycleNamesItsPorts(t *testing.T) {
 	top := ringTopo(4)
 	f := NewFabric(top)
-	r := f.newRoutes(0)
-	for s := range 4 {
-		for g := range 4 {
-			r.LFT[s][g] = 1
-			if s == g {
-				r.LFT[s][g] = 0
-			}
-		}
-	}
+	r := clockwiseRoutes(f)
 	const want = "deadlock possible: channel cycle on VL 0: S0 port 2 -> S1 port 2 -> S2 port 2 -> S3 port 2 -> S0 port 2"
 	if err := f.checkAdaptive(r, buildGroups(f, r, true)); err == nil || err.Error() != want {
 		t.Errorf("err %v, want %s", err, want)

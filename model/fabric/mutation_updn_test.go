@@ -16,14 +16,7 @@ import (
 // or D, then up), which would also end in C and D.
 func TestMutUpdnRootsAreTheTopLevelEvenWhenNotFarthest(t *testing.T) {
 	top := &Topology{Kind: "clos"}
-	sw := map[string]NodeID{}
-	for _, s := range []struct {
-		name  string
-		level int
-	}{{"A", 1}, {"B", 1}, {"C", 2}, {"D", 3}} {
-		sw[s.name] = top.AddSwitch(s.name, 4)
-		top.Nodes[sw[s.name]].Level = s.level
-	}
+	sw := addLeveled(top, 4, leveled{"A", 1}, leveled{"B", 1}, leveled{"C", 2}, leveled{"D", 3})
 	for _, l := range [][2]NodeID{
 		{top.AddHost("HA"), sw["A"]}, {top.AddHost("HB"), sw["B"]},
 		{sw["A"], sw["C"]}, {sw["B"], sw["C"]}, {sw["A"], sw["D"]}, {sw["B"], sw["D"]},

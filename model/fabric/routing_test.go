@@ -375,15 +375,7 @@ func TestCheckRefusesDeadlock(t *testing.T) {
 	t.Run("clockwise ring", func(t *testing.T) {
 		top := ringTopo(4)
 		f := NewFabric(top)
-		r := f.newRoutes(0)
-		for s := range 4 {
-			for g := range 4 {
-				r.LFT[s][g] = 1
-				if s == g {
-					r.LFT[s][g] = 0
-				}
-			}
-		}
+		r := clockwiseRoutes(f)
 		const want = "deadlock possible: channel cycle on VL 0: S0 port 2 -> S1 port 2 -> S2 port 2 -> S3 port 2 -> S0 port 2"
 		if err := f.check(r, 1); err == nil || err.Error() != want {
 			t.Fatalf("err %v, want %s", err, want)

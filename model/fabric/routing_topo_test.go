@@ -293,3 +293,37 @@ func linkHops(t *Topology, dst NodeID) []int {
 	t.HopsTo(t.Neighbours(), dst, dist)
 	return dist
 }
+
+// leveled is a switch of a hand-made tree: its name and Level.
+type leveled struct {
+	name  string
+	level int
+}
+
+// addLeveled adds a switch of ports ports to top for each of ss, in
+// order, with its Level, and returns them by name.
+func addLeveled(top *Topology, ports int, ss ...leveled) map[string]NodeID {
+	sw := map[string]NodeID{}
+	for _, s := range ss {
+		sw[s.name] = top.AddSwitch(s.name, ports)
+		top.Nodes[sw[s.name]].Level = s.level
+	}
+	return sw
+}
+
+// clockwiseRoutes are routes on a ring of ringTopo sending every packet
+// clockwise (local port 1) to the switch of its destination, and there to
+// its host (port 0): a routing whose channels close a cycle.
+func clockwiseRoutes(f *Fabric) *Routes {
+	r := f.newRoutes(0)
+	n := len(r.LFT)
+	for s := range n {
+		for g := range n {
+			r.LFT[s][g] = 1
+			if s == g {
+				r.LFT[s][g] = 0
+			}
+		}
+	}
+	return r
+}

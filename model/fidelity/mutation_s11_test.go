@@ -15,12 +15,7 @@ import (
 func TestMutClaim4NeedsLongTimers(t *testing.T) {
 	rep := goodReport()
 	short := []engine.Time{20 * engine.Microsecond, 50 * engine.Microsecond, 100 * engine.Microsecond}
-	rep.Surface = newSurface(short, FidelityRates)
-	for i := range short {
-		for j := range FidelityRates {
-			rep.Surface.Victim[i][j], rep.Surface.Contributors[i][j], rep.Surface.Var[i][j] = 6, 3.2, 0.3
-		}
-	}
+	rep.Surface = flatSurface(short, FidelityRates)
 	found := false
 	for _, r := range claimRows(rep) {
 		if r.Source == "claim 4" && r.Item == "Var over the plane" {
@@ -50,12 +45,7 @@ func TestMutClaim1EdgeNeedsItsPoints(t *testing.T) {
 		{"Marking_Rate 0 only", FidelityTimers, []int{0}},
 	} {
 		rep := goodReport()
-		rep.Surface = newSurface(c.timers, c.rates)
-		for i := range c.timers {
-			for j := range c.rates {
-				rep.Surface.Victim[i][j], rep.Surface.Contributors[i][j], rep.Surface.Var[i][j] = 6, 3.2, 0.3
-			}
-		}
+		rep.Surface = flatSurface(c.timers, c.rates)
 		found := false
 		for _, r := range claimRows(rep) {
 			if r.Source == "claim 1" && strings.Contains(r.Measure, "≤ 50 µs") {
@@ -69,4 +59,16 @@ func TestMutClaim1EdgeNeedsItsPoints(t *testing.T) {
 			t.Fatalf("%s: no claim 1 row on the edge", c.name)
 		}
 	}
+}
+
+// flatSurface is a surface over timers × rates with the same victim (6),
+// contributors (3.2) and Var (0.3) at every point.
+func flatSurface(timers []engine.Time, rates []int) FidelitySurface {
+	s := newSurface(timers, rates)
+	for i := range timers {
+		for j := range rates {
+			s.Victim[i][j], s.Contributors[i][j], s.Var[i][j] = 6, 3.2, 0.3
+		}
+	}
+	return s
 }

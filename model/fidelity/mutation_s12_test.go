@@ -505,12 +505,7 @@ func TestMutClaim1At100NeedsItsPoints(t *testing.T) {
 		{"Marking_Rate 0 only", FidelityTimers, []int{0}},
 	} {
 		rep := goodReport()
-		rep.Surface = newSurface(c.timers, c.rates)
-		for i := range c.timers {
-			for j := range c.rates {
-				rep.Surface.Victim[i][j], rep.Surface.Contributors[i][j], rep.Surface.Var[i][j] = 6, 3.2, 0.3
-			}
-		}
+		rep.Surface = flatSurface(c.timers, c.rates)
 		if r := claimRow(t, rep, "claim 1", "victim, CCTI_Timer 100 µs"); r.Pass {
 			t.Errorf("%s: claim 1's row at 100 µs passes: %s", c.name, r.Model)
 		}
