@@ -1,9 +1,11 @@
 package model
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/ccsweep/ccsweep/engine"
+	"github.com/ccsweep/ccsweep/model/fabric"
 )
 
 func mbps(gbps float64) int64 { return int64(math.Round(gbps * 1000)) }
@@ -113,6 +115,24 @@ func packCredit(p int32, vl VL, c int32) uint32 {
 	return uint32(p)<<12 | uint32(vl)<<8 | uint32(c)
 }
 
+// unpackCredit is packCredit's inverse.
+func unpackCredit(arg uint32) (p int32, vl VL, c int32) {
+	return int32(arg >> 12), VL(arg >> 8 & 15), int32(arg & 255)
+}
+
+// maxPorts is the most ports a network may have: a credit update carries
+// its port's index in 20 bits.
+const maxPorts = 1 << 20
+
+// checkPorts refuses a network of n ports if credit updates cannot address
+// them all.
+func checkPorts(n int) error {
+	if n > maxPorts {
+		return fmt.Errorf("%w: %d ports; credit updates address at most %d", fabric.ErrBadScenario, n, maxPorts)
+	}
+	return nil
+}
+
 // credit applies a credit update as it reaches the output port it is for:
 // the port may send that many more credits' worth of packets on the VL.
 // This is where the credit conservation invariant of each link and VL is
@@ -128,7 +148,7 @@ func packCredit(p int32, vl VL, c int32) uint32 {
 // count found outside 0..bufCap is counted in violations, and a run with
 // any fails (RunContext).
 func (n *Network) credit(arg uint32) {
-	p, vl, c := int32(arg>>12), VL(arg>>8&15), int32(arg&255)
+	p, vl, c := unpackCredit(arg)
 	ln := n.lane(p, vl)
 	ln.credits += c
 	ln.returning -= c

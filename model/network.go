@@ -426,8 +426,8 @@ func (n *Network) build(t *fabric.Topology) error {
 			}
 		}
 	}
-	if len(n.ports) >= 1<<20 {
-		return fmt.Errorf("%w: %d ports; credit updates address at most 2^20", fabric.ErrBadScenario, len(n.ports))
+	if err := checkPorts(len(n.ports)); err != nil {
+		return err
 	}
 	for s := range n.sws {
 		sw := &n.sws[s]

@@ -74,7 +74,10 @@ const (
 // receives wait). A receive matches, as LogGOPSim's and MPI's matching
 // does, the first message arrived from its source with its tag (0 when
 // none is given; no wildcards). calc's time is in nanoseconds.
-func ParseGOAL(data []byte) (*Trace, error) {
+func ParseGOAL(data []byte) (*Trace, error) { return parseGOAL(data, maxGOALOps) }
+
+// parseGOAL is ParseGOAL with at most maxOps operations over all ranks.
+func parseGOAL(data []byte, maxOps int) (*Trace, error) {
 	type gop struct {
 		op   Op
 		line int
@@ -222,8 +225,8 @@ func ParseGOAL(data []byte) (*Trace, error) {
 			if _, dup := labels[label]; dup {
 				return nil, fail(line, "label %s used twice in rank %d", label, rank)
 			}
-			if total++; total > maxGOALOps {
-				return nil, fail(line, "more than %d operations", maxGOALOps)
+			if total++; total > maxOps {
+				return nil, fail(line, "more than %d operations", maxOps)
 			}
 			op, err := parseGOALOp(f[1:], rank, t.Ranks)
 			if err != nil {

@@ -3,6 +3,7 @@ package rank_test
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -292,5 +293,23 @@ func TestExplainFeasiblePoint(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("Explain = %q\nwant %q", got, want)
+	}
+}
+
+// Robust scoring refuses more points than rank.MaxRobustPoints before it
+// looks for their neighbours.
+func TestRobustScoringRefusesTooManyPoints(t *testing.T) {
+	rs := make([]store.Result, rank.MaxRobustPoints+1)
+	for i := range rs {
+		rs[i] = result(1, map[string]string{"ccti_timer": strconv.Itoa(i + 1)}, map[string]float64{"victim_gbps": float64(i % 7)})
+	}
+	q := rank.Query{Objectives: []rank.Objective{mustObjective(t, "victim_gbps", true)}}
+	if _, err := rank.Rank(store.Summarize(rs), q); err != nil {
+		t.Fatalf("%d points ranked without --robust: %v", len(rs), err)
+	}
+	q.Robust = true
+	_, err := rank.Rank(store.Summarize(rs), q)
+	if err == nil || !strings.Contains(err.Error(), "20001 points; robust scoring finds the neighbours of at most 20000") {
+		t.Errorf("robust scoring of %d points: %v; want it refused", len(rs), err)
 	}
 }

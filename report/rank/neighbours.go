@@ -2,6 +2,7 @@ package rank
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -11,6 +12,15 @@ import (
 // MaxRobustPoints bounds the points robust scoring takes: finding the
 // neighbours costs O(n² log n).
 const MaxRobustPoints = 20_000
+
+// checkRobust refuses robust scoring of n points if n is past
+// MaxRobustPoints.
+func checkRobust(n int) error {
+	if n > MaxRobustPoints {
+		return fmt.Errorf("rank: %d points; robust scoring finds the neighbours of at most %d", n, MaxRobustPoints)
+	}
+	return nil
+}
 
 // Neighbours returns, for each point of coords (one coordinate per axis,
 // comparable within an axis), the positions of its neighbours: the points q

@@ -216,8 +216,8 @@ func Rank(sums []*store.Summary, q Query) (*Answer, error) {
 		}
 	}
 	if q.Robust {
-		if len(pts) > MaxRobustPoints {
-			return nil, fmt.Errorf("rank: %d points; robust scoring finds the neighbours of at most %d", len(pts), MaxRobustPoints)
+		if err := checkRobust(len(pts)); err != nil {
+			return nil, err
 		}
 		for i, near := range Neighbours(a.coordinates()) {
 			for _, k := range near {
