@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -147,9 +148,28 @@ func (f *Fabric) check(r *Routes, vls int) error {
 	return nil
 }
 
+// unreachable is the error of host h not reaching host g at lid. Where
+// compute nodes were given and h or g is not one, it says that they are
+// the likely cause: the ranking starts at the compute nodes' switches, and
+// as with OpenSM's fat-tree routing, routes between other hosts are not
+// guaranteed.
 func (f *Fabric) unreachable(h, g, lid int, why string) error {
-	return fmt.Errorf("host %s does not reach host %s at LID %d: %s",
-		f.t.Nodes[f.hosts[h]].Name, f.t.Nodes[f.hosts[g]].Name, lid, why)
+	name := func(h int) string { return f.t.Nodes[f.hosts[h]].Name }
+	err := fmt.Errorf("host %s does not reach host %s at LID %d: %s", name(h), name(g), lid, why)
+	if f.compute == nil || f.compute[h] && f.compute[g] {
+		return err
+	}
+	var others []string
+	for _, x := range []int{h, g} {
+		if !f.compute[x] && !slices.Contains(others, name(x)) {
+			others = append(others, name(x))
+		}
+	}
+	what := strings.Join(others, " and ") + " are not compute nodes"
+	if len(others) == 1 {
+		what = others[0] + " is not a compute node"
+	}
+	return fmt.Errorf("%w (%s: switches are ranked from the compute nodes' switches, and routes to or from other hosts are not guaranteed; name every host that sends or receives in compute_nodes)", err, what)
 }
 
 // findCycle returns a cycle of the channel dependency graph whose turns

@@ -1,0 +1,87 @@
+package fabric
+
+import (
+	"regexp"
+	"slices"
+	"testing"
+)
+
+// TestUnreachableNamesHostsThatAreNotComputeNodes: ftree ranks switches
+// from the compute nodes' switches, so compute nodes that leave out hosts
+// may leave those hosts without routes (as OpenSM's fat-tree routing,
+// which does not guarantee routes between non-compute nodes). The refusal
+// then says which of the two hosts are not compute nodes and what to do;
+// with every host a compute node the same fabric routes.
+func TestUnreachableNamesHostsThatAreNotComputeNodes(t *testing.T) {
+	top, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 3, HostGbps: 10, SwitchGbps: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var all []string
+	for _, h := range top.Hosts() {
+		all = append(all, top.Nodes[h].Name)
+	}
+	if _, err := ComputeRoutesWith(top, "ftree", 0, 1, RoutingOptions{ComputeNodes: all}); err != nil {
+		t.Fatalf("every host a compute node: %v", err)
+	}
+	hint := regexp.MustCompile(`host (\S+) does not reach host (\S+) at LID \d+: .* \((?:(\S+) is not a compute node|(\S+) and (\S+) are not compute nodes): switches are ranked from the compute nodes' switches.*name every host that sends or receives in compute_nodes\)$`)
+	for _, compute := range [][]string{{"H1"}, all[:8], all[20:]} {
+		_, err := ComputeRoutesWith(top, "ftree", 0, 1, RoutingOptions{ComputeNodes: compute})
+		if err == nil {
+			t.Fatalf("compute nodes %v: routed; want a host without a route", compute)
+		}
+		m := hint.FindStringSubmatch(err.Error())
+		if m == nil {
+			t.Fatalf("compute nodes %v: %v; want the hosts that are not compute nodes named", compute, err)
+		}
+		var named []string
+		for _, s := range m[3:] {
+			if s != "" {
+				named = append(named, s)
+			}
+		}
+		for _, h := range named {
+			if slices.Contains(compute, h) {
+				t.Errorf("compute nodes %v: %v names %s, a compute node, as not one", compute, err, h)
+			}
+		}
+		for _, h := range m[1:3] {
+			if !slices.Contains(compute, h) && !slices.Contains(named, h) {
+				t.Errorf("compute nodes %v: %v leaves %s, not a compute node, unnamed", compute, err, h)
+			}
+		}
+	}
+}
+
+// The hint names the hosts of the pair that are not compute nodes, one or
+// two, and is absent where both are or where no compute nodes were given.
+func TestUnreachableHintNamesOnlyNonComputeHosts(t *testing.T) {
+	top, err := GenerateTopology("fattree", TopoParams{K: 2, Levels: 2, HostGbps: 10, SwitchGbps: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFabric(top)
+	name := func(h int) string { return top.Nodes[f.hosts[h]].Name }
+	const tail = ": switches are ranked from the compute nodes' switches, and routes to or from other hosts are not guaranteed; name every host that sends or receives in compute_nodes)"
+	base := func(h, g int) string {
+		return "host " + name(h) + " does not reach host " + name(g) + " at LID 7: switch X has no route"
+	}
+	f.compute = []bool{true, false, false, true}
+	for _, c := range []struct {
+		h, g int
+		want string
+	}{
+		{0, 3, base(0, 3)},
+		{0, 1, base(0, 1) + " (" + name(1) + " is not a compute node" + tail},
+		{2, 3, base(2, 3) + " (" + name(2) + " is not a compute node" + tail},
+		{1, 2, base(1, 2) + " (" + name(1) + " and " + name(2) + " are not compute nodes" + tail},
+	} {
+		if got := f.unreachable(c.h, c.g, 7, "switch X has no route").Error(); got != c.want {
+			t.Errorf("hosts %d, %d with compute %v:\n got %s\nwant %s", c.h, c.g, f.compute, got, c.want)
+		}
+	}
+	f.compute = nil
+	if got, want := f.unreachable(1, 2, 7, "switch X has no route").Error(), base(1, 2); got != want {
+		t.Errorf("no compute nodes: %s, want %s", got, want)
+	}
+}
