@@ -109,6 +109,10 @@ func (g *Grid) parseRefine(ps *problems, n *node) *Refine {
 				add(e.line, "refine.where", "%v", err)
 				continue
 			}
+			if err := g.checkSchemeReads(x); err != nil {
+				add(e.line, "refine.where", "%q: %v", x.Src, err)
+				continue
+			}
 			r.Where = append(r.Where, x)
 		}
 	}
@@ -150,6 +154,20 @@ func (g *Grid) parseRefine(ps *problems, n *node) *Refine {
 		return nil
 	}
 	return r
+}
+
+// checkSchemeReads returns the error x would give, when evaluated, on the
+// first point of g whose scheme lacks a parameter x reads without reading
+// the scheme (see constraint.reads).
+func (g *Grid) checkSchemeReads(x *MetricExpr) error {
+	for _, s := range g.Subs {
+		for _, v := range s.ccValues() {
+			if err := checkSchemeReads(x.reads, map[string]any{schemeVar: params.SchemeOf(v)}, x.Src); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // refinableAxes returns the axes a refinement splits when it names none:

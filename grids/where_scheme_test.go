@@ -118,3 +118,40 @@ func TestMetricExprOnASchemesParameterNeedsTheScheme(t *testing.T) {
 		}
 	}
 }
+
+// TestRefineWhereOnASchemesParameterIsRefusedAtItsLine: a [refine] where
+// that would read a scheme's parameter on another scheme's points is
+// refused when the grid is parsed, at its line, not after the first round
+// ran, on whichever sub-grid's points (a [[grid]] element's); guarded, or
+// in a grid whose points all have that scheme (a fixed cc, or one element
+// with cc santos), it is kept.
+func TestRefineWhereOnASchemesParameterIsRefusedAtItsLine(t *testing.T) {
+	grid := func(sweep, where string) string {
+		return "name = \"r\"\nscenario = \"testbed-s1\"\n" + sweep + "\n[refine]\npoints = 10\nwhere = [\n  \"marking_rate > 0\",\n  " + where + ",\n]\n"
+	}
+	two := "[sweep]\ncc = [\"ib\", \"santos\"]\nmarking_rate = [1, 2]"
+	_, err := grids.Parse("r.toml", []byte(grid(two, `"santos.m > 1"`)))
+	want := `r.toml:10: refine.where: "santos.m > 1": reads santos.m, a parameter of cc santos, on points of cc ib, where it has no value; guard it: scheme != "santos" || (santos.m > 1)`
+	if err == nil || err.Error() != want {
+		t.Errorf("unguarded over ib and santos: %v\nwant %s", err, want)
+	}
+	elements := "[[grid]]\ncc = \"santos\"\n[grid.sweep]\nmarking_rate = [1, 2]\n[[grid]]\ncc = \"nicrate\"\n[grid.sweep]\nmarking_rate = [1, 2]"
+	_, err = grids.Parse("r.toml", []byte(grid(elements, `"santos.m > 1"`)))
+	if err == nil || !strings.Contains(err.Error(), "on points of cc nicrate") {
+		t.Errorf("unguarded over [[grid]] elements of santos and nicrate: %v; want it refused on nicrate's points", err)
+	}
+	for name, g := range map[string]string{
+		"guarded":     grid(two, `"scheme != 'santos' || santos.m > 1"`),
+		"santos only": grid("cc = \"santos\"\n[sweep]\nmarking_rate = [1, 2]", `"santos.m > 1"`),
+		"one element": grid("[[grid]]\ncc = \"santos\"\n[grid.sweep]\nmarking_rate = [1, 2]", `"santos.m > 1"`),
+	} {
+		parsed, err := grids.Parse("r.toml", []byte(g))
+		if err != nil {
+			t.Errorf("%s: %v; want it parsed", name, err)
+			continue
+		}
+		if n := len(parsed.Refine.Where); n != 2 {
+			t.Errorf("%s: %d refine constraints, want 2", name, n)
+		}
+	}
+}
