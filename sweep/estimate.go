@@ -2,6 +2,7 @@ package sweep
 
 import (
 	"context"
+	"errors"
 	"iter"
 	"slices"
 	"time"
@@ -49,10 +50,15 @@ func calibrate(ctx context.Context, pt grids.Point) (float64, error) {
 	cfg.Sample = min(cfg.Sample, cfg.Phase)
 	start := time.Now()
 	res, err := model.RunContext(ctx, sc, cfg, pt.Seed)
-	if err != nil {
-		return 0, err
+	switch {
+	case err == nil:
+		return time.Since(start).Seconds() / res.End.Seconds(), nil
+	case errors.Is(err, model.ErrAppUnfinished):
+		// An app that the full phases give time to finish need not finish
+		// in the short ones: the run went to its end all the same.
+		return time.Since(start).Seconds() / (engine.Time(sc.Phases) * cfg.Phase).Seconds(), nil
 	}
-	return time.Since(start).Seconds() / res.End.Seconds(), nil
+	return 0, err
 }
 
 // EstimateMissing returns how many of the plan's points the database at
