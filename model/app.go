@@ -495,7 +495,11 @@ func (n *Network) appErr() error {
 				stuck = append(stuck, "...")
 				break
 			}
-			op := ap.ops[r][rs.pc]
+			pc := rs.pc
+			if !rs.waiting && !rs.inOp && pc > 0 && ap.ops[r][pc-1].kind == opCompute {
+				pc-- // it waits for its compute's end, past which appStep moved
+			}
+			op := ap.ops[r][pc]
 			what := ""
 			switch op.kind {
 			case opRecv:
@@ -511,10 +515,11 @@ func (n *Network) appErr() error {
 				if ap.tagged {
 					what += fmt.Sprintf(" tag %d", op.tag)
 				}
+				what += " (its overhead)" // a send waits for nothing else
 			case opCompute:
 				what = fmt.Sprintf("compute %v", op.dur)
 			}
-			stuck = append(stuck, fmt.Sprintf("rank %d at operation %d of %d, %s", r, rs.pc+1, len(ap.ops[r]), what))
+			stuck = append(stuck, fmt.Sprintf("rank %d at operation %d of %d, %s", r, pc+1, len(ap.ops[r]), what))
 		}
 		msgs = append(msgs, fmt.Sprintf("app %s: %d of %d ranks unfinished at the run's end (%v): %s",
 			ap.spec.Name, ap.n-ap.finished, ap.n, n.end, strings.Join(stuck, "; ")))

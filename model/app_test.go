@@ -233,3 +233,33 @@ func TestAppNeverStarted(t *testing.T) {
 		t.Fatalf("err = %v, want next named as waiting for dead", err)
 	}
 }
+
+// TestAppUnfinishedNamesTheOperationInProgress: a rank that the run's end
+// finds in a compute is named at that compute (not at the operation after
+// it), and one in a send's overhead at that send, saying so. Rank 0
+// computes 5 ms, then sends; rank 1 computes 1 ns, then waits for it; in
+// a 1 ms run. With a 10 ms send overhead and a compute of 1 ns, rank 0 is
+// in its send's overhead.
+func TestAppUnfinishedNamesTheOperationInProgress(t *testing.T) {
+	tr, err := workload.ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: calc 5000000\nl2: send 8b to 1\nl2 requires l1\n}\nrank 1 {\nl1: calc 1\nl2: recv 8b from 0\nl2 requires l1\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := workload.DefaultApp("late", "trace")
+	a.Trace, a.Hosts = tr, []string{"H1", "H2"}
+	_, err = Run(starScenario("late", 2, a), appConfig(engine.Millisecond), 1)
+	want := "rank 0 at operation 1 of 2, compute 5ms; rank 1 at operation 2 of 2, recv 8 B from rank 0"
+	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to say %q", err, want)
+	}
+	tr, err = workload.ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: calc 1\nl2: send 8b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Trace, a.SendOverhead = tr, 10*engine.Millisecond
+	_, err = Run(starScenario("late", 2, a), appConfig(engine.Millisecond), 1)
+	want = "rank 0 at operation 2 of 2, send 8 B to rank 1 (its overhead); rank 1 at operation 1 of 1, recv 8 B from rank 0"
+	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), want) {
+		t.Errorf("err = %v, want it to say %q", err, want)
+	}
+}
