@@ -110,6 +110,9 @@ func TestParseTime(t *testing.T) {
 		{"", 0, true},
 		{"-1ms", 0, true},
 		{"1.5ps", 0, true},
+		{"2.0ps", 2, false}, // whole picoseconds written as decimals
+		{"0.0ps", 0, false},
+		{"0.5ps", 0, true},
 		{"fast", 0, true},
 		{"1 parsec", 0, true},
 	}
