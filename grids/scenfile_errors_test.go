@@ -66,7 +66,16 @@ func TestScenarioProblemsAreTyped(t *testing.T) {
 	})
 	t.Run("a grid's scenario names the scenario file", func(t *testing.T) {
 		_, err := grids.Load(grid)
-		want(t, err, vls, 4, "topology")
+		if p := want(t, err, vls, 4, "topology"); strings.Contains(p.Msg, "(at") {
+			t.Fatalf("message %q names a point of a grid without axes", p.Msg)
+		}
+	})
+	t.Run("a swept grid's problem names the point", func(t *testing.T) {
+		swept := write("swept.toml", "name = \"s\"\nscenario = \"vls.toml\"\n[sweep]\nvls = [8, 1]\nmarking_rate = [1, 2]\n")
+		_, err := grids.Load(swept)
+		if p := want(t, err, vls, 4, "topology"); !strings.HasSuffix(p.Msg, " (at vls=1 marking_rate=1)") {
+			t.Fatalf("message %q, want it to end with the first point that lacks VLs, (at vls=1 marking_rate=1)", p.Msg)
+		}
 	})
 	t.Run("an unreadable scenario of a grid at the grid's line", func(t *testing.T) {
 		_, err := grids.Load(missing)
