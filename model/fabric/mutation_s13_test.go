@@ -69,9 +69,9 @@ func slTable(hosts int) [][]uint8 {
 // of two switch hops from Si turn at S(i+1) from its port 5 (counting from
 // 1) to its port 4, and the three turns close the cycle S0 port 4 -> S1
 // port 4 -> S2 port 4. The SLs put every route on VL 0 except those of
-// S2's first two hosts to S1's hosts (VL 1): VL 0 holds the turns at S1
-// and S2, and the cycle closes only by H8, S2's third host, whose route to
-// H3 is on VL 0. With that one entry on VL 1 too, no VL has a cycle.
+// S2's hosts to S1's hosts (VL 1), but for H8's to H3: VL 0 holds the
+// turns at S1 and S2, and the cycle closes only by H8, S2's third host,
+// whose route to H3 is on VL 0. With that one entry on VL 1 too, no VL has a cycle.
 // Then random SL tables (an SL per source host, a few per destination
 // switch) on rings of 3 and 4 switches with 3 or 4 hosts each: the check refuses exactly the tables where some VL's dependencies,
 // traced from every host to every LID (dependencies), have a cycle, names
