@@ -24,24 +24,11 @@ import (
 // (Kills sweep.go's `err != nil` after the poll's takeAll turned into `==`,
 // which ends the wait after the first poll.)
 func TestSweepWaitsForAPointHeldAcrossPolls(t *testing.T) {
-	plan, err := sweep.NewPlan(parse(t, defaultGrid), sweep.Shard{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := openDB(t, "held.db")
-	ids := planIDs(plan)
-	bg := context.Background()
-	if got, err := db.Claim(bg, ids[:1], "peer", time.Hour); err != nil || len(got) != 1 {
-		t.Fatalf("the peer claimed %v, %v; want point 0", got, err)
-	}
-	fake := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
-		return &model.Result{Scenario: sc.Name, Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
-			Flows: []model.FlowResult{{Name: "F1", Role: workload.Victim, Gbps: []float64{5, 5}}}}, nil
-	}
+	plan, db, ids := planWithPointZeroHeld(t, "held.db")
 	p := &peerHolds{t: t, db: db, plan: plan, ids: ids, hold: 500 * time.Millisecond}
-	ctx, cancel := context.WithTimeout(bg, time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Lease: 300 * time.Millisecond, Progress: p, Simulate: fake})
+	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Lease: 300 * time.Millisecond, Progress: p, Simulate: fakeVictimRun})
 	p.wg.Wait() // the peer has finished (a sweep that stopped waiting has ended before)
 	if err != nil || ctx.Err() != nil {
 		t.Fatalf("%v (context: %v); want the sweep to end by itself without error", err, ctx.Err())
@@ -49,6 +36,29 @@ func TestSweepWaitsForAPointHeldAcrossPolls(t *testing.T) {
 	if sum.Ran != 2 || sum.Elsewhere != 1 || sum.Undone != 0 {
 		t.Errorf("ran %d, %d done elsewhere, %d undone; want 2, 1, 0", sum.Ran, sum.Elsewhere, sum.Undone)
 	}
+}
+
+// planWithPointZeroHeld returns defaultGrid's plan, a new database file
+// name in the test's directory and the points' IDs, point 0 claimed for an
+// hour by another process, "peer".
+func planWithPointZeroHeld(t *testing.T, name string) (*sweep.Plan, *store.DB, []string) {
+	t.Helper()
+	plan, err := sweep.NewPlan(parse(t, defaultGrid), sweep.Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, name)
+	ids := planIDs(plan)
+	if got, err := db.Claim(context.Background(), ids[:1], "peer", time.Hour); err != nil || len(got) != 1 {
+		t.Fatalf("the peer claimed %v, %v; want point 0", got, err)
+	}
+	return plan, db, ids
+}
+
+// fakeVictimRun is a Simulate that returns at once: a victim at 5 Gbit/s.
+func fakeVictimRun(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	return &model.Result{Scenario: sc.Name, Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
+		Flows: []model.FlowResult{{Name: "F1", Role: workload.Victim, Gbps: []float64{5, 5}}}}, nil
 }
 
 // peerHolds is the Progress of TestSweepWaitsForAPointHeldAcrossPolls: when

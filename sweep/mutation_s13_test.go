@@ -9,8 +9,6 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
-	"github.com/ccsweep/ccsweep/model/params"
-	"github.com/ccsweep/ccsweep/model/workload"
 	"github.com/ccsweep/ccsweep/store"
 	"github.com/ccsweep/ccsweep/sweep"
 )
@@ -25,31 +23,19 @@ import (
 // before the count turned into `==`, which reads the points back when
 // stopped.)
 func TestInterruptedSweepCountsUndoneAtOnce(t *testing.T) {
-	plan, err := sweep.NewPlan(parse(t, defaultGrid), sweep.Shard{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	db := openDB(t, "stopped.db")
-	ids := planIDs(plan)
+	plan, db, ids := planWithPointZeroHeld(t, "stopped.db")
 	bg := context.Background()
-	if got, err := db.Claim(bg, ids[:1], "peer", time.Hour); err != nil || len(got) != 1 {
-		t.Fatalf("the peer claimed %v, %v; want point 0", got, err)
-	}
-	fake := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
-		return &model.Result{Scenario: sc.Name, Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
-			Flows: []model.FlowResult{{Name: "F1", Role: workload.Victim, Gbps: []float64{5, 5}}}}, nil
-	}
 	ctx, cancel := context.WithCancel(bg)
 	defer cancel()
 	p := &peerFinishesAfterStop{t: t, db: db, plan: plan, ids: ids, stop: cancel}
-	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Lease: time.Hour, Progress: p, Simulate: fake})
+	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Lease: time.Hour, Progress: p, Simulate: fakeVictimRun})
 	if !errors.Is(err, sweep.ErrInterrupted) || !errors.Is(err, sweep.ErrIncomplete) {
 		t.Fatalf("%v; want the sweep interrupted and incomplete", err)
 	}
 	if sum.Ran != 2 || sum.Elsewhere != 0 || sum.Undone != 1 {
 		t.Errorf("ran %d, %d done elsewhere, %d undone; want 2, 0, 1 (point 0 finished unseen)", sum.Ran, sum.Elsewhere, sum.Undone)
 	}
-	again, err := sweep.Run(bg, plan, db, sweep.Options{Workers: 1, Simulate: fake})
+	again, err := sweep.Run(bg, plan, db, sweep.Options{Workers: 1, Simulate: fakeVictimRun})
 	if err != nil || again.Ran != 0 || again.Undone != 0 {
 		t.Errorf("rerun: ran %d, %d undone, %v; want nothing to run (all three done)", again.Ran, again.Undone, err)
 	}
