@@ -34,7 +34,8 @@ func TestScenarioFileAppProblems(t *testing.T) {
 		{"negative overhead", topo + "[[app]]\nprogram = \"ring\"\nsend_overhead = \"-1us\"\n", "s.toml:6: app[0].send_overhead:"},
 		{"trace without file", topo + "[[app]]\nprogram = \"trace\"\n", "s.toml:4: app[0]: program trace needs trace"},
 		{"malformed trace", topo + "[[app]]\nprogram = \"trace\"\ntrace = \"t.goal\"\n", "t.goal:6: want recv SIZEb from RANK"},
-		{"start past the end", topo + "[[app]]\nprogram = \"ring\"\nstart_phase = 1\n", "s.toml:6: app[0].start_phase: 1: the scenario has 1 phases"},
+		{"start past the end", topo + "[[app]]\nprogram = \"ring\"\nstart_phase = 1\n", "s.toml:6: app[0].start_phase: 1: the scenario has 1 phases (0 to 0); an app starting at the end never runs"},
+		{"start at the end of 3 phases", "phases = 3\n" + topo + "[[app]]\nprogram = \"ring\"\nstart_phase = 3\n", "s.toml:7: app[0].start_phase: 3: the scenario has 3 phases (0 to 2); an app starting at the end never runs"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -122,6 +122,8 @@ func TestScenarioFileProblems(t *testing.T) {
 		name, text, want string
 	}{
 		{"unknown key", "colour = 1\n" + topo + "[[traffic]]\npattern = \"uniform\"\n", "s.toml:1: colour: unknown key"},
+		{"unknown topology key", topo + "levels = 2\nbogus = 1\n[[traffic]]\npattern = \"uniform\"\n", "s.toml:5: topology.bogus: unknown key"},
+		{"unknown routing key", topo + "[routing]\nalgorithm = \"ftree\"\nwhat = 3\n[[traffic]]\npattern = \"uniform\"\n", "s.toml:6: routing.what: unknown key"},
 		{"no topology", "[[traffic]]\npattern = \"uniform\"\n", "s.toml:1: topology: missing"},
 		{"bad kind", "[topology]\nkind = \"ring\"\n", `s.toml:2: topology.kind: "ring": want one of fattree, clos, mesh, torus, ibnetdiscover`},
 		{"k out of range", "[topology]\nkind = \"fattree\"\nk = 1\n[[traffic]]\npattern = \"uniform\"\n", "s.toml:3: topology.k: 1: want a whole number from 2 to 64"},
