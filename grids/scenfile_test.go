@@ -125,6 +125,7 @@ func TestScenarioFileProblems(t *testing.T) {
 		{"unknown topology key", topo + "levels = 2\nbogus = 1\n[[traffic]]\npattern = \"uniform\"\n", "s.toml:5: topology.bogus: unknown key"},
 		{"unknown routing key", topo + "[routing]\nalgorithm = \"ftree\"\nwhat = 3\n[[traffic]]\npattern = \"uniform\"\n", "s.toml:6: routing.what: unknown key"},
 		{"flow starting at the end", "phases = 2\n" + topo + "[[flow]]\nsrc = \"H1\"\ndst = \"H2\"\nstart_phase = 2\n", "s.toml:8: flow[0].start_phase: 2: the scenario has 2 phases (0 to 1); a flow starting at the end never sends"},
+		{"roots and compute nodes for minhop", topo + "[routing]\nalgorithm = \"minhop\"\nroots = [\"S1_1\"]\ncompute_nodes = [\"H1\"]\n[[traffic]]\npattern = \"uniform\"\n", "s.toml:4: routing: roots and compute nodes are for updn and ftree, not minhop"},
 		{"no topology", "[[traffic]]\npattern = \"uniform\"\n", "s.toml:1: topology: missing"},
 		{"bad kind", "[topology]\nkind = \"ring\"\n", `s.toml:2: topology.kind: "ring": want one of fattree, clos, mesh, torus, ibnetdiscover`},
 		{"k out of range", "[topology]\nkind = \"fattree\"\nk = 1\n[[traffic]]\npattern = \"uniform\"\n", "s.toml:3: topology.k: 1: want a whole number from 2 to 64"},
