@@ -1,10 +1,15 @@
 package grids_test
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
+	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/params"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // A scenario file's defaults: traffics without a name are t1, t2, ... in
@@ -38,5 +43,50 @@ func TestScenarioFileDefaultsAtTheirEdges(t *testing.T) {
 	}
 	if _, _, err := grids.ParseScenario("m.toml", []byte("[topology]\nkind = \"mesh\"\ndims = [2, 2, 2]\n[[traffic]]\npattern = \"uniform\"\n"), nil); err != nil {
 		t.Errorf("a 2x2x2 mesh: %v", err)
+	}
+}
+
+// A parameter set to the value its point's preset gives it is the point
+// without it (docs/sweeps.md: a parameter at the value it has anyway), for
+// every preset that changes some parameter of the testbed, and a value
+// other than the preset's is not. Kills point.go's `set("preset", ...) ==
+// nil` negated (defaults ignored under a preset).
+func TestParameterAtItsPresetsValueIsThePointWithoutIt(t *testing.T) {
+	const scenario = "testbed-s1"
+	sc := workload.LookupScenario(scenario)
+	base := sc.Config()
+	checked := 0
+	for _, pr := range params.Presets() {
+		c := sc.Config()
+		if err := sc.Set(&c, "preset", pr.Name); err != nil {
+			t.Fatalf("preset %s: %v", pr.Name, err)
+		}
+		for _, v := range pr.Values {
+			name, at := v.Name, c.Canonical(v.Name)
+			if at == base.Canonical(name) {
+				continue // the preset leaves it as the scenario has it
+			}
+			// A point's parameters are sorted by name.
+			point := func(ps ...grids.Param) grids.Point {
+				slices.SortFunc(ps, func(a, b grids.Param) int { return strings.Compare(a.Name, b.Name) })
+				return grids.Point{Scenario: scenario, Seed: 1, Params: ps}
+			}
+			preset := grids.Param{Name: "preset", Value: pr.Name}
+			bare := point(preset)
+			with := point(grids.Param{Name: name, Value: at}, preset)
+			other := point(grids.Param{Name: name, Value: base.Canonical(name)}, preset)
+			id := grids.PointID(bare, model.Version)
+			if grids.PointID(with, model.Version) != id {
+				t.Errorf("preset %s: %s = %s (the preset's value) has an ID of its own; want the point without it", pr.Name, name, at)
+			}
+			if grids.PointID(other, model.Version) == id {
+				t.Errorf("preset %s: %s = %s (not the preset's value) has the ID of the point without it", pr.Name, name, base.Canonical(name))
+			}
+			checked++
+			break
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no preset changes a parameter of the testbed; the test needs one")
 	}
 }
