@@ -34,6 +34,8 @@ func TestScenarioFileAppProblems(t *testing.T) {
 		{"negative overhead", topo + "[[app]]\nprogram = \"ring\"\nsend_overhead = \"-1us\"\n", "s.toml:6: app[0].send_overhead:"},
 		{"trace without file", topo + "[[app]]\nprogram = \"trace\"\n", "s.toml:4: app[0]: program trace needs trace"},
 		{"malformed trace", topo + "[[app]]\nprogram = \"trace\"\ntrace = \"t.goal\"\n", "t.goal:6: want recv SIZEb from RANK"},
+		// A schedule wrong as a whole (no line of its own) at the scenario's trace key.
+		{"not a schedule", topo + "[[app]]\nprogram = \"trace\"\ntrace = \"empty.goal\"\n", "s.toml:6: app[0].trace: empty.goal: no num_ranks: not a GOAL schedule"},
 		{"start past the end", topo + "[[app]]\nprogram = \"ring\"\nstart_phase = 1\n", "s.toml:6: app[0].start_phase: 1: the scenario has 1 phases (0 to 0); an app starting at the end never runs"},
 		{"start at the end of 3 phases", "phases = 3\n" + topo + "[[app]]\nprogram = \"ring\"\nstart_phase = 3\n", "s.toml:7: app[0].start_phase: 3: the scenario has 3 phases (0 to 2); an app starting at the end never runs"},
 	}
@@ -43,6 +45,7 @@ func TestScenarioFileAppProblems(t *testing.T) {
 			path := filepath.Join(dir, "s.toml")
 			os.WriteFile(path, []byte(tt.text), 0o644)
 			os.WriteFile(filepath.Join(dir, "t.goal"), []byte(goal), 0o644)
+			os.WriteFile(filepath.Join(dir, "empty.goal"), []byte("# nothing\n"), 0o644)
 			_, err := grids.LoadScenario(path)
 			var ge *grids.Error
 			if !errors.As(err, &ge) {
