@@ -150,9 +150,8 @@ func (f *Fabric) check(r *Routes, vls int) error {
 
 // unreachable is the error of host h not reaching host g at lid. Where
 // compute nodes were given and h or g is not one, it says that they are
-// the likely cause: the ranking starts at the compute nodes' switches, and
-// as with OpenSM's fat-tree routing, routes between other hosts are not
-// guaranteed.
+// the likely cause: ftree ranks from the compute nodes' switches, so a host
+// left out may have no route (OpenSM ranks otherwise; docs/fabrics.md).
 func (f *Fabric) unreachable(h, g, lid int, why string) error {
 	name := func(h int) string { return f.t.Nodes[f.hosts[h]].Name }
 	err := fmt.Errorf("host %s does not reach host %s at LID %d: %s", name(h), name(g), lid, why)
