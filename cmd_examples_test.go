@@ -21,9 +21,6 @@ func TestEveryExampleDryRuns(t *testing.T) {
 	estimate := regexp.MustCompile(`estimated cost: [1-9][0-9]* core-seconds`)
 	dir := t.TempDir()
 	for _, g := range grids {
-		if testing.Short() && filepath.Base(g) == "clos648-cc.toml" {
-			continue // its estimate runs a 648-host fabric: seconds
-		}
 		db := filepath.Join(dir, filepath.Base(g)+".db")
 		out, stderr, code := ccsweep(t, "run", g, "--dry-run", "--db", db)
 		if code != 0 || !estimate.MatchString(out) {
