@@ -8,8 +8,9 @@ import (
 )
 
 // TestEveryExampleDryRuns: `ccsweep run --dry-run` counts the points of
-// every grid under examples/ and estimates their cost, a positive number of
-// core-seconds, without error and without writing a database. The
+// every grid under examples/ and estimates their cost without error and
+// without writing a database (the estimate is printed rounded to whole
+// core-seconds: a small grid's may be 0). The
 // estimate runs each grid's first point with 10 ms phases; the apps of
 // hpcc.toml and training-allreduce.toml do not finish in those, which is
 // no error for the estimate.
@@ -18,7 +19,7 @@ func TestEveryExampleDryRuns(t *testing.T) {
 	if err != nil || len(grids) == 0 {
 		t.Fatalf("examples: %v, %v", grids, err)
 	}
-	estimate := regexp.MustCompile(`estimated cost: [1-9][0-9]* core-seconds`)
+	estimate := regexp.MustCompile(`estimated cost: [0-9]+ core-seconds`)
 	dir := t.TempDir()
 	for _, g := range grids {
 		db := filepath.Join(dir, filepath.Base(g)+".db")
