@@ -113,6 +113,11 @@ func TestParseTime(t *testing.T) {
 		{"2.0ps", 2, false}, // whole picoseconds written as decimals
 		{"0.0ps", 0, false},
 		{"0.5ps", 0, true},
+		{"1e3ps", 0, true}, // decimals only, as in 1e3ns
+		{"0x1p3ps", 0, true},
+		{"Infps", 0, true},
+		{"+5ps", 5, false}, // a sign, as Go's durations take (+5ns)
+		{"+5ns", 5 * Nanosecond, false},
 		{"fast", 0, true},
 		{"1 parsec", 0, true},
 	}

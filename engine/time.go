@@ -98,8 +98,11 @@ func ParseTime(s string) (Time, error) {
 		} else if errors.Is(err, strconv.ErrRange) && num[0] != '-' {
 			return 0, fmt.Errorf("%w: %q (at most %v)", ErrTimeTooLong, s, Time(math.MaxInt64))
 		}
-		v, err := strconv.ParseFloat(num, 64)
-		if err != nil || v < 0 || v != math.Trunc(v) {
+		// Decimals only, as the other units: ParseFloat would also read
+		// 1e3, 0x1p3 and Inf.
+		digits := strings.TrimPrefix(num, "+")
+		v, err := strconv.ParseFloat(digits, 64)
+		if err != nil || strings.Trim(digits, "0123456789.") != "" || v < 0 || v != math.Trunc(v) {
 			return 0, fmt.Errorf("%w: %q (want e.g. 150us, 1ms, 750ps)", ErrBadTime, s)
 		}
 		if v >= 1<<63 {
