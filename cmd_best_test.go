@@ -133,6 +133,7 @@ func TestBestBadInputExitsTwo(t *testing.T) {
 		{[]string{"best", db, "--maximize", "victim_gbps", "--at", "ccti_timer=fast"}, "--at ccti_timer=fast"},
 		{[]string{"best", db, "--maximize", "victim_gbps", "--grid", "nope"}, `--grid "nope"`},
 		{[]string{"best", db, "--maximize", "victim_gbps", "--format", "xml"}, "--format"},
+		{[]string{"best", db, "--maximize", "contributors_gbps"}, "none of the 15 points has a metric contributors_gbps"},
 		{[]string{"best", filepath.Join(t.TempDir(), "missing.db"), "--maximize", "victim_gbps"}, "no such database"},
 	} {
 		t.Run(fmt.Sprint(tc.args[2:]), func(t *testing.T) {

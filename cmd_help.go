@@ -47,7 +47,7 @@ var exitStatuses = map[string][]string{
 	"validate": {"0 every row agrees with the published measurement", "1 a row (or with --cross a group) fails, or a run failed",
 		"2 bad usage or input", "128+n stopped by signal n"},
 	"completion": {"0 the script is printed", "2 bad usage (a shell other than bash or zsh)"},
-	"best":       {"0 ranked", "1 it failed", "2 bad usage, an unknown metric or parameter, not a results database", "128+n stopped by signal n"},
+	"best":       {"0 ranked", "1 it failed", "2 bad usage, an unknown metric or parameter, a metric no point has, not a results database", "128+n stopped by signal n"},
 	"calibrate": {"0 every round is done and the fit is written", "1 a point failed or the run failed", "2 bad usage or input",
 		"3 it stopped with points not yet run: run it again to go on", "128+n stopped by signal n"},
 	"fabric": {"0 the fabric is described", "1 it failed", "2 bad usage, or a scenario or fabric file with problems", "128+n stopped by signal n"},

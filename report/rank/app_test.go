@@ -61,3 +61,20 @@ func TestWhereOnAppMetric(t *testing.T) {
 		t.Errorf("where on a metric no point has: %v", err)
 	}
 }
+
+// An objective no point measured is refused by name, as a where on such a
+// metric is: a scenario without victims has no victim_gbps, and ranking
+// by it would only say that no point qualifies.
+func TestObjectiveNoPointHasIsRefused(t *testing.T) {
+	sums := row(map[string]float64{"fairness_jain": 0.9}, map[string]float64{"fairness_jain": 0.8})
+	_, err := rank.Rank(sums, rank.Query{Objectives: []rank.Objective{mustObjective(t, "victim_gbps", true)}})
+	if err == nil || !strings.Contains(err.Error(), "maximize victim_gbps: none of the 2 points has a metric victim_gbps") {
+		t.Errorf("objective no point has: %v", err)
+	}
+	// One point having it is enough: the other is only infeasible.
+	sums = row(map[string]float64{"fairness_jain": 0.9}, map[string]float64{"victim_gbps": 3})
+	a := mustRank(t, sums, rank.Query{Objectives: []rank.Objective{mustObjective(t, "victim_gbps", true)}})
+	if a.Best == nil || a.Best.Describe(a.Axes) != "ccti_timer="+testTimers[1] {
+		t.Errorf("best with one point measuring the objective: %+v", a.Best)
+	}
+}

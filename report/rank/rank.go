@@ -215,6 +215,11 @@ func Rank(sums []*store.Summary, q Query) (*Answer, error) {
 			}
 		}
 	}
+	for _, o := range q.Objectives {
+		if len(pts) > 0 && !slices.ContainsFunc(pts, func(p *Entry) bool { _, ok := p.Metrics[o.Metric]; return ok }) {
+			return nil, fmt.Errorf("rank: objective %s: none of the %d points has a metric %s (not measured in these runs)", o, len(pts), o.Metric)
+		}
+	}
 	if q.Robust {
 		if err := checkRobust(len(pts)); err != nil {
 			return nil, err
