@@ -116,6 +116,9 @@ func bestCommand() *cli.Command {
 				return err
 			}
 			a, err := rank.Rank(sums, q)
+			if err == nil {
+				err = a.Unmeasured()
+			}
 			if err != nil {
 				return usageError{err}
 			}

@@ -62,19 +62,33 @@ func TestWhereOnAppMetric(t *testing.T) {
 	}
 }
 
-// An objective no point measured is refused by name, as a where on such a
-// metric is: a scenario without victims has no victim_gbps, and ranking
-// by it would only say that no point qualifies.
+// An objective no point measured is named by Unmeasured (best refuses it,
+// as a where on such a metric is): a scenario without victims has no
+// victim_gbps, and ranking by it would only say that no point qualifies.
 func TestObjectiveNoPointHasIsRefused(t *testing.T) {
 	sums := row(map[string]float64{"fairness_jain": 0.9}, map[string]float64{"fairness_jain": 0.8})
-	_, err := rank.Rank(sums, rank.Query{Objectives: []rank.Objective{mustObjective(t, "victim_gbps", true)}})
-	if err == nil || !strings.Contains(err.Error(), "maximize victim_gbps: none of the 2 points has a metric victim_gbps") {
+	objs := []rank.Objective{mustObjective(t, "fairness_jain", true), mustObjective(t, "victim_gbps", true)}
+	a := mustRank(t, sums, rank.Query{Objectives: objs})
+	if err := a.Unmeasured(); err == nil || !strings.Contains(err.Error(), "maximize victim_gbps: none of the 2 points has a metric victim_gbps") {
 		t.Errorf("objective no point has: %v", err)
 	}
+	if a.Best != nil {
+		t.Errorf("best %s, though no point has victim_gbps", a.Best.Describe(a.Axes))
+	}
 	// One point having it is enough: the other is only infeasible.
-	sums = row(map[string]float64{"fairness_jain": 0.9}, map[string]float64{"victim_gbps": 3})
-	a := mustRank(t, sums, rank.Query{Objectives: []rank.Objective{mustObjective(t, "victim_gbps", true)}})
+	sums = row(map[string]float64{"fairness_jain": 0.9}, map[string]float64{"victim_gbps": 3, "fairness_jain": 0.8})
+	a = mustRank(t, sums, rank.Query{Objectives: objs})
+	if err := a.Unmeasured(); err != nil {
+		t.Errorf("one point measures every objective: %v", err)
+	}
 	if a.Best == nil || a.Best.Describe(a.Axes) != "ccti_timer="+testTimers[1] {
 		t.Errorf("best with one point measuring the objective: %+v", a.Best)
+	}
+	if err := mustRank(t, row(map[string]float64{"fairness_jain": 0.9}), rank.Query{Objectives: objs}).Unmeasured(); err == nil {
+		t.Error("one point without victim_gbps: not refused")
+	}
+	// No point at all: nothing to refuse.
+	if err := mustRank(t, nil, rank.Query{Objectives: objs}).Unmeasured(); err != nil {
+		t.Errorf("no points: %v", err)
 	}
 }

@@ -215,11 +215,6 @@ func Rank(sums []*store.Summary, q Query) (*Answer, error) {
 			}
 		}
 	}
-	for _, o := range q.Objectives {
-		if len(pts) > 0 && !slices.ContainsFunc(pts, func(p *Entry) bool { _, ok := p.Metrics[o.Metric]; return ok }) {
-			return nil, fmt.Errorf("rank: objective %s: none of the %d points has a metric %s (not measured in these runs)", o, len(pts), o.Metric)
-		}
-	}
 	if q.Robust {
 		if err := checkRobust(len(pts)); err != nil {
 			return nil, err
@@ -238,6 +233,20 @@ func Rank(sums []*store.Summary, q Query) (*Answer, error) {
 	a.score()
 	a.order()
 	return a, nil
+}
+
+// Unmeasured returns an error naming the first objective whose metric no
+// point has (victim_gbps on a scenario without victims), nil if every
+// objective's metric was measured somewhere or there are no points. Such
+// a ranking recommends nothing; a caller that ranks by request (best)
+// refuses it, one that ranks many grids at once (a report) need not.
+func (a *Answer) Unmeasured() error {
+	for _, o := range a.Query.Objectives {
+		if len(a.Points) > 0 && !slices.ContainsFunc(a.Points, func(p *Entry) bool { _, ok := p.Metrics[o.Metric]; return ok }) {
+			return fmt.Errorf("rank: objective %s: none of the %d points has a metric %s (not measured in these runs)", o, len(a.Points), o.Metric)
+		}
+	}
+	return nil
 }
 
 // varying returns the parameter names whose values differ between pts,
