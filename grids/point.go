@@ -61,7 +61,7 @@ func PointConfig(p Point) (params.Config, error) {
 //	ccsweep-point/1
 //	model=<modelVersion>
 //	scenario=<Scenario>
-//	<name>=<value>     one line per entry of Params, in order (sorted by name)
+//	<name>=<value>     one line per entry of Params, sorted by name
 //	seed=<Seed in decimal>
 //
 // but for the parameters whose setting changes nothing, which have no line,
@@ -111,6 +111,10 @@ func atDefault(p Point) func(Param) bool {
 // id hashes the identity text of PointID, leaving out a preset the
 // scenario has already and the parameters skip reports.
 func id(p Point, modelVersion string, skip func(Param) bool) string {
+	if !slices.IsSortedFunc(p.Params, paramOrder) {
+		// A point built by hand: its identity is its sorted point's.
+		p.Params = slices.SortedFunc(slices.Values(p.Params), paramOrder)
+	}
 	b := []byte("ccsweep-point/1\nmodel=")
 	b = append(b, modelVersion...)
 	b = append(b, "\nscenario="...)
@@ -131,6 +135,9 @@ func id(p Point, modelVersion string, skip func(Param) bool) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }
+
+// paramOrder orders parameters by name.
+func paramOrder(a, b Param) int { return strings.Compare(a.Name, b.Name) }
 
 // defaultsKey is a scenario (nil for an unknown name) and a preset ("" for
 // the scenario's own).

@@ -18,9 +18,6 @@
 package point
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/ccsweep/ccsweep/grids/param"
 )
 
@@ -40,12 +37,14 @@ type Point struct {
 	Seed uint64
 }
 
-// Value returns the value of parameter name in p, if p sets it. p.Params
-// must be sorted by name.
+// Value returns the value of parameter name in p, if p sets it, whatever
+// the order of p.Params (a point has a few parameters: a scan is as fast as
+// a search).
 func (p Point) Value(name string) (string, bool) {
-	i, ok := slices.BinarySearchFunc(p.Params, name, func(q param.Param, name string) int { return strings.Compare(q.Name, name) })
-	if !ok {
-		return "", false
+	for _, q := range p.Params {
+		if q.Name == name {
+			return q.Value, true
+		}
 	}
-	return p.Params[i].Value, true
+	return "", false
 }
