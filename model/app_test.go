@@ -122,16 +122,28 @@ func TestAppSharedMemory(t *testing.T) {
 	}
 }
 
-// TestAppDeadlock checks that a program that never finishes ends the run
-// with an error naming the rank and its operation.
-func TestAppDeadlock(t *testing.T) {
-	tr, err := workload.ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\nl1: calc 100\n}\n"))
+// runTwoRankTrace runs the GOAL schedule goal as app name on hosts H1 and
+// H2 of a star for 1 ms, the app changed by set if not nil, and returns
+// the run's error.
+func runTwoRankTrace(t *testing.T, name, goal string, set func(*workload.AppSpec)) error {
+	t.Helper()
+	tr, err := workload.ParseGOAL([]byte(goal))
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := workload.DefaultApp("dead", "trace")
+	a := workload.DefaultApp(name, "trace")
 	a.Trace, a.Hosts = tr, []string{"H1", "H2"}
-	_, err = Run(starScenario("dead", 2, a), appConfig(engine.Millisecond), 1)
+	if set != nil {
+		set(&a)
+	}
+	_, err = Run(starScenario(name, 2, a), appConfig(engine.Millisecond), 1)
+	return err
+}
+
+// TestAppDeadlock checks that a program that never finishes ends the run
+// with an error naming the rank and its operation.
+func TestAppDeadlock(t *testing.T) {
+	err := runTwoRankTrace(t, "dead", "num_ranks 2\nrank 0 {\nl1: recv 8b from 1\n}\nrank 1 {\nl1: calc 100\n}\n", nil)
 	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), "rank 0 at operation 1 of 1, recv 8 B from rank 1") {
 		t.Fatalf("err = %v, want ErrAppUnfinished naming rank 0's recv", err)
 	}
@@ -241,23 +253,13 @@ func TestAppNeverStarted(t *testing.T) {
 // a 1 ms run. With a 10 ms send overhead and a compute of 1 ns, rank 0 is
 // in its send's overhead.
 func TestAppUnfinishedNamesTheOperationInProgress(t *testing.T) {
-	tr, err := workload.ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: calc 5000000\nl2: send 8b to 1\nl2 requires l1\n}\nrank 1 {\nl1: calc 1\nl2: recv 8b from 0\nl2 requires l1\n}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := workload.DefaultApp("late", "trace")
-	a.Trace, a.Hosts = tr, []string{"H1", "H2"}
-	_, err = Run(starScenario("late", 2, a), appConfig(engine.Millisecond), 1)
+	err := runTwoRankTrace(t, "late", "num_ranks 2\nrank 0 {\nl1: calc 5000000\nl2: send 8b to 1\nl2 requires l1\n}\nrank 1 {\nl1: calc 1\nl2: recv 8b from 0\nl2 requires l1\n}\n", nil)
 	want := "rank 0 at operation 1 of 2, compute 5ms; rank 1 at operation 2 of 2, recv 8 B from rank 0"
 	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want it to say %q", err, want)
 	}
-	tr, err = workload.ParseGOAL([]byte("num_ranks 2\nrank 0 {\nl1: calc 1\nl2: send 8b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	a.Trace, a.SendOverhead = tr, 10*engine.Millisecond
-	_, err = Run(starScenario("late", 2, a), appConfig(engine.Millisecond), 1)
+	err = runTwoRankTrace(t, "late", "num_ranks 2\nrank 0 {\nl1: calc 1\nl2: send 8b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n",
+		func(a *workload.AppSpec) { a.SendOverhead = 10 * engine.Millisecond })
 	want = "rank 0 at operation 2 of 2, send 8 B to rank 1 (its overhead); rank 1 at operation 1 of 1, recv 8 B from rank 0"
 	if !errors.Is(err, ErrAppUnfinished) || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want it to say %q", err, want)
