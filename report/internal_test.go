@@ -65,6 +65,9 @@ func TestNiceRange(t *testing.T) {
 		{0.01, 0.02, 0.01, 0.02},
 		{0.9874432, 0.9874432, 0.88, 1.1}, // one value everywhere
 		{0, 0, 0, 1},
+		// A span beyond the largest float: the range as it is.
+		{-math.MaxFloat64, math.MaxFloat64, -math.MaxFloat64, math.MaxFloat64},
+		{math.Inf(-1), 3, 0, 1},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.lo, "..", tt.hi), func(t *testing.T) {
