@@ -100,7 +100,9 @@ func (c *cancelFails) Cancel(ctx context.Context, ids []string) error {
 }
 
 // A submission whose manifest cannot be written fails: the next ccsweep
-// slurm would not know these jobs, and could submit them twice.
+// slurm would not know these jobs, and could submit them twice. The jobs
+// stay queued and Submit returns them, so that the caller prints their IDs
+// beside the error.
 func TestSlurmSubmitFailsWhenTheManifestCannotBeWritten(t *testing.T) {
 	f := newSlurmFixture(t)
 	s := f.setup(t)
@@ -114,8 +116,12 @@ func TestSlurmSubmitFailsWhenTheManifestCannotBeWritten(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(manifest, "in-the-way"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if sub, err := s.Submit(context.Background(), f.sched, o); err == nil {
+	sub, err := s.Submit(context.Background(), f.sched, o)
+	if err == nil {
 		t.Fatalf("submitted %+v with no manifest written, no error", sub)
+	}
+	if sub == nil || sub.MergeJob != "103" || len(f.sched.cancelled) != 0 {
+		t.Fatalf("got %+v, cancelled %v; want jobs 101-103 returned and left queued", sub, f.sched.cancelled)
 	}
 }
 
