@@ -3,6 +3,7 @@ package report
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -13,50 +14,69 @@ import (
 	"github.com/ccsweep/ccsweep/store"
 )
 
-// refinedDB holds a 3x3 grid over ccti_timer (50, 100, 200 µs) and
-// marking_rate (1, 2, 4) and one point refinement added, (75us, 1). Victim
-// throughput is 10 + timer/50 + rate; contributors 3 − rate/10.
-func refinedDB(t *testing.T) (*store.DB, store.GridRecord) {
+// storeGrid stores, in a new database, grid text src (its record's ID is its
+// name and "-grid") and a done result for each of its points that keep
+// selects (nil: all) and each point of added (a refinement's, outside the
+// grid's lattice), with the metrics metrics gives.
+func storeGrid(t *testing.T, src string, keep func(grids.Point) bool, metrics func(grids.Point) map[string]float64, added ...grids.Point) (*store.DB, store.GridRecord) {
 	t.Helper()
-	g, err := grids.Parse("g.toml", []byte(`
-name = "refined"
-scenario = "testbed-s1"
-[sweep]
-ccti_timer   = ["50us", "100us", "200us"]
-marking_rate = [1, 2, 4]
-`))
+	g, err := grids.Parse("g.toml", []byte(src))
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "r.db"))
+	db, err := store.Open(filepath.Join(t.TempDir(), "g.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	ctx := context.Background()
-	rec := store.GridRecord{ID: "refined-grid", Name: g.Name, Scenario: g.Scenario, ModelVersion: "test", Canonical: g.Canonical()}
+	rec := store.GridRecord{ID: g.Name + "-grid", Name: g.Name, Scenario: g.Scenario, ModelVersion: "test", Canonical: g.Canonical()}
 	if err := db.SaveGrid(ctx, rec); err != nil {
 		t.Fatal(err)
 	}
-	result := func(tm, mr string) store.Result {
-		us, _ := grids.AxisNumber("ccti_timer", tm)
-		rate, _ := grids.AxisNumber("marking_rate", mr)
-		return store.Result{ID: tm + "/" + mr, GridID: rec.ID, Point: store.Point{Scenario: "testbed-s1", Seed: 1,
-			Params: []store.Param{{Name: "ccti_timer", Value: tm}, {Name: "marking_rate", Value: mr}}},
-			Status: store.StatusDone, ModelVersion: "test",
-			Metrics: map[string]float64{"victim_gbps": 10 + us/1e6/50 + rate, "contributors_gbps": 3 - rate/10}}
-	}
 	var rs []store.Result
-	for _, tm := range []string{"50us", "100us", "200us"} {
-		for _, mr := range []string{"1", "2", "4"} {
-			rs = append(rs, result(tm, mr))
+	for i, pt := range append(g.Points(), added...) {
+		if keep != nil && !keep(pt) {
+			continue
 		}
+		r := store.Result{ID: fmt.Sprintf("p%03d", i), GridID: rec.ID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
+			Status: store.StatusDone, ModelVersion: "test", Metrics: metrics(pt)}
+		r.Point.Params = append(r.Point.Params, pt.Params...)
+		rs = append(rs, r)
 	}
-	rs = append(rs, result("75us", "1"))
 	if err := db.SaveResults(ctx, rs); err != nil {
 		t.Fatal(err)
 	}
 	return db, rec
+}
+
+// num is a point's value of a numeric axis.
+func num(t *testing.T, pt grids.Point, name string) float64 {
+	t.Helper()
+	s, _ := pt.Value(name)
+	v, ok := grids.AxisNumber(name, s)
+	if !ok {
+		t.Fatalf("%s = %q: not a number", name, s)
+	}
+	return v
+}
+
+// refinedDB holds a 3x3 grid over ccti_timer (50, 100, 200 µs) and
+// marking_rate (1, 2, 4) and one point refinement added, (75us, 1). Victim
+// throughput is 10 + timer/50 + rate; contributors 3 − rate/10.
+func refinedDB(t *testing.T) (*store.DB, store.GridRecord) {
+	t.Helper()
+	added := grids.Point{Scenario: "testbed-s1", Seed: 1, Params: []grids.Param{{Name: "ccti_timer", Value: "75us"}, {Name: "marking_rate", Value: "1"}}}
+	return storeGrid(t, `
+name = "refined"
+scenario = "testbed-s1"
+[sweep]
+ccti_timer   = ["50us", "100us", "200us"]
+marking_rate = [1, 2, 4]
+`, nil, func(pt grids.Point) map[string]float64 {
+		rate := num(t, pt, "marking_rate")
+		return map[string]float64{"victim_gbps": 10 + num(t, pt, "ccti_timer")/1e6/50 + rate, "contributors_gbps": 3 - rate/10}
+	}, added)
 }
 
 func TestRefinedGridIsInterpolatedAndMarked(t *testing.T) {
@@ -118,18 +138,25 @@ func TestRefinedGridIsInterpolatedAndMarked(t *testing.T) {
 	}
 }
 
-func TestRecommendationOnSurfacesAndPareto(t *testing.T) {
+// refinedAnswer loads refinedDB's grid and ranks it by q.
+func refinedAnswer(t *testing.T, q rank.Query) *Grid {
+	t.Helper()
 	db, rec := refinedDB(t)
 	ctx := context.Background()
 	g, err := LoadGrid(ctx, db, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	victim, _ := rank.ParseObjective("victim_gbps", true)
-	contrib, _ := rank.ParseObjective("contributors_gbps", true)
-	if err := g.recommend(ctx, db, rank.Query{Objectives: []rank.Objective{victim, contrib}}); err != nil {
+	if err := g.recommend(ctx, db, q); err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+func TestRecommendationOnSurfacesAndPareto(t *testing.T) {
+	victim, _ := rank.ParseObjective("victim_gbps", true)
+	contrib, _ := rank.ParseObjective("contributors_gbps", true)
+	g := refinedAnswer(t, rank.Query{Objectives: []rank.Objective{victim, contrib}})
 	r := g.Answer
 	if r.Best < 0 || g.describe(g.Cells[r.Best]) == "" {
 		t.Fatalf("no recommendation: %+v", r)

@@ -5,9 +5,7 @@ package report
 
 import (
 	"context"
-	"fmt"
 	"math"
-	"path/filepath"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/grids"
@@ -15,54 +13,15 @@ import (
 	"github.com/ccsweep/ccsweep/store"
 )
 
-// gridOf stores the points of grid text src that keep selects, each with
-// the metrics metrics gives, and the points of added (a refinement's,
-// outside the grid's lattice), and loads the grid as the report sees it.
+// gridOf stores a grid as storeGrid does and loads it as the report sees it.
 func gridOf(t *testing.T, src string, keep func(grids.Point) bool, metrics func(grids.Point) map[string]float64, added ...grids.Point) (*Grid, *store.DB) {
 	t.Helper()
-	g, err := grids.Parse("g.toml", []byte(src))
+	db, rec := storeGrid(t, src, keep, metrics, added...)
+	g, err := LoadGrid(context.Background(), db, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ctx := context.Background()
-	rec := store.GridRecord{ID: "g-grid", Name: g.Name, Scenario: g.Scenario, ModelVersion: "test", Canonical: g.Canonical()}
-	if err := db.SaveGrid(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	var rs []store.Result
-	for i, pt := range append(g.Points(), added...) {
-		if keep != nil && !keep(pt) {
-			continue
-		}
-		r := store.Result{ID: fmt.Sprintf("p%03d", i), GridID: rec.ID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
-			Status: store.StatusDone, ModelVersion: "test", Metrics: metrics(pt)}
-		r.Point.Params = append(r.Point.Params, pt.Params...)
-		rs = append(rs, r)
-	}
-	if err := db.SaveResults(ctx, rs); err != nil {
-		t.Fatal(err)
-	}
-	lg, err := LoadGrid(ctx, db, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return lg, db
-}
-
-// num is a point's value of a numeric axis.
-func num(t *testing.T, pt grids.Point, name string) float64 {
-	t.Helper()
-	s, _ := pt.Value(name)
-	v, ok := grids.AxisNumber(name, s)
-	if !ok {
-		t.Fatalf("%s = %q: not a number", name, s)
-	}
-	return v
+	return g, db
 }
 
 // A refinement that adds a value below an axis's first leaves holes with
@@ -136,20 +95,12 @@ marking_rate = [1, 2, 4]
 // With a constraint no point meets there is no recommendation: Best is -1,
 // not a cell.
 func TestNoRecommendationWhenNothingIsFeasible(t *testing.T) {
-	db, rec := refinedDB(t)
-	ctx := context.Background()
-	g, err := LoadGrid(ctx, db, rec)
-	if err != nil {
-		t.Fatal(err)
-	}
 	victim, _ := rank.ParseObjective("victim_gbps", true)
 	where, err := grids.CompileMetricExpr("victim_gbps >= 100")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.recommend(ctx, db, rank.Query{Objectives: []rank.Objective{victim}, Where: []*grids.MetricExpr{where}}); err != nil {
-		t.Fatal(err)
-	}
+	g := refinedAnswer(t, rank.Query{Objectives: []rank.Objective{victim}, Where: []*grids.MetricExpr{where}})
 	if r := g.Answer; r.Best != -1 || r.Feasible != 0 || len(r.Region) != 0 {
 		t.Fatalf("nothing meets victim_gbps >= 100, yet best %d, %d feasible, region %v", r.Best, r.Feasible, r.Region)
 	}

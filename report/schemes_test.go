@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -29,45 +27,18 @@ var schemeVictim = map[string]func(timer, rate float64) float64{
 // marking_rate with made-up metrics (schemeVictim; var = rate/10 + timer/1000).
 func schemesDB(t *testing.T) (*store.DB, store.GridRecord) {
 	t.Helper()
-	g, err := grids.Parse("g.toml", []byte(`
+	return storeGrid(t, `
 name = "schemes"
 scenario = "testbed-s1"
 [sweep]
 cc           = ["off", "ib", "santos", "nicrate"]
 ccti_timer   = ["50us", "100us", "200us"]
 marking_rate = [1, 2, 4]
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := store.Open(filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ctx := context.Background()
-	rec := store.GridRecord{ID: "schemes-grid", Name: g.Name, Scenario: g.Scenario, ModelVersion: "test", Canonical: g.Canonical()}
-	if err := db.SaveGrid(ctx, rec); err != nil {
-		t.Fatal(err)
-	}
-	var rs []store.Result
-	for i, pt := range g.Points() {
+`, nil, func(pt grids.Point) map[string]float64 {
 		cc, _ := pt.Value("cc")
-		tm, _ := pt.Value("ccti_timer")
-		mr, _ := pt.Value("marking_rate")
-		us, _ := grids.AxisNumber("ccti_timer", tm)
-		rate, _ := grids.AxisNumber("marking_rate", mr)
-		timer := us / 1e6
-		r := store.Result{ID: fmt.Sprintf("p%02d", i), GridID: rec.ID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
-			Status: store.StatusDone, ModelVersion: "test",
-			Metrics: map[string]float64{"victim_gbps": schemeVictim[cc](timer, rate), "contributors_gbps": 3, "var": rate/10 + timer/1000}}
-		r.Point.Params = append(r.Point.Params, pt.Params...)
-		rs = append(rs, r)
-	}
-	if err := db.SaveResults(ctx, rs); err != nil {
-		t.Fatal(err)
-	}
-	return db, rec
+		timer, rate := num(t, pt, "ccti_timer")/1e6, num(t, pt, "marking_rate")
+		return map[string]float64{"victim_gbps": schemeVictim[cc](timer, rate), "contributors_gbps": 3, "var": rate/10 + timer/1000}
+	})
 }
 
 // TestSchemesSideBySide checks the comparison of a grid with cc as an
