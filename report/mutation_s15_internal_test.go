@@ -5,8 +5,13 @@ package report
 
 import (
 	"context"
+	"encoding/json"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/report/rank"
@@ -131,5 +136,160 @@ marking_rate = [1, 2]
 		if b.Where == "no point done" || len(b.Values) == 0 {
 			t.Errorf("scheme %v: best %q %v", b.Scheme, b.Where, b.Values)
 		}
+	}
+}
+
+// The survivors of a second, fresh sample (seed 155).
+
+// Two values within a sliver of their mean make a sliver too.
+func TestSliverNoteOfTwoValues(t *testing.T) {
+	g, s := sliverGrid(100, 100.1, 0, 0)
+	s.Slices[0].Cells = [][]int{{0, 1}, {-1, -1}}
+	if note := sliverNote(g, s, "victim_gbps"); !strings.Contains(note, "within 100–100.1 Gbit/s") {
+		t.Fatalf("note %q", note)
+	}
+}
+
+// A refined surface's 3D chart shows the interpolated values at its holes.
+func TestSurfaceShowsInterpolatedValues(t *testing.T) {
+	db, rec := refinedDB(t)
+	g, err := LoadGrid(context.Background(), db, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := g.Surfaces[0]
+	x := &g.Dims[s.X]
+	// The hole (75us, 2), as TestRefinedGridIsInterpolatedAndMarked
+	// computes it; no point run has this value.
+	want := 10 + 1.5 + 2.0
+	if x.Scale == ScaleLog {
+		want = 10 + 1 + (math.Log(75)-math.Log(50))/(math.Log(100)-math.Log(50)) + 2
+	}
+	text := strconv.FormatFloat(roundSig(want, 5), 'f', -1, 64)
+	if surf := string(surfaceOption(g, s, s.Slices[0], "victim_gbps")); !strings.Contains(surf, ","+text+"]") {
+		t.Fatalf("surface has no interpolated %s: %s", text, surf)
+	}
+}
+
+// The fairness bars show every contributor of a pick, the first too.
+func TestFairnessBarsOfTheFirstFlow(t *testing.T) {
+	g := &Grid{Picks: []*Pick{{Label: "best", Flows: []Flow{
+		{Name: "F1", Role: "contributor", MeanGbps: 6, Share: 0.6},
+		{Name: "F2", Role: "contributor", MeanGbps: 4, Share: 0.4},
+	}}}}
+	c := fairnessChart(g, 0)
+	if c == nil || len(c.Meta.Gbps) != 1 || !slices.Equal(c.Meta.Gbps[0], []float64{6, 4}) {
+		t.Fatalf("fairness chart %+v", c)
+	}
+	if o := string(c.Options[0]); !strings.Contains(o, `"value":60`) {
+		t.Fatalf("no bar of F1's 60 %%: %s", o)
+	}
+}
+
+// A point two sub-grids list is planned once.
+func TestPlannedCountsASharedPointOnce(t *testing.T) {
+	g, _ := gridOf(t, `
+name = "overlap"
+scenario = "testbed-s1"
+[[grid]]
+marking_rate = 1
+[grid.sweep]
+ccti_timer = ["50us", "100us"]
+[[grid]]
+ccti_timer = "100us"
+[grid.sweep]
+marking_rate = [1, 2]
+`, func(grids.Point) bool { return false }, nil)
+	if g.Planned != 3 || !g.PlannedExact {
+		t.Fatalf("planned %d (exact %v), want 3: (100us, 1) is in both sub-grids", g.Planned, g.PlannedExact)
+	}
+}
+
+// With no point done outside CC off there is no best or worst to pick,
+// and loading the grid does not fail.
+func TestPicksWithOnlyCCOffDone(t *testing.T) {
+	g, _ := gridOf(t, `
+name = "off-only"
+scenario = "testbed-s1"
+[sweep]
+cc         = ["off", "on"]
+ccti_timer = ["50us", "100us"]
+`, func(pt grids.Point) bool { v, _ := pt.Value("cc"); return v == "off" },
+		func(grids.Point) map[string]float64 { return map[string]float64{"victim_gbps": 2} })
+	for _, p := range g.Picks {
+		if p.Label == "best" || p.Label == "worst" {
+			t.Errorf("picked %q among no point with CC", p.Label)
+		}
+	}
+}
+
+// unit maps a dimension's positions onto [0, 1].
+func TestUnit(t *testing.T) {
+	d := &Dim{Nums: []float64{0, 5, 10, 20}}
+	pos := func(d *Dim, i int) float64 { return d.Nums[i] }
+	for i, want := range []float64{0, 0.25, 0.5, 1} {
+		if got := unit(d, i, pos); got != want {
+			t.Errorf("unit at %d: %g, want %g", i, got, want)
+		}
+	}
+}
+
+// A series whose point's rest is a list cannot be packed (the page could
+// not tell it from several values): it is left as it is.
+func TestGridSeriesLeavesAListRest(t *testing.T) {
+	option := json.RawMessage(`{"series":[{"data":[[0,0,[1]],[1,0,[2]]]}]}`)
+	if got := gridSeries(option); string(got) != string(option) {
+		t.Fatalf("packed %s", got)
+	}
+	packed := json.RawMessage(`{"series":[{"data":[[0,0,1],[1,0,2]]}]}`)
+	if got := gridSeries(packed); string(got) == string(packed) {
+		t.Fatal("a plain series was not packed: the test's premise")
+	}
+}
+
+func TestRoundDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		1234567890 * time.Nanosecond: "1.23s",
+		61400 * time.Millisecond:     "1m1s",
+		12345678 * time.Nanosecond:   "12ms",
+	} {
+		if got := roundDuration(d); got != want {
+			t.Errorf("roundDuration(%v) = %s, want %s", d, got, want)
+		}
+	}
+}
+
+func TestSummarizeElidesFromNine(t *testing.T) {
+	vals := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+	if got := summarize(vals[:8]); got != "1, 2, 3, 4, 5, 6, 7, 8" {
+		t.Errorf("eight values: %s", got)
+	}
+	if got := summarize(vals); got != "1, 2, 3, … 9 (9 values)" {
+		t.Errorf("nine values: %s", got)
+	}
+}
+
+// The recommendation's sentence names the best cell, also the first, and
+// the region holds exactly the cells the answer put there.
+func TestRecommendationSummaryAndRegion(t *testing.T) {
+	victim, _ := rank.ParseObjective("victim_gbps", true)
+	contrib, _ := rank.ParseObjective("contributors_gbps", true)
+	g := refinedAnswer(t, rank.Query{Objectives: []rank.Objective{victim, contrib}})
+	r := *g.Answer
+	r.Best = 0
+	if s := r.Summary(g); !strings.HasPrefix(s, "Recommended: "+g.describe(g.Cells[0])+";") {
+		t.Errorf("summary with the first cell best: %s", s)
+	}
+	if len(r.Region) == 0 || len(r.Region) == len(g.Cells) {
+		t.Fatalf("region %v of %d cells: the test needs cells in and out", r.Region, len(g.Cells))
+	}
+	for ci := range g.Cells {
+		if got := g.Answer.inRegion(ci); got != slices.Contains(r.Region, ci) {
+			t.Errorf("cell %d: inRegion %v", ci, got)
+		}
+	}
+	var none *Recommendation
+	if none.inRegion(0) {
+		t.Error("no recommendation has a region")
 	}
 }
