@@ -15,9 +15,9 @@ import (
 )
 
 // storeGrid stores, in a new database, grid text src (its record's ID is its
-// name and "-grid") and a done result for each of its points that keep
-// selects (nil: all) and each point of added (a refinement's, outside the
-// grid's lattice), with the metrics metrics gives.
+// name and "-grid") and a result for each of its points that keep selects
+// (nil: all) and each point of added (a refinement's, outside the grid's
+// lattice): done with the metrics metrics gives, failed where it gives nil.
 func storeGrid(t *testing.T, src string, keep func(grids.Point) bool, metrics func(grids.Point) map[string]float64, added ...grids.Point) (*store.DB, store.GridRecord) {
 	t.Helper()
 	g, err := grids.Parse("g.toml", []byte(src))
@@ -41,6 +41,9 @@ func storeGrid(t *testing.T, src string, keep func(grids.Point) bool, metrics fu
 		}
 		r := store.Result{ID: fmt.Sprintf("p%03d", i), GridID: rec.ID, Point: store.Point{Scenario: pt.Scenario, Seed: pt.Seed},
 			Status: store.StatusDone, ModelVersion: "test", Metrics: metrics(pt)}
+		if r.Metrics == nil {
+			r.Status, r.Err = store.StatusFailed, "failed by the test"
+		}
 		r.Point.Params = append(r.Point.Params, pt.Params...)
 		rs = append(rs, r)
 	}

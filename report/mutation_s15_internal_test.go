@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-echarts/go-echarts/v2/opts"
+
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/report/rank"
 	"github.com/ccsweep/ccsweep/store"
@@ -291,5 +293,99 @@ func TestRecommendationSummaryAndRegion(t *testing.T) {
 	var none *Recommendation
 	if none.inRegion(0) {
 		t.Error("no recommendation has a region")
+	}
+}
+
+// The survivors of a third, fresh sample (seed 157).
+
+// A surface of one value everywhere gets a range of one around it.
+func TestMetricRangeOfOneValue(t *testing.T) {
+	g, s := sliverGrid(3, 3, 3, 3)
+	if lo, hi := metricRange(g, s, "victim_gbps"); lo != 2.5 || hi != 3.5 {
+		t.Fatalf("range %g..%g, want 2.5..3.5", lo, hi)
+	}
+	if lo, hi := metricRange(g, s, "var"); lo != 0 || hi != 1 {
+		t.Fatalf("range of a metric no cell has: %g..%g, want 0..1", lo, hi)
+	}
+}
+
+// Points a refinement added count as planned, failed ones too.
+func TestPlannedCountsAddedFailedPoints(t *testing.T) {
+	at := func(timer, rate string) grids.Point {
+		return grids.Point{Scenario: "testbed-s1", Seed: 1, Params: []grids.Param{{Name: "ccti_timer", Value: timer}, {Name: "marking_rate", Value: rate}}}
+	}
+	g, _ := gridOf(t, `
+name = "refined-failed"
+scenario = "testbed-s1"
+[sweep]
+ccti_timer   = ["50us", "100us"]
+marking_rate = [1, 2]
+`, nil, func(pt grids.Point) map[string]float64 {
+		if v, _ := pt.Value("marking_rate"); v == "2" && num(t, pt, "ccti_timer") == 75e6 {
+			return nil // fails
+		}
+		return map[string]float64{"victim_gbps": 1}
+	}, at("75us", "1"), at("75us", "2"))
+	if g.Planned != 6 || g.Done != 5 || g.Failed != 1 || g.Missing != 0 {
+		t.Fatalf("planned %d, done %d, failed %d, missing %d; want 6, 5, 1, 0", g.Planned, g.Done, g.Failed, g.Missing)
+	}
+}
+
+// Beside a load axis, an axis of one value makes no surface, and a load
+// curve with a point missing has a gap there.
+func TestLoadCurvesOneValuedAxisAndGap(t *testing.T) {
+	g := &Grid{Metrics: []string{"accepted_load"}, Dims: []Dim{
+		{Name: "cc", Values: []string{"off", "on"}},
+		{Name: "load", Values: []string{"0.1", "0.5"}, Nums: []float64{0.1, 0.5}},
+		{Name: "threshold", Values: []string{"15"}, Nums: []float64{15}},
+		{Name: "marking_rate", Values: []string{"0", "4"}, Nums: []float64{0, 4}},
+		{Name: "ccti_timer", Values: []string{"20us", "150us"}, Nums: []float64{20, 150}},
+	}}
+	surfaces, _ := layout(g)
+	if len(surfaces) != 1 {
+		t.Errorf("%d surfaces, want marking_rate x ccti_timer alone", len(surfaces))
+	}
+	g.Dims = g.Dims[:2]
+	for _, key := range [][]string{{"off", "0.1"}, {"off", "0.5"}, {"on", "0.1"}} { // (on, 0.5) missing
+		g.Cells = append(g.Cells, &Cell{Key: key, Status: CellDone, Done: 1, Mean: map[string]float64{"accepted_load": 0.1}})
+	}
+	l := g.lines(1, g.others(1))
+	if len(l.Series) != 2 || !slices.Equal(l.Series[0].Cells, []int{0, 1}) || !slices.Equal(l.Series[1].Cells, []int{2, -1}) {
+		t.Fatalf("series %+v %+v, want cells [0 1] and [2 -1]", l.Series[0], l.Series[len(l.Series)-1])
+	}
+}
+
+// idw weighs the nearest samples by their inverse squared distance.
+func TestIDW(t *testing.T) {
+	known := []sample{{0, 0, 0}, {1, 0, 10}}
+	// Distances 0.25 and 0.75: weights 16 and 16/9, so 10·(16/9)/(16+16/9) = 1.
+	if got := idw(known, 0.25, 0); math.Abs(got-1) > 1e-12 {
+		t.Fatalf("idw = %g, want 1", got)
+	}
+	if got := idw(known, 1, 0); got != 10 {
+		t.Fatalf("idw at a sample = %g, want its value", got)
+	}
+}
+
+// hoistCommon moves what every option shares into Common, once.
+func TestHoistCommon(t *testing.T) {
+	c := &Chart{Options: []json.RawMessage{json.RawMessage(`{"axis":1,"data":[1]}`), json.RawMessage(`{"axis":1,"data":[2]}`)}}
+	hoistCommon(c)
+	if string(c.Common) != `{"axis":1}` || string(c.Options[0]) != `{"data":[1]}` || string(c.Options[1]) != `{"data":[2]}` {
+		t.Fatalf("common %s, options %s", c.Common, c.Options)
+	}
+}
+
+// The recommendation's region and best point are drawn on the 3D surface,
+// the grid's first cell too.
+func TestRegionOfTheFirstCell(t *testing.T) {
+	if !(&Recommendation{Best: -1, Region: []int{0, 2}}).inRegion(0) {
+		t.Error("cell 0 of the region is not in it")
+	}
+	g, s := sliverGrid(1, 2, 3, 4)
+	g.Answer = &Recommendation{Best: 0, Region: []int{0, 1}}
+	series := regionSeries3D(g, s, s.Slices[0], "victim_gbps", false, false)
+	if len(series) != 2 || len(series[0].Data.([]opts.Chart3DData)) != 1 || len(series[1].Data.([]opts.Chart3DData)) != 1 {
+		t.Fatalf("series %+v, want the region's other cell and the best", series)
 	}
 }

@@ -64,7 +64,7 @@ func TestServerQueries(t *testing.T) {
 		{"unknown parameter", "/api/view?grid=golden-grid&metric=var&x=ccti_timer&z=1", 400, `unknown query parameter "z"`},
 		{"repeated parameter", "/api/view?grid=golden-grid&metric=var&metric=var&x=ccti_timer", 400, "given 2 times"},
 		{"unknown metric", "/api/view?grid=golden-grid&metric=speed&x=ccti_timer", 400, `metric "speed"`},
-		{"unknown axis", "/api/view?grid=golden-grid&metric=var&x=mtu", 400, `axis "mtu"`},
+		{"unknown axis", "/api/view?grid=golden-grid&metric=var&x=mtu", 400, `axis "mtu": want one of threshold, ccti_timer, marking_rate, cc`},
 		{"same axes", "/api/view?grid=golden-grid&metric=var&x=ccti_timer&y=ccti_timer", 400, "both"},
 		{"fixing an axis", "/api/view?grid=golden-grid&metric=var&x=ccti_timer&y=threshold&at.threshold=7", 400, "at.threshold"},
 		{"value not in grid", "/api/view?grid=golden-grid&metric=var&x=ccti_timer&y=threshold&at.marking_rate=9", 400, `at.marking_rate="9"`},
