@@ -389,3 +389,87 @@ func TestRegionOfTheFirstCell(t *testing.T) {
 		t.Fatalf("series %+v, want the region's other cell and the best", series)
 	}
 }
+
+// The survivors of a fourth, fresh sample (seed 159).
+
+// Without constraints the recommendation's sentence counts no feasible
+// points.
+func TestSummaryWithoutConstraints(t *testing.T) {
+	victim, _ := rank.ParseObjective("victim_gbps", true)
+	g := refinedAnswer(t, rank.Query{Objectives: []rank.Objective{victim}})
+	if s := g.Answer.Summary(g); !strings.HasPrefix(s, "Recommended: ") || strings.Contains(s, "meet") {
+		t.Fatalf("summary %q", s)
+	}
+}
+
+// The testbed's defaults are picked for their time series, also when they
+// are the grid's first cell.
+func TestDefaultsPickedAtTheFirstCell(t *testing.T) {
+	g, _ := gridOf(t, `
+name = "defaults-first"
+scenario = "testbed-s1"
+[sweep]
+ccti_timer   = ["150us", "300us"]
+marking_rate = [1, 4]
+`, nil, func(pt grids.Point) map[string]float64 {
+		return map[string]float64{"victim_gbps": num(t, pt, "ccti_timer")/150e6 + num(t, pt, "marking_rate")}
+	})
+	if ci := g.defaultCell(); ci != 0 {
+		t.Fatalf("the defaults are cell %d: the test needs them first", ci)
+	}
+	picked := false
+	for _, p := range g.Picks {
+		picked = picked || (p.Cell == 0 && strings.Contains(p.Label, "testbed defaults"))
+	}
+	if !picked {
+		t.Fatalf("picks %v: no testbed defaults", g.Picks)
+	}
+}
+
+// idw's distance counts both coordinates.
+func TestIDWAcrossBothAxes(t *testing.T) {
+	known := []sample{{0, 0, 0}, {0, 1, 10}}
+	if got := idw(known, 0, 0.25); math.Abs(got-1) > 1e-12 {
+		t.Fatalf("idw = %g, want 1", got)
+	}
+}
+
+// The 3D surface plots every cell's value, the grid's first too.
+func TestSurfacePlotsTheFirstCell(t *testing.T) {
+	g, s := sliverGrid(1.5, 2, 3, 4)
+	if surf := string(surfaceOption(g, s, s.Slices[0], "victim_gbps")); !strings.Contains(surf, ",1.5]") {
+		t.Fatalf("no value 1.5 of cell 0: %s", surf)
+	}
+}
+
+// A flat colour scale keeps two decimals.
+func TestPrecisionOfAFlatScale(t *testing.T) {
+	for _, tt := range []struct {
+		lo, hi float64
+		want   int
+	}{{3, 3, 2}, {0, 0.05, 4}, {0, 500, 0}} {
+		if got := precision(tt.lo, tt.hi); got != tt.want {
+			t.Errorf("precision(%g, %g) = %d, want %d", tt.lo, tt.hi, got, tt.want)
+		}
+	}
+}
+
+// The page's cell table marks a parameter a cell does not have as -1.
+func TestPageCellsMarkAbsentParameters(t *testing.T) {
+	tab := pageCells([]*Cell{
+		{Params: []store.Param{{Name: "a", Value: "1"}, {Name: "b", Value: "2"}}},
+		{Params: []store.Param{{Name: "a", Value: "3"}}},
+	})
+	if !slices.Equal(tab.Params, []string{"a", "b"}) || !slices.Equal(tab.Rows[0].Params, []int{0, 0}) || !slices.Equal(tab.Rows[1].Params, []int{1, -1}) {
+		t.Fatalf("params %v, rows %v %v", tab.Params, tab.Rows[0].Params, tab.Rows[1].Params)
+	}
+}
+
+// A region without a best point is outlined on the heat map too.
+func TestOutlineRegionWithoutBest(t *testing.T) {
+	g, s := sliverGrid(1, 2, 3, 4)
+	g.Answer = &Recommendation{Best: -1, Region: []int{1}}
+	if h := string(heatmapOption(g, s, s.Slices[0], "victim_gbps")); !strings.Contains(h, regionColor) {
+		t.Fatalf("no outline: %s", h)
+	}
+}

@@ -4,9 +4,11 @@ package report_test
 // report (60 mutants, seed 151; docs/testing.md).
 
 import (
+	"encoding/json"
 	"math"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/ccsweep/ccsweep/report"
@@ -50,6 +52,35 @@ func TestSelectorOffersOnlyValuesWithPoints(t *testing.T) {
 	for _, m := range ms {
 		if m[1] != `<option value="on" selected></option>` {
 			t.Errorf("cc selector offers %s, want on alone", m[1])
+		}
+	}
+}
+
+// A point's details give a metric's spread only over two seeds or more.
+func TestServerPointSpreadOnlyOverSeeds(t *testing.T) {
+	srv := newTestServer(t)
+	for _, tt := range []struct {
+		grid, point string
+		spread      bool
+	}{{"lines-grid", "lines-000", false}, {"golden-grid", "golden-000", true}} {
+		_, body := get(t, srv.URL+"/api/point?grid="+tt.grid+"&point="+tt.point)
+		var p struct {
+			Rows [][2]string `json:"rows"`
+		}
+		if err := json.Unmarshal([]byte(body), &p); err != nil {
+			t.Fatal(err)
+		}
+		metrics, spread := 0, 0
+		for _, r := range p.Rows {
+			if r[0] == "victim_gbps" || r[0] == "var" {
+				metrics++
+				if strings.Contains(r[1], " ± ") {
+					spread++
+				}
+			}
+		}
+		if metrics != 2 || (spread == 2) != tt.spread || (spread == 0) == tt.spread {
+			t.Errorf("%s: %d of %d metric rows with a spread, want spread %v: %v", tt.point, spread, metrics, tt.spread, p.Rows)
 		}
 	}
 }
