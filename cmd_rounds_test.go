@@ -108,6 +108,7 @@ func TestCalibrateCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(again, "best fit: host_io_gbps=11.5\n") {
 		t.Errorf("--no-run: exit %d\n%s", code, again)
 	}
+	checkCalibrateTable(t, again)
 	// A bad measurement names its file, line and column; nothing is written.
 	if err := os.WriteFile(filepath.Join(dir, "fabric.csv"), []byte("time_s,flow,throughput_gbps\n0.001,F1,fast\n"), 0o644); err != nil {
 		t.Fatal(err)

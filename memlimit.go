@@ -37,7 +37,13 @@ func setMemoryBudget() {
 // cgroupLimit reads the memory limit of the process's cgroup (v2, then v1),
 // or 0 for none.
 func cgroupLimit() int64 {
-	for _, f := range []string{"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"} {
+	return cgroupLimitOf("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes")
+}
+
+// cgroupLimitOf reads the first limit set in files: a v2 "max" or a v1
+// limit of 2^60 bytes or more (v1's "no limit" is 2^63 - 4096) sets none.
+func cgroupLimitOf(files ...string) int64 {
+	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			continue
