@@ -635,10 +635,11 @@ func roundSig(x float64, n int) float64 {
 }
 
 // scenarioParam returns the parameter called name of any registered file
-// scenario (workload.NewScenario; reading a grid registers its scenarios), or
-// nil. Scenario parameters of one name have one kind and unit.
+// scenario (workload.NewScenario; reading a grid registers its scenarios) or
+// built-in one (clos648-hotspot's bg.load), or nil. Scenario parameters of
+// one name have one kind and unit.
 func scenarioParam(name string) *params.Param {
-	for _, sc := range workload.FileScenarios() {
+	for _, sc := range slices.Concat(workload.FileScenarios(), workload.Scenarios()) {
 		if p := sc.Param(name); p != nil {
 			return p
 		}

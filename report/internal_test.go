@@ -68,6 +68,11 @@ func TestNiceRange(t *testing.T) {
 		// A span beyond the largest float: the range as it is.
 		{-math.MaxFloat64, math.MaxFloat64, -math.MaxFloat64, math.MaxFloat64},
 		{math.Inf(-1), 3, 0, 1},
+		// One value so large that a tenth more is beyond the floats: as it is.
+		{-math.MaxFloat64, -math.MaxFloat64, -math.MaxFloat64, -math.MaxFloat64},
+		{math.MaxFloat64, math.MaxFloat64, math.MaxFloat64, math.MaxFloat64},
+		// A span of exactly three steps keeps the step.
+		{0.5, 3.5, 0, 4},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprint(tt.lo, "..", tt.hi), func(t *testing.T) {

@@ -227,7 +227,7 @@ ccti_timer = ["50us", "100us"]
 
 // unit maps a dimension's positions onto [0, 1].
 func TestUnit(t *testing.T) {
-	d := &Dim{Nums: []float64{0, 5, 10, 20}}
+	d := &Dim{Nums: []float64{10, 15, 20, 30}}
 	pos := func(d *Dim, i int) float64 { return d.Nums[i] }
 	for i, want := range []float64{0, 0.25, 0.5, 1} {
 		if got := unit(d, i, pos); got != want {
@@ -471,5 +471,81 @@ func TestOutlineRegionWithoutBest(t *testing.T) {
 	g.Answer = &Recommendation{Best: -1, Region: []int{1}}
 	if h := string(heatmapOption(g, s, s.Slices[0], "victim_gbps")); !strings.Contains(h, regionColor) {
 		t.Fatalf("no outline: %s", h)
+	}
+}
+
+// The survivors of a fifth, fresh sample (seed 161; the page goldens of
+// TestGoldenPages kill two more).
+
+// A surface none of whose points has both its axes (two sub-grids, each
+// sweeping one) has no slices; the server's summary of the grid then fixes
+// no other axis.
+func TestSummaryOfASurfaceWithoutSlices(t *testing.T) {
+	g, _ := gridOf(t, `
+name = "crossed"
+scenario = "testbed-s1"
+[[grid]]
+[grid.sweep]
+marking_rate = [1, 4]
+[[grid]]
+[grid.sweep]
+ccti_timer = ["50us", "100us"]
+threshold  = [7, 15]
+`, func(grids.Point) bool { return false }, nil)
+	if len(g.Surfaces) == 0 || len(g.Surfaces[0].Slices) != 0 || len(g.Surfaces[0].Others) == 0 {
+		for _, sf := range g.Surfaces {
+			t.Logf("%s x %s: %d slices, others %v", sf.XName, sf.YName, len(sf.Slices), sf.Others)
+		}
+		t.Fatalf("dims %v: the test needs a first surface without slices and with another axis", g.Dims)
+	}
+	if sum := summarizeGrid(g); sum.View.X == "" || len(sum.View.At) != 0 {
+		t.Fatalf("view %+v", sum.View)
+	}
+}
+
+// The server's summary marks the dimensions some points leave unset.
+func TestSummaryMarksUnsetDimensions(t *testing.T) {
+	g, _ := gridOf(t, `
+name = "unset"
+scenario = "testbed-s1"
+[[grid]]
+cc = "off"
+[[grid]]
+cc = "on"
+[grid.sweep]
+ccti_timer = ["50us", "100us"]
+`, func(grids.Point) bool { return false }, nil)
+	unset := map[string]bool{}
+	for _, d := range summarizeGrid(g).Dims {
+		unset[d.Name] = d.Unset
+	}
+	if len(unset) != 2 || unset["cc"] || !unset["ccti_timer"] {
+		t.Fatalf("unset %v, want ccti_timer alone (the CC-off sub-grid leaves it)", unset)
+	}
+}
+
+// A built-in scenario's own parameter (clos648-hotspot's bg.load) is a
+// number: a sweep of it draws load curves over a numeric axis. It was a
+// category, with the testbed's metrics drawn over evenly spaced labels,
+// until session 15 (found while killing data.go:368:53).
+func TestBuiltinScenarioLoadIsNumeric(t *testing.T) {
+	g, _ := gridOf(t, `
+name = "builtin-load"
+scenario = "clos648-hotspot"
+[sweep]
+"bg.load" = [0.05, 0.1, 0.4]
+`, nil, func(pt grids.Point) map[string]float64 {
+		s, _ := pt.Value("bg.load")
+		load, _ := strconv.ParseFloat(s, 64)
+		return map[string]float64{"accepted_load": load, "latency_mean_us": 2 + load, "victim_gbps": 3}
+	})
+	if len(g.Dims) != 1 || !g.Dims[0].Numeric() || !slices.Equal(g.Dims[0].Nums, []float64{0.05, 0.1, 0.4}) {
+		t.Fatalf("dims %+v", g.Dims)
+	}
+	if g.Lines == nil || g.Lines.XName != "bg.load" {
+		t.Fatalf("lines %+v", g.Lines)
+	}
+	if m := lineMetrics(g, g.Lines); len(m) == 0 || m[0] != "accepted_load" {
+		t.Fatalf("line metrics %v, want the load curves first", m)
 	}
 }
