@@ -549,3 +549,50 @@ scenario = "clos648-hotspot"
 		t.Fatalf("line metrics %v, want the load curves first", m)
 	}
 }
+
+// The survivors of a sixth, fresh sample (seed 163).
+
+// A series geometric only within rounding is laid out on a log scale; one
+// that strays further gets a slot per value.
+func TestScaleOfNearlyGeometric(t *testing.T) {
+	for _, tt := range []struct {
+		nums []float64
+		want Scale
+	}{
+		{[]float64{1, 2, 4, 8}, ScaleLog},
+		{[]float64{50, 101, 200, 400}, ScaleLog}, // rounded
+		{[]float64{10, 20, 40, 100}, ScaleCategory},
+		{[]float64{1000, 2000, 4000, 8400}, ScaleCategory}, // 7 % off, beyond 5 % of the ratio
+		{[]float64{1, 2, 3}, ScaleLinear},
+	} {
+		if got := scaleOf(tt.nums); got != tt.want {
+			t.Errorf("scaleOf(%v) = %v, want %v", tt.nums, got, tt.want)
+		}
+	}
+}
+
+// A load axis draws load curves wherever it stands among the dimensions,
+// first too.
+func TestLoadCurvesOverTheFirstDimension(t *testing.T) {
+	g := &Grid{Metrics: []string{"accepted_load"}, Dims: []Dim{
+		{Name: "load", Values: []string{"0.1", "0.5"}, Nums: []float64{0.1, 0.5}},
+		{Name: "marking_rate", Values: []string{"0", "4"}, Nums: []float64{0, 4}},
+		{Name: "ccti_timer", Values: []string{"20us", "150us"}, Nums: []float64{20, 150}},
+	}}
+	surfaces, lines := layout(g)
+	if lines == nil || lines.X != 0 || len(surfaces) != 1 {
+		t.Fatalf("lines %+v, %d surfaces; want lines over load and marking_rate x ccti_timer", lines, len(surfaces))
+	}
+}
+
+// Without the defaults among its cells, a surface opens at the slice with
+// the most points done, even when that is one.
+func TestDefaultSliceHasTheMostDone(t *testing.T) {
+	g := &Grid{Dims: []Dim{{Name: "marking_rate", Values: []string{"16", "64"}, Nums: []float64{16, 64}}}, Cells: []*Cell{
+		{Key: []string{"16"}, Status: CellMissing},
+		{Key: []string{"64"}, Status: CellDone},
+	}}
+	if got := defaultSlice(g, []*Slice{{Cells: [][]int{{0}}}, {Cells: [][]int{{1}}}}); got != 1 {
+		t.Fatalf("default slice %d, want 1 (one point done)", got)
+	}
+}
