@@ -55,6 +55,11 @@
 #     $MUT_OUT/PKG.covmap.json (rebuilt when the code changes); a mutant
 #     no test executes per the map runs them all. MUT_SELECT=0 runs every
 #     test for every mutant.
+#   - . (the root package, the command line) runs with --sample only: from
+#     the module root gremlins' coverage run takes every package, so MUT_FILES
+#     defaults to the root's own files, -short is on and defskip skips store's
+#     test that fails under coverage and the root's tests that need a real
+#     Slurm, validate, every example or a browser (docs/testing.md, session 15).
 #   - --test-cpu is not used: gremlins 0.6.0 passes it as one malformed
 #     argument ("-cpu 1").
 set -euo pipefail
@@ -110,6 +115,7 @@ defskip() {
 	case $1 in
 	store) echo '^TestOpenReadOnlyAsAnotherUser$' ;;
 	model) echo '^(TestScaledDownFidelityCheck|TestClos648HotspotShowsWhatCCIsFor|TestClos648ConservesAndRepeats)$' ;;
+	.) echo 'Slurm|Validate|EveryExample|StopSignals|SchemaExamples|Browser|^TestOpenReadOnlyAsAnotherUser$' ;;
 	esac
 }
 
@@ -119,9 +125,15 @@ for pkg in "${pkgs[@]}"; do
 	pkg=${pkg%/}
 	[ -d "$pkg" ] || { echo "mutation: no package directory $pkg" >&2; exit 2; }
 	name=$(echo "$pkg" | tr / -)
+	files=${MUT_FILES:-}
+	if [ "$pkg" = . ]; then
+		[ -n "$sample" ] || { echo "mutation: the root package runs with --sample only" >&2; exit 2; }
+		name=root
+		files=${MUT_FILES:-'^[a-z_0-9]+\.go$'}
+	fi
 	flags="${GOFLAGS:-} -count=1 -vet=off"
 	short=${MUT_SHORT:-}
-	if [ -z "$short" ] && { [ "$pkg" = model ] || [ "$pkg" = sweep ] || [ "$pkg" = sweep/adaptive ]; }; then
+	if [ -z "$short" ] && { [ "$pkg" = model ] || [ "$pkg" = sweep ] || [ "$pkg" = sweep/adaptive ] || [ "$pkg" = . ]; }; then
 		short=1
 	fi
 	if [ "$short" = 1 ]; then
@@ -144,7 +156,7 @@ for pkg in "${pkgs[@]}"; do
 		fi
 		GOFLAGS= go build -o "$out/mutsample" ./.ci/mutsample
 		GOFLAGS=$flags "$out/mutsample" -dir "$pkg" -dry "$drylog" -n "$sample" -seed "$seed" \
-			-files "${MUT_FILES:-}" -tags "${MUT_TAGS:-mutation}" -coef "${MUT_TIMEOUT_COEF:-$(coef "$pkg")}" \
+			-files "$files" -tags "${MUT_TAGS:-mutation}" -coef "${MUT_TIMEOUT_COEF:-$(coef "$pkg")}" \
 			-only "${MUT_ONLY:-}" -select="$([ "${MUT_SELECT:-1}" = 0 ] && echo false || echo true)" -cache "$out" -results "$out/$name.sample.txt" -log "$out/$name.sample.log" | tee -a "$out/$name.sample.out"
 		continue
 	fi
