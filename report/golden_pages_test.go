@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,8 +57,8 @@ func TestGoldenPages(t *testing.T) {
 				t.Fatal(err)
 			}
 			data.WriteByte('\n')
-			goldenFile(t, "page-"+tt.name+".json", data.Bytes())
-			goldenFile(t, "page-"+tt.name+".html", scriptRE.ReplaceAll([]byte(page), []byte("<script$1>…</script>")))
+			GoldenFile(t, "page-"+tt.name+".json", data.Bytes())
+			GoldenFile(t, "page-"+tt.name+".html", scriptRE.ReplaceAll([]byte(page), []byte("<script$1>…</script>")))
 		})
 	}
 }
@@ -69,12 +70,14 @@ var (
 	dbPathRE   = regexp.MustCompile(`[^\s"<>]*/g\.db`)
 )
 
-// goldenFile compares got with testdata/golden/name, or writes it there
-// with -update (the flag golden_test.go defines).
-func goldenFile(t *testing.T, name string, got []byte) {
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/golden")
+
+// GoldenFile compares got with testdata/golden/name, or writes it there
+// with -update. Exported for the package's external tests (golden_test.go).
+func GoldenFile(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "golden", name)
-	if f := flag.Lookup("update"); f != nil && f.Value.String() == "true" {
+	if *update {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -82,27 +85,27 @@ func goldenFile(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run go test ./report -run GoldenPages -update to create it)", err)
+		t.Fatalf("%v (run go test ./report -run Golden -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the page the report writes; run go test ./report -run GoldenPages -update and review the diff\n%s",
+		t.Errorf("%s differs from what the report computes; run go test ./report -run Golden -update and review the diff\n%s",
 			path, firstLineDiff(string(want), string(got)))
 	}
 }
 
 // firstLineDiff shows the first line where want and got differ.
 func firstLineDiff(want, got string) string {
-	wl, gl := bytes.Split([]byte(want), []byte("\n")), bytes.Split([]byte(got), []byte("\n"))
+	wl, gl := strings.Split(want, "\n"), strings.Split(got, "\n")
 	for i := range max(len(wl), len(gl)) {
-		var w, g []byte
+		var w, g string
 		if i < len(wl) {
 			w = wl[i]
 		}
 		if i < len(gl) {
 			g = gl[i]
 		}
-		if !bytes.Equal(w, g) {
-			return "line " + strconv.Itoa(i+1) + ":\n  want " + string(w) + "\n  got  " + string(g)
+		if w != g {
+			return "line " + strconv.Itoa(i+1) + ":\n  want " + w + "\n  got  " + g
 		}
 	}
 	return ""
