@@ -5,6 +5,7 @@ package main
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 )
 
@@ -117,5 +119,78 @@ func checkCalibrateTable(t *testing.T, out string) {
 		if d := model - measured - diff; d > 0.0015 || d < -0.0015 {
 			t.Errorf("row %q: difference %g, want %g", r[0], diff, model-measured)
 		}
+	}
+}
+
+// The survivors of a second sample (seed 165).
+
+// A run's progress on a terminal says nothing until the simulation has
+// moved: at simulated time 0 there is no rate to tell.
+func TestSimProgressWaitsForSimulatedTime(t *testing.T) {
+	var w bytes.Buffer
+	p := newSimProgress(&w)
+	p.start = p.start.Add(-3 * time.Second)
+	p.Update(0, engine.Second)
+	if w.Len() != 0 {
+		t.Fatalf("at time 0: %q", w.String())
+	}
+	p.Update(engine.Second/4, engine.Second)
+	if !strings.Contains(w.String(), "(25%)") || !strings.Contains(w.String(), "ETA 9s") {
+		t.Fatalf("a quarter done after 3 s: %q", w.String())
+	}
+}
+
+// smallRun runs roundsGrid (4 points of 15 ms) into a new database and
+// returns its path and the run's standard output.
+func smallRun(t *testing.T) (string, string) {
+	t.Helper()
+	grid := writeGrid(t, roundsGrid)
+	db := filepath.Join(filepath.Dir(grid), "r.db")
+	out, stderr, code := ccsweep(t, "run", grid, "--db", db, "-j", "2", "--quiet", "--no-report")
+	if code != 0 {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	return db, out
+}
+
+// A run's summary counts undone points only when there are some; report
+// and best take a ranking query, and refuse a tolerance of 1 or more.
+func TestRunSummaryReportAndBestQuery(t *testing.T) {
+	db, out := smallRun(t)
+	if !strings.Contains(out, "rounds: 4 points (shard all): 0 already done, 4 ran (0 failed), 0 done by another process; wall") {
+		t.Errorf("summary %q", out)
+	}
+	html := filepath.Join(filepath.Dir(db), "r.html")
+	if _, stderr, code := ccsweep(t, "report", db, "-o", html, "--maximize", "victim_gbps"); code != 0 {
+		t.Fatalf("report --maximize: exit %d: %s", code, stderr)
+	}
+	if b, err := os.ReadFile(html); err != nil || !strings.Contains(string(b), "Recommended: ") {
+		t.Fatalf("report --maximize wrote no recommendation: %v", err)
+	}
+	for _, cmd := range []string{"report", "best"} {
+		args := []string{cmd, db, "--maximize", "victim_gbps", "--tolerance", "1"}
+		if cmd == "report" {
+			args = append(args, "-o", filepath.Join(filepath.Dir(db), "bad.html"))
+		}
+		if _, stderr, code := ccsweep(t, args...); code != exitUsage || !strings.Contains(stderr, "--tolerance 1: want a fraction between 0 and 1") {
+			t.Errorf("%s --tolerance 1: exit %d, %q", cmd, code, stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(db), "bad.html")); err == nil {
+		t.Error("report wrote a page despite the bad tolerance")
+	}
+}
+
+// The dry run's estimate of the wall time is the cost shared by the workers.
+func TestDryRunEstimateSharesTheCost(t *testing.T) {
+	out, stderr, code := ccsweep(t, "run", filepath.Join("examples", "quick.toml"), "--dry-run", "-j", "2", "--db", filepath.Join(t.TempDir(), "q.db"))
+	m := regexp.MustCompile(`estimated cost: (\d+) core-seconds, about (\S+) on 2 workers`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	cost, _ := strconv.ParseFloat(m[1], 64)
+	wall, err := time.ParseDuration(m[2])
+	if err != nil || cost < 4 || math.Abs(wall.Seconds()-cost/2) > 1 {
+		t.Fatalf("cost %g core-s, wall %s (%v): want about %g s", cost, m[2], err, cost/2)
 	}
 }
