@@ -109,6 +109,13 @@ func TestCalibrateCommand(t *testing.T) {
 		t.Errorf("--no-run: exit %d\n%s", code, again)
 	}
 	checkCalibrateTable(t, again)
+	if !strings.Contains(out, "grid base with the fit: "+filepath.Join(dir, "fit-fit.toml")+"\n") {
+		t.Errorf("calibrate does not say where the fit went:\n%s", out)
+	}
+	if toStdout, _, code := ccsweep(t, "calibrate", grid, "--no-run", "-o", "-"); code != 0 ||
+		!strings.Contains(toStdout, "host_io_gbps           = 11.5\n") || strings.Contains(toStdout, "grid base with the fit") {
+		t.Errorf("-o -: exit %d\n%s", code, toStdout)
+	}
 	// A bad measurement names its file, line and column; nothing is written.
 	if err := os.WriteFile(filepath.Join(dir, "fabric.csv"), []byte("time_s,flow,throughput_gbps\n0.001,F1,fast\n"), 0o644); err != nil {
 		t.Fatal(err)

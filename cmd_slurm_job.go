@@ -43,13 +43,10 @@ func slurmRounds(c *cli.Context, g *grids.Grid, job *slurm.Job) (*adaptive.Round
 	return rounds, nil
 }
 
-// slurmAssetsFlag is report's --assets, also read from CCSWEEP_ASSETS: the
+// slurmAssetsFlag is report's --assets (also read from CCSWEEP_ASSETS): the
 // folder the merge job's report inlines the chart scripts from.
 func slurmAssetsFlag() cli.Flag {
 	f := assetsFlag().(*cli.StringFlag)
-	if len(f.EnvVars) == 0 {
-		f.EnvVars = []string{"CCSWEEP_ASSETS"}
-	}
 	f.Usage = "folder with echarts.min.js and echarts-gl.min.js, as the compute nodes see it, that the merge job's report inlines (default: the copies ccsweep ships)"
 	return f
 }
