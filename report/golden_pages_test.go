@@ -22,7 +22,7 @@ import (
 // (a refinement, schemes side by side, load curves with failed and missing
 // points, overlapping sub-grids with an axis of one value and two seeds):
 // its data (every chart's options, every grid's cells) and its HTML without
-// the scripts. Where the other tests check one property each, this one
+// the scripts and the style sheet. Where the other tests check one property each, this one
 // notices any change of what the page shows. Regenerate with
 // go test ./report -run GoldenPages -update and review the diff.
 func TestGoldenPages(t *testing.T) {
@@ -58,7 +58,9 @@ func TestGoldenPages(t *testing.T) {
 			}
 			data.WriteByte('\n')
 			GoldenFile(t, "page-"+tt.name+".json", data.Bytes())
-			GoldenFile(t, "page-"+tt.name+".html", scriptRE.ReplaceAll([]byte(page), []byte("<script$1>…</script>")))
+			html := scriptRE.ReplaceAllString(page, "<script$1>…</script>")
+			html = styleRE.ReplaceAllString(html, "<style>…</style>") // report.css, as shipped
+			GoldenFile(t, "page-"+tt.name+".html", []byte(html))
 		})
 	}
 }
@@ -66,6 +68,7 @@ func TestGoldenPages(t *testing.T) {
 var (
 	pageDataRE = regexp.MustCompile(`(?s)<script type="application/json" id="ccsweep-data">(.*?)</script>`)
 	scriptRE   = regexp.MustCompile(`(?s)<script([^>]*)>.*?</script>`)
+	styleRE    = regexp.MustCompile(`(?s)<style>.*?</style>`)
 	writtenRE  = regexp.MustCompile(`written [^·<]* ·`)
 	dbPathRE   = regexp.MustCompile(`[^\s"<>]*/g\.db`)
 )
