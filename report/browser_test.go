@@ -77,7 +77,6 @@ func newBrowser(t testing.TB, width, height int) *browser {
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath(chromiumPath(t)),
 		chromedp.Headless, chromedp.NoSandbox, chromedp.NoFirstRun, chromedp.NoDefaultBrowserCheck,
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(width, height),
 		chromedp.Flag("use-angle", "swiftshader"),
 		chromedp.Flag("enable-unsafe-swiftshader", true),
@@ -87,12 +86,25 @@ func newBrowser(t testing.TB, width, height int) *browser {
 		chromedp.Flag("force-color-profile", "srgb"),
 		chromedp.Flag("host-resolver-rules", offline),
 	}
-	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); cancelAlloc() })
 	// Start the browser before the test's timeouts apply (see chromedp.Run).
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start chromium: %v", err)
+	// Chromium now and then exits before it listens ("chrome failed to
+	// start", seen in a run of this package beside a mutation run on two
+	// cores): a second start, with a profile of its own, is tried before
+	// the test fails.
+	var ctx context.Context
+	for attempt := 1; ; attempt++ {
+		actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), append(opts, chromedp.UserDataDir(t.TempDir()))...)
+		c, cancel := chromedp.NewContext(actx)
+		t.Cleanup(func() { cancel(); cancelAlloc() })
+		err := chromedp.Do(c)
+		if err == nil {
+			ctx = c
+			break
+		}
+		if attempt == 2 {
+			t.Fatalf("start chromium (twice): %v", err)
+		}
+		t.Logf("start chromium: %v; trying again", err)
 	}
 	b := &browser{ctx: ctx}
 	t.Cleanup(func() {
