@@ -154,7 +154,7 @@ func smallRun(t *testing.T) (string, string) {
 }
 
 // A run's summary counts undone points only when there are some; report
-// and best take a ranking query, and refuse a tolerance of 1 or more.
+// and best take a ranking query, and refuse a tolerance outside (0, 1).
 func TestRunSummaryReportAndBestQuery(t *testing.T) {
 	db, out := smallRun(t)
 	if !strings.Contains(out, "rounds: 4 points (shard all): 0 already done, 4 ran (0 failed), 0 done by another process; wall") {
@@ -168,12 +168,14 @@ func TestRunSummaryReportAndBestQuery(t *testing.T) {
 		t.Fatalf("report --maximize wrote no recommendation: %v", err)
 	}
 	for _, cmd := range []string{"report", "best"} {
-		args := []string{cmd, db, "--maximize", "victim_gbps", "--tolerance", "1"}
-		if cmd == "report" {
-			args = append(args, "-o", filepath.Join(filepath.Dir(db), "bad.html"))
-		}
-		if _, stderr, code := ccsweep(t, args...); code != exitUsage || !strings.Contains(stderr, "--tolerance 1: want a fraction between 0 and 1") {
-			t.Errorf("%s --tolerance 1: exit %d, %q", cmd, code, stderr)
+		for _, tol := range []string{"1", "0"} {
+			args := []string{cmd, db, "--maximize", "victim_gbps", "--tolerance", tol}
+			if cmd == "report" {
+				args = append(args, "-o", filepath.Join(filepath.Dir(db), "bad.html"))
+			}
+			if _, stderr, code := ccsweep(t, args...); code != exitUsage || !strings.Contains(stderr, "--tolerance "+tol+": want a fraction between 0 and 1") {
+				t.Errorf("%s --tolerance %s: exit %d, %q", cmd, tol, code, stderr)
+			}
 		}
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(db), "bad.html")); err == nil {
@@ -192,5 +194,20 @@ func TestDryRunEstimateSharesTheCost(t *testing.T) {
 	wall, err := time.ParseDuration(m[2])
 	if err != nil || cost < 4 || math.Abs(wall.Seconds()-cost/2) > 1 {
 		t.Fatalf("cost %g core-s, wall %s (%v): want about %g s", cost, m[2], err, cost/2)
+	}
+}
+
+// The survivors of a third sample (seed 167).
+
+// An output that would overwrite the grid file is refused naming it as the
+// grid file.
+func TestRunRefusesToWriteOverTheGridFile(t *testing.T) {
+	grid := writeGrid(t, roundsGrid)
+	_, stderr, code := ccsweep(t, "run", grid, "--report", grid, "--quiet")
+	if code != exitUsage || !strings.Contains(stderr, "-o "+grid+" is the grid file "+grid+": writing it would destroy it") {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if b, err := os.ReadFile(grid); err != nil || string(b) != roundsGrid {
+		t.Fatalf("grid file changed: %v", err)
 	}
 }
