@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -53,12 +54,16 @@ func storeGrid(t *testing.T, src string, keep func(grids.Point) bool, metrics fu
 	return db, rec
 }
 
-// num is a point's value of a numeric axis.
+// num is a point's value of a numeric axis: a model parameter's in its
+// axis unit (grids.AxisNumber), a scenario's own (bg.load) as written.
 func num(t *testing.T, pt grids.Point, name string) float64 {
 	t.Helper()
 	s, _ := pt.Value(name)
-	v, ok := grids.AxisNumber(name, s)
-	if !ok {
+	if v, ok := grids.AxisNumber(name, s); ok {
+		return v
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
 		t.Fatalf("%s = %q: not a number", name, s)
 	}
 	return v

@@ -119,14 +119,6 @@ func firstLineDiff(want, got string) string {
 // failed and one missing, and CC off picked at the default marking rate
 // (1, not the first).
 func loadDB(t *testing.T) (*store.DB, store.GridRecord) {
-	loadOf := func(pt grids.Point) float64 {
-		s, _ := pt.Value("bg.load")
-		v, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
 	return storeGrid(t, `
 name = "load"
 scenario = "clos648-hotspot"
@@ -137,10 +129,10 @@ cc           = ["off", "on"]
 marking_rate = [0, 1]
 `, func(pt grids.Point) bool {
 		cc, _ := pt.Value("cc")
-		return !(cc == "on" && loadOf(pt) == 0.5 && num(t, pt, "marking_rate") == 1) // missing
+		return !(cc == "on" && num(t, pt, "bg.load") == 0.5 && num(t, pt, "marking_rate") == 1) // missing
 	}, func(pt grids.Point) map[string]float64 {
 		cc, _ := pt.Value("cc")
-		load, rate := loadOf(pt), num(t, pt, "marking_rate")
+		load, rate := num(t, pt, "bg.load"), num(t, pt, "marking_rate")
 		if cc == "off" && load == 0.3 && rate == 1 && pt.Seed == 2 {
 			return nil // failed
 		}

@@ -21,14 +21,14 @@ import (
 )
 
 // gridOf stores a grid as storeGrid does and loads it as the report sees it.
-func gridOf(t *testing.T, src string, keep func(grids.Point) bool, metrics func(grids.Point) map[string]float64, added ...grids.Point) (*Grid, *store.DB) {
+func gridOf(t *testing.T, src string, keep func(grids.Point) bool, metrics func(grids.Point) map[string]float64, added ...grids.Point) *Grid {
 	t.Helper()
 	db, rec := storeGrid(t, src, keep, metrics, added...)
 	g, err := LoadGrid(context.Background(), db, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g, db
+	return g
 }
 
 // A refinement that adds a value below an axis's first leaves holes with
@@ -40,7 +40,7 @@ func TestFillWithNothingBefore(t *testing.T) {
 		return map[string]float64{"victim_gbps": 10 + num(t, pt, "ccti_timer")/50e6 + num(t, pt, "marking_rate")}
 	}
 	below := grids.Point{Scenario: "testbed-s1", Seed: 1, Params: []grids.Param{{Name: "ccti_timer", Value: "25us"}, {Name: "marking_rate", Value: "2"}}}
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "refined-below"
 scenario = "testbed-s1"
 [sweep]
@@ -77,7 +77,7 @@ marking_rate = [1, 2, 4]
 // An axis of one value is not a dimension of the surfaces: two numeric
 // axes beside it make one surface, not three.
 func TestOneValuedAxisMakesNoSurface(t *testing.T) {
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "one-valued"
 scenario = "testbed-s1"
 [sweep]
@@ -116,7 +116,7 @@ func TestNoRecommendationWhenNothingIsFeasible(t *testing.T) {
 // The best-point table of a comparison names each scheme's best cell, also
 // when that is the grid's first cell.
 func TestSchemeBestAtTheFirstCell(t *testing.T) {
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "schemes-first"
 scenario = "testbed-s1"
 [sweep]
@@ -190,7 +190,7 @@ func TestFairnessBarsOfTheFirstFlow(t *testing.T) {
 
 // A point two sub-grids list is planned once.
 func TestPlannedCountsASharedPointOnce(t *testing.T) {
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "overlap"
 scenario = "testbed-s1"
 [[grid]]
@@ -210,7 +210,7 @@ marking_rate = [1, 2]
 // With no point done outside CC off there is no best or worst to pick,
 // and loading the grid does not fail.
 func TestPicksWithOnlyCCOffDone(t *testing.T) {
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "off-only"
 scenario = "testbed-s1"
 [sweep]
@@ -314,7 +314,7 @@ func TestPlannedCountsAddedFailedPoints(t *testing.T) {
 	at := func(timer, rate string) grids.Point {
 		return grids.Point{Scenario: "testbed-s1", Seed: 1, Params: []grids.Param{{Name: "ccti_timer", Value: timer}, {Name: "marking_rate", Value: rate}}}
 	}
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "refined-failed"
 scenario = "testbed-s1"
 [sweep]
@@ -405,7 +405,7 @@ func TestSummaryWithoutConstraints(t *testing.T) {
 // The testbed's defaults are picked for their time series, also when they
 // are the grid's first cell.
 func TestDefaultsPickedAtTheFirstCell(t *testing.T) {
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "defaults-first"
 scenario = "testbed-s1"
 [sweep]
@@ -481,7 +481,7 @@ func TestOutlineRegionWithoutBest(t *testing.T) {
 // sweeping one) has no slices; the server's summary of the grid then fixes
 // no other axis.
 func TestSummaryOfASurfaceWithoutSlices(t *testing.T) {
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "crossed"
 scenario = "testbed-s1"
 [[grid]]
@@ -505,7 +505,7 @@ threshold  = [7, 15]
 
 // The server's summary marks the dimensions some points leave unset.
 func TestSummaryMarksUnsetDimensions(t *testing.T) {
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "unset"
 scenario = "testbed-s1"
 [[grid]]
@@ -529,14 +529,13 @@ ccti_timer = ["50us", "100us"]
 // category, with the testbed's metrics drawn over evenly spaced labels,
 // until session 15 (found while killing data.go:368:53).
 func TestBuiltinScenarioLoadIsNumeric(t *testing.T) {
-	g, _ := gridOf(t, `
+	g := gridOf(t, `
 name = "builtin-load"
 scenario = "clos648-hotspot"
 [sweep]
 "bg.load" = [0.05, 0.1, 0.4]
 `, nil, func(pt grids.Point) map[string]float64 {
-		s, _ := pt.Value("bg.load")
-		load, _ := strconv.ParseFloat(s, 64)
+		load := num(t, pt, "bg.load")
 		return map[string]float64{"accepted_load": load, "latency_mean_us": 2 + load, "victim_gbps": 3}
 	})
 	if len(g.Dims) != 1 || !g.Dims[0].Numeric() || !slices.Equal(g.Dims[0].Nums, []float64{0.05, 0.1, 0.4}) {
