@@ -9,6 +9,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,10 +100,10 @@ func (c *cancelFails) Cancel(ctx context.Context, ids []string) error {
 	return errors.New("scancel: timed out")
 }
 
-// A submission whose manifest cannot be written fails: the next ccsweep
-// slurm would not know these jobs, and could submit them twice. The jobs
-// stay queued and Submit returns them, so that the caller prints their IDs
-// beside the error.
+// A submission whose manifest cannot be written fails and cancels every job
+// it submitted: the next ccsweep slurm would not know them and would submit
+// their shards again, beside them. The manifest in memory names no new
+// submission either.
 func TestSlurmSubmitFailsWhenTheManifestCannotBeWritten(t *testing.T) {
 	f := newSlurmFixture(t)
 	s := f.setup(t)
@@ -120,8 +121,31 @@ func TestSlurmSubmitFailsWhenTheManifestCannotBeWritten(t *testing.T) {
 	if err == nil {
 		t.Fatalf("submitted %+v with no manifest written, no error", sub)
 	}
-	if sub == nil || sub.MergeJob != "103" || len(f.sched.cancelled) != 0 {
-		t.Fatalf("got %+v, cancelled %v; want jobs 101-103 returned and left queued", sub, f.sched.cancelled)
+	if sub != nil || !slices.EqualFunc(f.sched.cancelled, [][]string{{"101", "102", "103"}}, slices.Equal[[]string]) {
+		t.Fatalf("got %+v, cancelled %v; want nothing returned and jobs 101-103 cancelled", sub, f.sched.cancelled)
+	}
+	if last := s.Manifest().LastSubmission(); last != nil {
+		t.Fatalf("the manifest in memory names submission %+v that was cancelled", last)
+	}
+}
+
+// When the manifest cannot be written and cancelling fails too, the error
+// names the jobs left queued, so that the user can cancel them.
+func TestSlurmSubmitNamesTheJobsItCouldNotCancel(t *testing.T) {
+	f := newSlurmFixture(t)
+	s := f.setup(t)
+	o := outstanding(t, s, f.sched)
+	manifest := f.dir.File(slurm.ManifestFile)
+	if err := os.Remove(manifest); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(manifest, "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sched := &cancelFails{*f.sched}
+	_, err := s.Submit(context.Background(), sched, o)
+	if err == nil || !strings.Contains(err.Error(), "101, 102, 103") || !strings.Contains(err.Error(), "scancel: timed out") {
+		t.Fatalf("error %v; want it to name jobs 101, 102, 103 and the scancel failure", err)
 	}
 }
 

@@ -249,7 +249,10 @@ func (s *Setup) Submit(ctx context.Context, sched Scheduler, o Outstanding) (*Su
 	}
 	s.manifest.Submissions = append(s.manifest.Submissions, sub.Submission)
 	if err := s.Dir().writeManifest(s.manifest); err != nil {
-		return sub, err
+		// Jobs the manifest does not name would be submitted again by the
+		// next ccsweep slurm, beside themselves: they go too.
+		s.manifest.Submissions = s.manifest.Submissions[:len(s.manifest.Submissions)-1]
+		return nil, s.cancel(sched, sub.Jobs(), err)
 	}
 	return sub, nil
 }
