@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,7 +12,7 @@ import (
 	"testing"
 )
 
-func readSample(t *testing.T, path string) *Topology {
+func readSample(t testing.TB, path string) *Topology {
 	t.Helper()
 	text, err := os.ReadFile(path)
 	if err != nil {
@@ -228,4 +229,47 @@ func TestSimRoutedByLFTs(t *testing.T) {
 	if _, err := RoutesFromLFTs(top, "d", []byte(broken), 0, 1, false); err == nil || !strings.Contains(err.Error(), "switch S1 has no route") {
 		t.Errorf("an entry removed: %v", err)
 	}
+}
+
+// FuzzReadLFTs wants the reader of forwarding-table dumps never to panic,
+// to refuse only with a TopologyFileError (an error that names the file and
+// line and wraps ErrBadScenario), and to return only tables a run can use:
+// a row per switch, a column per LID, every entry a port the switch has or
+// NoRoute. What it accepts, the reachability and deadlock check then reads
+// without panicking.
+func FuzzReadLFTs(f *testing.F) {
+	top := readSample(f, filepath.Join("testdata", "ibnetdiscover", "small.txt"))
+	for _, file := range []string{"small-opensm-lfts.dump", "small-ibroute.txt"} {
+		text, err := os.ReadFile(filepath.Join("testdata", "lfts", file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(text)
+	}
+	f.Fuzz(func(t *testing.T, text []byte) {
+		r, _, err := ReadLFTs(top, "fuzz.dump", bytes.NewReader(text))
+		if err != nil {
+			var fe *TopologyFileError
+			if !errors.As(err, &fe) || !errors.Is(err, ErrBadScenario) || fe.Name != "fuzz.dump" {
+				t.Fatalf("error %v is not a TopologyFileError of fuzz.dump", err)
+			}
+			return
+		}
+		sws := top.Switches()
+		lids := len(top.Hosts()) << r.LMC
+		if len(r.LFT) != len(sws) {
+			t.Fatalf("%d rows for %d switches", len(r.LFT), len(sws))
+		}
+		for s, row := range r.LFT {
+			if len(row) != lids {
+				t.Fatalf("switch %d: %d entries for %d LIDs", s, len(row), lids)
+			}
+			for lid, p := range row {
+				if p != NoRoute && (p < 0 || int(p) >= top.Nodes[sws[s]].Ports) {
+					t.Fatalf("switch %d, LID %d: port %d of %d", s, lid, p, top.Nodes[sws[s]].Ports)
+				}
+			}
+		}
+		_, _ = describeFabric(NewFabric(top), r, "lfts", nil, 1)
+	})
 }
