@@ -172,6 +172,7 @@ func TestDRBOrderPrefersDisjoint(t *testing.T) {
 	}
 	p0 := n.walk(0, int32(n.routes.LID(7, 0)))
 	leaf := &n.sws[n.ports[p0[0]].owner]
+	ownTable(n, leaf)
 	leaf.lft[n.routes.LID(7, 1)] = uint8(p0[0] - leaf.firstPort)
 	p1 := n.walk(0, int32(n.routes.LID(7, 1)))
 	if p1[0] != p0[0] || slices.Equal(p1, p0) || len(p1) != len(p0) {

@@ -292,3 +292,17 @@ func TestNetworkBytesCountsTablesWhereDORFallsBack(t *testing.T) {
 		}
 	}
 }
+
+// ownTable gives switch sw a forwarding table of its own, a byte a LID, in
+// place of ftree's compact form, for a test to edit.
+func ownTable(n *Network, sw *switchState) {
+	if sw.lft != nil {
+		return
+	}
+	lids := int32(len(n.hcas)) << n.routes.LMC
+	lft := make([]uint8, lids)
+	for lid := range lids {
+		lft[lid] = uint8(sw.out(lid) - sw.firstPort)
+	}
+	sw.lft = lft
+}

@@ -57,6 +57,9 @@ func BenchmarkScalingState(b *testing.B) {
 				for i := range n.sws {
 					lft += len(n.sws[i].lft)
 				}
+				if ft := n.sws[0].ftree; ft != nil {
+					lft += ft.Bytes()
+				}
 				mib := func(size uintptr, count int) float64 { return float64(size) * float64(count) / (1 << 20) }
 				b.ReportMetric(mib(unsafe.Sizeof(port{}), len(n.ports)), "ports-MB")
 				b.ReportMetric(mib(unsafe.Sizeof(lane{}), len(n.lanes)), "lanes-MB")

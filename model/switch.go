@@ -14,8 +14,10 @@ type switchState struct {
 	words     int32    // words of ready per output and VL
 	lft       []uint8  // destination LID -> output port (local), lftNoRoute where none: a byte a LID
 	// dor computes the forwarding of switch index where lft is nil
-	// (dor on a complete mesh or torus: Routes.dor).
+	// (dor on a complete mesh or torus: Routes.dor), and ftree looks it
+	// up where neither is set (Routes.FTree).
 	dor   *fabric.DORRouter
+	ftree *fabric.FTreeRouter
 	index int32
 	// rateMbps is the rate of every linked port's link when they all have
 	// one rate (0 when not): a packet routed here is timed on its output
@@ -204,10 +206,16 @@ const lftNoRoute = 255
 
 // out returns the output port (global) the switch forwards lid to.
 func (sw *switchState) out(lid int32) int32 {
-	if sw.lft == nil {
-		return sw.firstPort + sw.dor.Port(sw.index, lid)
+	switch {
+	case sw.lft != nil:
+		return sw.firstPort + int32(sw.lft[lid])
+	case sw.ftree != nil:
+		if p := sw.ftree.Port(sw.index, lid); p != fabric.NoRoute {
+			return sw.firstPort + p
+		}
+		return sw.firstPort + lftNoRoute
 	}
-	return sw.firstPort + int32(sw.lft[lid])
+	return sw.firstPort + sw.dor.Port(sw.index, lid)
 }
 
 // readyWord returns the first word of output out's ready bits on VL vl.

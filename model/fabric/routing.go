@@ -53,6 +53,10 @@ type Routes struct {
 	// switches their forwarding) from coordinates, and LFT and SLs are nil
 	// (ComputeRunRoutes).
 	DOR *DORRouter
+	// FTree, when not nil, is ftree's forwarding kept compact, the same
+	// as LFT entry for entry (FTreeRouter): a run keeps it instead of
+	// tables.
+	FTree *FTreeRouter
 }
 
 // LID returns path p's LID of host h.

@@ -166,6 +166,7 @@ func (f *Fabric) fatTreeLevels(lmc int, level []int32, top int32) (*Routes, erro
 	slices.SortStableFunc(byLevel, func(a, b int32) int { return int(level[b] - level[a]) })
 
 	r := f.newRoutes(lmc)
+	fb := newFTreeBuilder(len(f.sws))
 	downDist := make([]int32, len(f.sws)) // hops to D going only down, or -1
 	cost := make([]int32, len(f.sws))     // hops of the route to D, or -1
 	goesUp := make([]bool, len(f.sws))
@@ -209,6 +210,11 @@ func (f *Fabric) fatTreeLevels(lmc int, level []int32, top int32) (*Routes, erro
 				}
 				c.done()
 			}
+			for s := range f.sws {
+				if int32(s) != dst {
+					fb.route(dst, int32(s), fb.intern(goesUp[s] && level[s] > 0, c.of(int32(s))))
+				}
+			}
 		}
 		for p := range 1 << lmc {
 			lid := g<<lmc | p
@@ -230,6 +236,7 @@ func (f *Fabric) fatTreeLevels(lmc int, level []int32, top int32) (*Routes, erro
 			}
 		}
 	}
+	r.FTree = fb.router(f, lmc, func(s int) int64 { return div[max(level[s], 1)] })
 	return r, nil
 }
 

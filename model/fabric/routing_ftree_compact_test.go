@@ -1,0 +1,104 @@
+package fabric
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestFTreeRouterMatchesTheTables compares ftree's compact forwarding with
+// its tables, entry for entry (every switch, every LID, no route included),
+// on generated k-ary n-trees and Clos networks (parallel links, lmc 0 to
+// 2), a tree routed for a few compute nodes (which leaves entries without
+// a route), an imported Clos with a storage host on a spine and the
+// imported fat trees of testdata and examples; and checks that the compact
+// form is small: per switch, at most the switches whose hosts it routes to.
+func TestFTreeRouterMatchesTheTables(t *testing.T) {
+	type fabricCase struct {
+		name string
+		top  *Topology
+		opts RoutingOptions
+	}
+	var cases []fabricCase
+	gen := func(kind string, p TopoParams) *Topology {
+		t.Helper()
+		top, err := GenerateTopology(kind, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return top
+	}
+	for k := 2; k <= 6; k++ {
+		for levels := 1; levels <= 4; levels++ {
+			hosts := 1
+			for range levels {
+				hosts *= k
+			}
+			if hosts > 300 {
+				continue
+			}
+			cases = append(cases, fabricCase{fmt.Sprintf("fattree k=%d n=%d", k, levels), gen("fattree", TopoParams{K: k, Levels: levels, HostGbps: 8, SwitchGbps: 8}), RoutingOptions{}})
+		}
+	}
+	for _, c := range [][4]int{{4, 2, 3, 1}, {6, 3, 4, 2}, {5, 4, 7, 1}, {3, 5, 2, 3}, {2, 1, 5, 2}} {
+		cases = append(cases, fabricCase{fmt.Sprintf("clos %v", c), gen("clos", TopoParams{Leaves: c[0], Spines: c[1], HostsPerLeaf: c[2], LinksPerPair: c[3], HostGbps: 8, SwitchGbps: 8}), RoutingOptions{}})
+	}
+	cases = append(cases, fabricCase{"clos 648", gen("clos", TopoParams{Preset: "648"}), RoutingOptions{}})
+	k4 := gen("fattree", TopoParams{K: 4, Levels: 3, HostGbps: 8, SwitchGbps: 8})
+	var names []string
+	for _, h := range k4.Hosts() {
+		names = append(names, k4.Nodes[h].Name)
+	}
+	for _, cn := range [][]string{names[:1], names[:8], names[20:]} {
+		cases = append(cases, fabricCase{fmt.Sprintf("fattree k=4 n=3, %d compute nodes", len(cn)), k4, RoutingOptions{ComputeNodes: cn}})
+	}
+	storage := importedClos(4, 2, 2, 0, 1)
+	mustLink(storage, storage.AddHost("storage"), 0, storage.Lookup("S0"), 4)
+	cases = append(cases, fabricCase{"imported clos, storage on a spine, roots", storage, RoutingOptions{Roots: []string{"S0", "S1"}}})
+	for _, path := range []string{
+		filepath.Join("testdata", "ibnetdiscover", "fattree.txt"),
+		filepath.Join("..", "..", "examples", "fabrics", "clos648.txt"),
+	} {
+		if _, err := os.Stat(path); err != nil {
+			t.Fatal(err)
+		}
+		cases = append(cases, fabricCase{filepath.Base(path), readSample(t, path), RoutingOptions{}})
+	}
+	for _, c := range cases {
+		for lmc := 0; lmc <= 2; lmc++ {
+			f, err := prepareFabric(c.top, "ftree", lmc, 1, c.opts)
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			r, _, err := f.route("ftree", lmc, 1)
+			if err != nil {
+				t.Fatalf("%s lmc %d: %v", c.name, lmc, err)
+			}
+			if r.FTree == nil {
+				t.Fatalf("%s lmc %d: no compact forwarding", c.name, lmc)
+			}
+			noRoute := 0
+			for s := range r.LFT {
+				for lid, want := range r.LFT[s] {
+					if want == NoRoute {
+						noRoute++
+					}
+					if got := r.FTree.Port(int32(s), int32(lid)); got != want {
+						t.Fatalf("%s lmc %d: switch %s, LID %d: port %d, the table %d", c.name, lmc, c.top.Nodes[f.sws[s]].Name, lid, got, want)
+					}
+				}
+			}
+			if len(c.opts.ComputeNodes) > 0 && noRoute == 0 {
+				t.Errorf("%s lmc %d: every entry routed; the case is meant to check entries without a route", c.name, lmc)
+			}
+			kept := 0
+			for _, row := range r.FTree.rows {
+				kept += len(row.ids)
+			}
+			if kept > len(f.sws)*len(f.sws) {
+				t.Errorf("%s lmc %d: %d list numbers kept for %d switches", c.name, lmc, kept, len(f.sws))
+			}
+		}
+	}
+}
