@@ -55,7 +55,7 @@ func TestMemoryIsKnownBeforeItIsPaid(t *testing.T) {
 	os.WriteFile(small, []byte("name = \"small\"\nscenario = \"testbed-s2\"\nphase = \"1ms\"\n[sweep]\nmarking_rate = [0, 1, 2]\n"), 0o644)
 	db := filepath.Join(dir, "small.db")
 	const huge = "2/10000000000"
-	refusal := "topology: a network of 100000 hosts and 100000 switches needs about 48.1 GiB, mostly forwarding state (switches × hosts); this process may use "
+	refusal := "topology: a network of 100000 hosts and 100000 switches needs about 47.9 GiB, mostly forwarding state (switches × hosts); this process may use "
 	for _, c := range []struct {
 		name   string
 		args   []string

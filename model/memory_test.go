@@ -24,13 +24,32 @@ func meshScenario(t *testing.T, dims []int) *workload.Scenario {
 	return sc
 }
 
+// treeScenario is an ftree-routed k-ary 3-tree with light uniform traffic.
+func treeScenario(t *testing.T, k int) *workload.Scenario {
+	t.Helper()
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "memtree", Source: []byte(fmt.Sprint(k)), Phases: 1, Topology: "fattree", Routing: "ftree",
+		Topo:    fabric.TopoParams{K: k, Levels: 3},
+		Traffic: []workload.TrafficSpec{{Name: "a", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
 // TestNetworkBytesBoundsTheLiveHeap builds meshes of 1 000 and 2 000 hosts
-// and measures the heap they keep: the estimate is at least that (so a
-// network refused would not have fitted), and at most three times it (so
-// what fits is not refused for nothing).
+// and ftree-routed fat trees of 1 000 and 2 744, and measures the heap they
+// keep: the estimate is at least that (so a network refused would not have
+// fitted), and at most three times it (so what fits is not refused for
+// nothing).
 func TestNetworkBytesBoundsTheLiveHeap(t *testing.T) {
-	for _, dims := range [][]int{{20, 50}, {40, 50}} {
-		sc := meshScenario(t, dims)
+	for _, c := range []struct {
+		name string
+		sc   *workload.Scenario
+	}{
+		{"mesh 20x50", meshScenario(t, []int{20, 50})}, {"mesh 40x50", meshScenario(t, []int{40, 50})},
+		{"fat tree k=10", treeScenario(t, 10)}, {"fat tree k=14", treeScenario(t, 14)},
+	} {
+		sc := c.sc
 		cfg := sc.Config()
 		topo, err := sc.Build(&cfg)
 		if err != nil {
@@ -48,9 +67,9 @@ func TestNetworkBytesBoundsTheLiveHeap(t *testing.T) {
 		runtime.ReadMemStats(&after)
 		live := int64(after.HeapAlloc) - int64(before.HeapAlloc)
 		runtime.KeepAlive(n)
-		t.Logf("mesh %v: estimate %s, live heap %s", dims, FormatBytes(est), FormatBytes(live))
+		t.Logf("%s: estimate %s, live heap %s", c.name, FormatBytes(est), FormatBytes(live))
 		if est < live || est > 3*live {
-			t.Errorf("mesh %v: estimate %s for a live heap of %s; want 1 to 3 times it", dims, FormatBytes(est), FormatBytes(live))
+			t.Errorf("%s: estimate %s for a live heap of %s; want 1 to 3 times it", c.name, FormatBytes(est), FormatBytes(live))
 		}
 	}
 }

@@ -40,7 +40,8 @@ func (n *Network) route(t *fabric.Topology) error {
 	// tables a byte an entry, and the routing's int32 tables (four
 	// times their size, switches × LIDs) go as each is copied. Computed
 	// dor keeps no table: each switch computes its forwarding; ftree's
-	// switches look theirs up in its compact form (fabric.FTreeRouter).
+	// switches look theirs up in its compact form (fabric.FTreeRouter),
+	// and no tables were made.
 	n.routes = &fabric.Routes{LMC: r.LMC, SLs: r.SLs, DOR: r.DOR}
 	for s := range n.sws {
 		sw := &n.sws[s]
@@ -53,7 +54,6 @@ func (n *Network) route(t *fabric.Topology) error {
 		}
 		if r.FTree != nil {
 			sw.ftree, sw.index = r.FTree, int32(s)
-			r.LFT[s] = nil
 			continue
 		}
 		sw.lft = make([]uint8, len(r.LFT[s]))

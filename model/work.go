@@ -209,32 +209,44 @@ var MemoryBudget int64
 // Bytes a built network holds, by what drives them: forwarding state per
 // (switch, LID) pair (a routing's int32 table and the switch's byte
 // table, which both exist while the network is built; it keeps the byte
-// table only), dimension-order routing's service level per (host, LID) pair,
-// and what each node keeps apart from that (adapters, ports, buffers,
-// flows). Measured on meshes of 1 000 to 4 096 hosts (live heap after
-// NewNetwork), the estimate is 1.2 to 1.5 times the live heap.
+// table only), ftree's list numbers per pair of switches (it makes no
+// tables), dimension-order routing's service level per (host, LID) pair,
+// and what each host (its adapter, port, flows and their samples) and each
+// switch port (its state, lanes, VoQs) keeps apart from that. Against the
+// live heap after NewNetwork of meshes of 1 000 and 2 000 hosts and fat
+// trees of 1 000 and 2 744 (TestNetworkBytesBoundsTheLiveHeap), the
+// estimate is 1.2 to 1.4 times it.
 const (
 	bytesPerForwardingEntry = 5
+	bytesPerFTreePair       = 4
 	bytesPerSLEntry         = 1
-	bytesPerNode            = 8 << 10
+	bytesPerHost            = 12 << 10
+	bytesPerSwitchPort      = 512
 )
 
 // NetworkBytes estimates the memory the network of topology t takes once
 // built with lmc (LIDs per host 2^lmc) and routing algorithm routing. It
 // grows as switches × hosts, the forwarding tables, except for dor on a
 // complete mesh or torus, which computes its forwarding from coordinates
-// (fabric.ComputeRunRoutes): then it grows as the nodes.
+// (fabric.ComputeRunRoutes): then it grows as the nodes. ftree keeps at
+// most a list number per pair of switches (fabric.FTreeRouter), while it
+// is built and after.
 func NetworkBytes(t *fabric.Topology, lmc int, routing string) int64 {
-	var hosts, switches int64
+	var hosts, switches, ports int64
 	for i := range t.Nodes {
 		if t.Nodes[i].Host {
 			hosts++
 		} else {
 			switches++
+			ports += int64(t.Nodes[i].Ports)
 		}
 	}
-	b := float64(hosts+switches) * bytesPerNode
+	b := float64(hosts)*bytesPerHost + float64(ports)*bytesPerSwitchPort
 	if routing == "dor" && fabric.DORComputed(t, lmc) {
+		return int64(min(b, math.MaxInt64/2))
+	}
+	if routing == "ftree" {
+		b += float64(switches) * float64(switches) * bytesPerFTreePair
 		return int64(min(b, math.MaxInt64/2))
 	}
 	lids := hosts << lmc

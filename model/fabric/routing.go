@@ -59,6 +59,18 @@ type Routes struct {
 	FTree *FTreeRouter
 }
 
+// port returns switch s's local output port towards lid, or NoRoute: its
+// table's entry, or what the compact or computed forwarding gives.
+func (r *Routes) port(s, lid int32) int32 {
+	switch {
+	case r.LFT != nil:
+		return r.LFT[s][lid]
+	case r.FTree != nil:
+		return r.FTree.Port(s, lid)
+	}
+	return r.DOR.Port(s, lid)
+}
+
 // LID returns path p's LID of host h.
 func (r *Routes) LID(h, p int) int { return h<<r.LMC | p }
 
@@ -133,12 +145,14 @@ func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts Routing
 // O(switches + hosts) of memory and time instead of switches × LIDs of
 // tables and a check that follows every route: the same routes, which the
 // construction proves (the same errors too: what complete accepts, the
-// tables and the check accept).
+// tables and the check accept). With computed, ftree returns its compact
+// forwarding alone (Routes.FTree, no LFT), checked as tables are.
 func ComputeRunRoutes(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions, computed bool) (*Routes, error) {
 	f, err := prepareFabric(t, algorithm, lmc, vls, opts)
 	if err != nil {
 		return nil, err
 	}
+	f.compactOnly = computed && algorithm == "ftree"
 	if computed && algorithm == "dor" {
 		d, err := f.dorSetup(lmc)
 		if err == nil && d.need > vls {
@@ -197,6 +211,9 @@ type Fabric struct {
 	base  []int32  // node -> its first global port
 	owner []NodeID // global port -> its node
 	peer  []int32  // global port -> the global port at the other end of its link, or -1
+	// compactOnly has ftree keep its compact forwarding alone
+	// (Routes.FTree), without tables: a run's routing.
+	compactOnly bool
 	// attach[h] is the switch index host h hangs off, or -1 where its
 	// port leads nowhere or to another host; attachPort[h] is that
 	// switch's local port to h.

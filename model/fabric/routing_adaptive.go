@@ -129,7 +129,7 @@ func buildGroups(f *Fabric, r *Routes, tablesOnly bool) *ARState {
 			if tablesOnly {
 				for _, h := range hostsOf[d] {
 					for p := range 1 << r.LMC {
-						o := r.LFT[s][int(h)<<r.LMC|p]
+						o := r.port(int32(s), int32(int(h)<<r.LMC|p))
 						if o == NoRoute || slices.Contains(set, uint8(o)) {
 							continue
 						}
@@ -207,7 +207,7 @@ func (f *Fabric) checkAdaptive(r *Routes, ar *ARState) error {
 		for i := 0; i < len(reached); i++ {
 			s := reached[i]
 			node := f.sws[s]
-			table := r.LFT[s][lid]
+			table := r.port(s, int32(lid))
 			if table == NoRoute {
 				return f.unreachable(int(f.hostNear(s)), g, lid, "switch "+f.t.Nodes[node].Name+" has no route")
 			}
@@ -249,7 +249,7 @@ func (f *Fabric) checkAdaptive(r *Routes, ar *ARState) error {
 			ready = ready[:len(ready)-1]
 			done++
 			first, _ := f.ports(s)
-			for _, o := range ar.choices(s, lid, r.LFT[s][lid], &one) {
+			for _, o := range ar.choices(s, lid, r.port(s, int32(lid)), &one) {
 				if x := f.next(first + int32(o)); x >= 0 {
 					if indeg[x]--; indeg[x] == 0 {
 						ready = append(ready, x)
@@ -267,7 +267,7 @@ func (f *Fabric) checkAdaptive(r *Routes, ar *ARState) error {
 		for _, e := range entries {
 			first, _ := f.ports(e.s)
 			row := turnBase[e.s] + int64(e.in-first)*int64(f.t.Nodes[f.sws[e.s]].Ports)
-			for _, o := range ar.choices(e.s, lid, r.LFT[e.s][lid], &one) {
+			for _, o := range ar.choices(e.s, lid, r.port(e.s, int32(lid)), &one) {
 				bit := row + int64(o)
 				turns[bit>>6] |= 1 << (bit & 63)
 			}

@@ -106,7 +106,7 @@ func (f *Fabric) check(r *Routes, vls int) error {
 				fromSwitch := f.sw[f.owner[gp]] >= 0
 				checked := mark[v*nSw+int(s)] == int32(lid+1)
 				ports := int64(f.t.Nodes[node].Ports)
-				out := r.LFT[s][lid]
+				out := r.port(s, int32(lid))
 				if out == NoRoute {
 					return f.unreachable(h, g, lid, "switch "+f.t.Nodes[node].Name+" has no route")
 				}

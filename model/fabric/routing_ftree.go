@@ -165,7 +165,10 @@ func (f *Fabric) fatTreeLevels(lmc int, level []int32, top int32) (*Routes, erro
 	}
 	slices.SortStableFunc(byLevel, func(a, b int32) int { return int(level[b] - level[a]) })
 
-	r := f.newRoutes(lmc)
+	r := &Routes{LMC: lmc}
+	if !f.compactOnly {
+		r = f.newRoutes(lmc)
+	}
 	fb := newFTreeBuilder(len(f.sws))
 	downDist := make([]int32, len(f.sws)) // hops to D going only down, or -1
 	cost := make([]int32, len(f.sws))     // hops of the route to D, or -1
@@ -217,6 +220,9 @@ func (f *Fabric) fatTreeLevels(lmc int, level []int32, top int32) (*Routes, erro
 			}
 		}
 		for p := range 1 << lmc {
+			if f.compactOnly {
+				break
+			}
 			lid := g<<lmc | p
 			d := int64(g + p)
 			for s := range f.sws {

@@ -24,22 +24,31 @@ type FTreeRouter struct {
 	// switch's port to it (fabric.attach, fabric.attachPort).
 	attach, attachPort []int32
 	rows               []ftreeRow
-	lists              []ftreeList
+	// ports holds every list once; a list is a packed ftreeList.
+	ports []int32
 }
 
 // ftreeRow is one switch's choice of list by destination switch D: ids[D-lo]
 // for D in lo..lo+len(ids)-1, def for every other.
 type ftreeRow struct {
-	lo, def int32
-	ids     []int32 // list numbers; -1: no route
-	div     int64   // the divisor of an up list: U_1 · … · U_(l-1) at level l
+	lo  int32
+	def ftreeList
+	ids []ftreeList
+	div uint32 // the divisor of an up list: U_1 · … · U_(l-1) at level l, at most 2^31
 }
 
-// ftreeList is a list of equal ports and whether choosing among them
-// divides d first (going up).
-type ftreeList struct {
-	up    bool
-	ports []int32
+// ftreeList is a list of equal ports, packed: its first port's index in
+// FTreeRouter.ports (the high 23 bits), whether choosing among them
+// divides d first (going up, bit 8) and their number (the low 8 bits; 0:
+// no route).
+type ftreeList uint32
+
+func packList(first int, up bool, n int) ftreeList {
+	l := ftreeList(first)<<9 | ftreeList(n)
+	if up {
+		l |= 1 << 8
+	}
+	return l
 }
 
 // Port returns switch s's local output port towards lid, or NoRoute.
@@ -53,19 +62,22 @@ func (r *FTreeRouter) Port(s, lid int32) int32 {
 		return NoRoute
 	}
 	row := &r.rows[s]
-	id := row.def
-	if i := dst - row.lo; uint32(i) < uint32(len(row.ids)) {
-		id = row.ids[i]
+	l := row.def
+	if i := uint32(dst - row.lo); i < uint32(len(row.ids)) {
+		l = row.ids[i]
 	}
-	if id < 0 {
+	n := uint32(l & 255)
+	switch {
+	case n == 0:
 		return NoRoute
+	case n == 1:
+		return r.ports[l>>9]
 	}
-	l := &r.lists[id]
-	d := int64(g) + int64(lid&(1<<r.lmc-1))
-	if l.up {
+	d := uint32(g) + uint32(lid&(1<<r.lmc-1))
+	if l&(1<<8) != 0 {
 		d /= row.div
 	}
-	return l.ports[d%int64(len(l.ports))]
+	return r.ports[uint32(l>>9)+d%n]
 }
 
 // ftreeBuilder collects, while fatTreeLevels routes, the list every switch
@@ -76,7 +88,8 @@ type ftreeBuilder struct {
 	ids   [][]int32        // ids[j][s]: switch s's list towards dsts[j]
 	seen  map[int32]int    // destination switch -> j
 	index map[string]int32 // a list's key -> its number
-	lists []ftreeList
+	lists []ftreeList      // by number, packed (ports in pool)
+	pool  []int32
 	key   []byte
 }
 
@@ -84,7 +97,8 @@ func newFTreeBuilder(nsw int) *ftreeBuilder {
 	return &ftreeBuilder{nsw: nsw, seen: map[int32]int{}, index: map[string]int32{}}
 }
 
-// intern returns the number of the list of ports (up: chosen by d / div).
+// intern returns the number of the list of ports (up: chosen by d / div),
+// -1 for none.
 func (b *ftreeBuilder) intern(up bool, ports []int32) int32 {
 	if len(ports) == 0 {
 		return -1
@@ -103,7 +117,8 @@ func (b *ftreeBuilder) intern(up bool, ports []int32) int32 {
 	}
 	id := int32(len(b.lists))
 	b.index[string(b.key)] = id
-	b.lists = append(b.lists, ftreeList{up: up, ports: slices.Clone(ports)})
+	b.lists = append(b.lists, packList(len(b.pool), up, len(ports)))
+	b.pool = append(b.pool, ports...)
 	return id
 }
 
@@ -126,7 +141,13 @@ func (b *ftreeBuilder) route(dst, s, id int32) {
 // answers with the host's port).
 func (b *ftreeBuilder) router(f *Fabric, lmc int, div func(s int) int64) *FTreeRouter {
 	r := &FTreeRouter{lmc: lmc, attach: f.attach, attachPort: f.attachPort,
-		rows: make([]ftreeRow, b.nsw), lists: b.lists}
+		rows: make([]ftreeRow, b.nsw), ports: b.pool}
+	list := func(id int32) ftreeList {
+		if id < 0 {
+			return 0
+		}
+		return b.lists[id]
+	}
 	count := map[int32]int{}
 	for s := range b.nsw {
 		clear(count)
@@ -135,16 +156,16 @@ func (b *ftreeBuilder) router(f *Fabric, lmc int, div func(s int) int64) *FTreeR
 				count[b.ids[j][s]]++
 			}
 		}
-		row := ftreeRow{def: -1, div: div(s)}
-		best := -1
+		def, best := int32(-1), -1
 		for _, id := range slices.Sorted(maps.Keys(count)) {
 			if count[id] > best {
-				row.def, best = id, count[id]
+				def, best = id, count[id]
 			}
 		}
+		row := ftreeRow{def: list(def), div: uint32(min(div(s), 1<<31))}
 		lo, hi := int32(-1), int32(-1)
 		for j, dst := range b.dsts {
-			if dst != int32(s) && b.ids[j][s] != row.def {
+			if dst != int32(s) && b.ids[j][s] != def {
 				if lo < 0 || dst < lo {
 					lo = dst
 				}
@@ -153,13 +174,13 @@ func (b *ftreeBuilder) router(f *Fabric, lmc int, div func(s int) int64) *FTreeR
 		}
 		if lo >= 0 {
 			row.lo = lo
-			row.ids = make([]int32, hi-lo+1)
+			row.ids = make([]ftreeList, hi-lo+1)
 			for i := range row.ids {
 				row.ids[i] = row.def
 			}
 			for j, dst := range b.dsts {
 				if dst != int32(s) && dst >= lo && dst <= hi {
-					row.ids[dst-lo] = b.ids[j][s]
+					row.ids[dst-lo] = list(b.ids[j][s])
 				}
 			}
 		}
@@ -171,12 +192,9 @@ func (b *ftreeBuilder) router(f *Fabric, lmc int, div func(s int) int64) *FTreeR
 // Bytes returns the size of r's state: its rows, lists and the hosts'
 // switches and ports.
 func (r *FTreeRouter) Bytes() int {
-	b := 4 * (len(r.attach) + len(r.attachPort))
+	b := 4 * (len(r.attach) + len(r.attachPort) + len(r.ports))
 	for _, row := range r.rows {
 		b += int(unsafe.Sizeof(row)) + 4*len(row.ids)
-	}
-	for _, l := range r.lists {
-		b += int(unsafe.Sizeof(l)) + 4*len(l.ports)
 	}
 	return b
 }

@@ -102,3 +102,42 @@ func TestFTreeRouterMatchesTheTables(t *testing.T) {
 		}
 	}
 }
+
+// TestFTreeRunRoutesKeepNoTables: a run's ftree routing (ComputeRunRoutes
+// with computed) makes no tables, and its check follows the compact
+// forwarding to the same verdict as the tables': routed where they route,
+// the same error where a host has no route (compute nodes that leave
+// hosts out).
+func TestFTreeRunRoutesKeepNoTables(t *testing.T) {
+	top, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 3, HostGbps: 8, SwitchGbps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, h := range top.Hosts() {
+		names = append(names, top.Nodes[h].Name)
+	}
+	for _, cn := range [][]string{nil, names, names[:8], names[20:]} {
+		opts := RoutingOptions{ComputeNodes: cn}
+		for lmc := 0; lmc <= 1; lmc++ {
+			tables, terr := ComputeRoutesWith(top, "ftree", lmc, 1, opts)
+			run, rerr := ComputeRunRoutes(top, "ftree", lmc, 1, opts, true)
+			if fmt.Sprint(terr) != fmt.Sprint(rerr) {
+				t.Fatalf("%d compute nodes, lmc %d: the run's routing says %v, the tables' %v", len(cn), lmc, rerr, terr)
+			}
+			if terr != nil {
+				continue
+			}
+			if run.LFT != nil || run.FTree == nil {
+				t.Fatalf("%d compute nodes, lmc %d: the run's routing keeps tables (%v) or no compact form (%v)", len(cn), lmc, run.LFT != nil, run.FTree == nil)
+			}
+			for s := range tables.LFT {
+				for lid, want := range tables.LFT[s] {
+					if got := run.port(int32(s), int32(lid)); got != want {
+						t.Fatalf("%d compute nodes, lmc %d: switch %d, LID %d: %d, the table %d", len(cn), lmc, s, lid, got, want)
+					}
+				}
+			}
+		}
+	}
+}
