@@ -39,9 +39,9 @@ func (n *Network) route(t *fabric.Topology) error {
 	// The run keeps the LIDs and service levels; its switches keep the
 	// tables a byte an entry, and the routing's int32 tables (four
 	// times their size, switches × LIDs) go as each is copied. Computed
-	// dor keeps no table: each switch computes its forwarding; ftree's
-	// switches look theirs up in its compact form (fabric.FTreeRouter),
-	// and no tables were made.
+	// dor keeps no table: each switch computes its forwarding; on a large
+	// fabric ftree's switches look theirs up in its compact form
+	// (fabric.FTreeRouter), and no tables were made.
 	n.routes = &fabric.Routes{LMC: r.LMC, SLs: r.SLs, DOR: r.DOR}
 	for s := range n.sws {
 		sw := &n.sws[s]
@@ -52,7 +52,7 @@ func (n *Network) route(t *fabric.Topology) error {
 			sw.dor, sw.index = r.DOR, int32(s)
 			continue
 		}
-		if r.FTree != nil {
+		if r.LFT == nil {
 			sw.ftree, sw.index = r.FTree, int32(s)
 			continue
 		}

@@ -307,3 +307,28 @@ func ownTable(n *Network, sw *switchState) {
 	}
 	sw.lft = lft
 }
+
+// A run's ftree keeps byte tables on a fabric of at most
+// fabric.FTreeTablesUpTo forwarding entries and its compact form alone
+// above: the 648-port Clos (35 000 entries) keeps tables, the 10 368-host
+// one (2.2 M) does not; with the limit at 0 the small one keeps none.
+func TestFTreeKeepsTablesOnlyWhereSmall(t *testing.T) {
+	if !fabric.FTreeKeepsTables(54, 648) || fabric.FTreeKeepsTables(216, 10368) {
+		t.Fatal("the 648-port Clos should keep tables, the 10 368-host one not")
+	}
+	defer func(n int) { fabric.FTreeTablesUpTo = n }(fabric.FTreeTablesUpTo)
+	sc := workload.LookupScenario("clos648-hotspot")
+	for _, limit := range []int{fabric.FTreeTablesUpTo, 0} {
+		fabric.FTreeTablesUpTo = limit
+		n, err := NewNetwork(sc, sc.Config(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for s := range n.sws {
+			sw := &n.sws[s]
+			if (sw.lft != nil) != (limit > 0) || (sw.ftree != nil) != (limit == 0) {
+				t.Fatalf("limit %d: switch %d keeps a table %v, the compact form %v", limit, s, sw.lft != nil, sw.ftree != nil)
+			}
+		}
+	}
+}

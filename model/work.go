@@ -230,7 +230,8 @@ const (
 // complete mesh or torus, which computes its forwarding from coordinates
 // (fabric.ComputeRunRoutes): then it grows as the nodes. ftree keeps at
 // most a list number per pair of switches (fabric.FTreeRouter), while it
-// is built and after.
+// is built and after, and tables only up to fabric.FTreeTablesUpTo
+// entries.
 func NetworkBytes(t *fabric.Topology, lmc int, routing string) int64 {
 	var hosts, switches, ports int64
 	for i := range t.Nodes {
@@ -245,11 +246,13 @@ func NetworkBytes(t *fabric.Topology, lmc int, routing string) int64 {
 	if routing == "dor" && fabric.DORComputed(t, lmc) {
 		return int64(min(b, math.MaxInt64/2))
 	}
+	lids := hosts << lmc
 	if routing == "ftree" {
 		b += float64(switches) * float64(switches) * bytesPerFTreePair
-		return int64(min(b, math.MaxInt64/2))
+		if !fabric.FTreeKeepsTables(int(switches), int(lids)) {
+			return int64(min(b, math.MaxInt64/2))
+		}
 	}
-	lids := hosts << lmc
 	b += float64(switches) * float64(lids) * bytesPerForwardingEntry
 	if routing == "dor" {
 		b += float64(hosts) * float64(lids) * bytesPerSLEntry

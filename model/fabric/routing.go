@@ -139,20 +139,34 @@ func ComputeRoutesWith(t *Topology, algorithm string, lmc, vls int, opts Routing
 	return ComputeRunRoutes(t, algorithm, lmc, vls, opts, false)
 }
 
+// FTreeTablesUpTo is the most forwarding entries (switches × LIDs) for
+// which a run's ftree keeps tables, a byte an entry in the run: up to a
+// megabyte they stay in the cache, and a lookup is one load, faster than
+// the compact form's few (BenchmarkFTreeLookup). Above it a run keeps the
+// compact form alone. A variable for tests.
+var FTreeTablesUpTo = 1 << 20
+
+// FTreeKeepsTables reports whether a run's ftree on a fabric of switches
+// switches and lids LIDs keeps tables (FTreeTablesUpTo).
+func FTreeKeepsTables(switches, lids int) bool {
+	return int64(switches)*int64(lids) <= int64(FTreeTablesUpTo)
+}
+
 // ComputeRunRoutes is ComputeRoutesWith; with computed, dor on a complete
 // mesh or torus (DORRouter.complete) returns Routes that compute
 // forwarding and service levels from coordinates (Routes.dor), in
 // O(switches + hosts) of memory and time instead of switches × LIDs of
 // tables and a check that follows every route: the same routes, which the
 // construction proves (the same errors too: what complete accepts, the
-// tables and the check accept). With computed, ftree returns its compact
-// forwarding alone (Routes.FTree, no LFT), checked as tables are.
+// tables and the check accept). With computed, ftree on a fabric of more
+// than FTreeTablesUpTo forwarding entries returns its compact forwarding
+// alone (Routes.FTree, no LFT), checked as tables are.
 func ComputeRunRoutes(t *Topology, algorithm string, lmc, vls int, opts RoutingOptions, computed bool) (*Routes, error) {
 	f, err := prepareFabric(t, algorithm, lmc, vls, opts)
 	if err != nil {
 		return nil, err
 	}
-	f.compactOnly = computed && algorithm == "ftree"
+	f.compactOnly = computed && algorithm == "ftree" && !FTreeKeepsTables(len(f.sws), len(f.hosts)<<lmc)
 	if computed && algorithm == "dor" {
 		d, err := f.dorSetup(lmc)
 		if err == nil && d.need > vls {

@@ -215,7 +215,7 @@ func (f *Fabric) fatTreeLevels(lmc int, level []int32, top int32) (*Routes, erro
 			}
 			for s := range f.sws {
 				if int32(s) != dst {
-					fb.route(dst, int32(s), fb.intern(goesUp[s] && level[s] > 0, c.of(int32(s))))
+					fb.route(dst, int32(s), fb.intern(goesUp[s] && level[s] > 0 && div[level[s]] > 1, c.of(int32(s))))
 				}
 			}
 		}

@@ -3,6 +3,7 @@ package fabric
 import (
 	"encoding/binary"
 	"maps"
+	"math/bits"
 	"slices"
 	"unsafe"
 )
@@ -20,27 +21,29 @@ import (
 // (TestFTreeRouterMatchesTheTables).
 type FTreeRouter struct {
 	lmc int
-	// attach[h], attachPort[h]: host h's switch (-1: none) and that
-	// switch's port to it (fabric.attach, fabric.attachPort).
-	attach, attachPort []int32
-	rows               []ftreeRow
+	// hosts[h]: host h's switch (-1: none) and that switch's port to it
+	// (fabric.attach, fabric.attachPort), side by side.
+	hosts []ftreeHost
+	rows  []ftreeRow
 	// ports holds every list once; a list is a packed ftreeList.
 	ports []int32
 }
 
+type ftreeHost struct{ sw, port int32 }
+
 // ftreeRow is one switch's choice of list by destination switch D: ids[D-lo]
 // for D in lo..lo+len(ids)-1, def for every other.
 type ftreeRow struct {
-	lo  int32
-	def ftreeList
-	ids []ftreeList
-	div uint32 // the divisor of an up list: U_1 · … · U_(l-1) at level l, at most 2^31
+	lo   int32
+	def  ftreeList
+	ids  []ftreeList
+	divM uint64 // divMagic of the divisor of an up list, U_1 · … · U_(l-1) at level l > 1 (at most 2^31)
 }
 
 // ftreeList is a list of equal ports, packed: its first port's index in
 // FTreeRouter.ports (the high 23 bits), whether choosing among them
-// divides d first (going up, bit 8) and their number (the low 8 bits; 0:
-// no route).
+// divides d first (going up above the leaves, bit 8) and their number (the
+// low 8 bits). List 0 is the one-port list of NoRoute.
 type ftreeList uint32
 
 func packList(first int, up bool, n int) ftreeList {
@@ -51,34 +54,57 @@ func packList(first int, up bool, n int) ftreeList {
 	return l
 }
 
-// Port returns switch s's local output port towards lid, or NoRoute.
+// Port returns switch s's local output port towards lid, or NoRoute. It
+// takes few branches, as the switch and the destination are as good as
+// random from one call to the next: a list without a route holds NoRoute,
+// and a switch's own hosts are picked after the list is read.
 func (r *FTreeRouter) Port(s, lid int32) int32 {
 	g := lid >> r.lmc
-	dst := r.attach[g]
-	if dst == s {
-		return r.attachPort[g]
-	}
-	if dst < 0 {
+	h := r.hosts[g]
+	if h.sw < 0 {
 		return NoRoute
 	}
 	row := &r.rows[s]
 	l := row.def
-	if i := uint32(dst - row.lo); i < uint32(len(row.ids)) {
+	if i := uint32(h.sw - row.lo); i < uint32(len(row.ids)) {
 		l = row.ids[i]
-	}
-	n := uint32(l & 255)
-	switch {
-	case n == 0:
-		return NoRoute
-	case n == 1:
-		return r.ports[l>>9]
 	}
 	d := uint32(g) + uint32(lid&(1<<r.lmc-1))
 	if l&(1<<8) != 0 {
-		d /= row.div
+		d = fastDiv(d, row.divM)
 	}
-	return r.ports[uint32(l>>9)+d%n]
+	p := r.ports[uint32(l>>9)+fastMod(d, uint32(l&255))]
+	if h.sw == s {
+		p = h.port
+	}
+	return p
 }
+
+// Division and remainder of 32-bit numbers by a divisor d > 1 known ahead,
+// by multiplying with m = 2^64 / d rounded up (Lemire, Kaser and Kurz,
+// "Faster remainder by direct computation", 2019): exact for every 32-bit
+// numerator (TestFastDivMod). A hardware division is several times as slow,
+// and ftree divides at every hop.
+func divMagic(d uint32) uint64 { return ^uint64(0)/uint64(d) + 1 }
+
+func fastDiv(a uint32, m uint64) uint32 {
+	hi, _ := bits.Mul64(m, uint64(a))
+	return uint32(hi)
+}
+
+func fastMod(a, d uint32) uint32 {
+	hi, _ := bits.Mul64(modMagic[d]*uint64(a), uint64(d))
+	return uint32(hi)
+}
+
+// modMagic[d] is divMagic(d) for the list lengths, 2 to 255; 0 for a list
+// of one port, which fastMod then maps to 0.
+var modMagic = func() (m [256]uint64) {
+	for d := 2; d < len(m); d++ {
+		m[d] = divMagic(uint32(d))
+	}
+	return m
+}()
 
 // ftreeBuilder collects, while fatTreeLevels routes, the list every switch
 // takes towards every destination switch, and then makes the rows.
@@ -94,14 +120,15 @@ type ftreeBuilder struct {
 }
 
 func newFTreeBuilder(nsw int) *ftreeBuilder {
-	return &ftreeBuilder{nsw: nsw, seen: map[int32]int{}, index: map[string]int32{}}
+	return &ftreeBuilder{nsw: nsw, seen: map[int32]int{}, index: map[string]int32{},
+		lists: []ftreeList{packList(0, false, 1)}, pool: []int32{NoRoute}}
 }
 
 // intern returns the number of the list of ports (up: chosen by d / div),
-// -1 for none.
+// 0 for none.
 func (b *ftreeBuilder) intern(up bool, ports []int32) int32 {
 	if len(ports) == 0 {
-		return -1
+		return 0
 	}
 	b.key = b.key[:0]
 	if up {
@@ -140,14 +167,12 @@ func (b *ftreeBuilder) route(dst, s, id int32) {
 // last that take one. A switch's own destination is never looked up (Port
 // answers with the host's port).
 func (b *ftreeBuilder) router(f *Fabric, lmc int, div func(s int) int64) *FTreeRouter {
-	r := &FTreeRouter{lmc: lmc, attach: f.attach, attachPort: f.attachPort,
+	r := &FTreeRouter{lmc: lmc, hosts: make([]ftreeHost, len(f.attach)),
 		rows: make([]ftreeRow, b.nsw), ports: b.pool}
-	list := func(id int32) ftreeList {
-		if id < 0 {
-			return 0
-		}
-		return b.lists[id]
+	for h, sw := range f.attach {
+		r.hosts[h] = ftreeHost{sw, f.attachPort[h]}
 	}
+	list := func(id int32) ftreeList { return b.lists[id] }
 	count := map[int32]int{}
 	for s := range b.nsw {
 		clear(count)
@@ -156,13 +181,16 @@ func (b *ftreeBuilder) router(f *Fabric, lmc int, div func(s int) int64) *FTreeR
 				count[b.ids[j][s]]++
 			}
 		}
-		def, best := int32(-1), -1
+		def, best := int32(0), -1
 		for _, id := range slices.Sorted(maps.Keys(count)) {
 			if count[id] > best {
 				def, best = id, count[id]
 			}
 		}
-		row := ftreeRow{def: list(def), div: uint32(min(div(s), 1<<31))}
+		row := ftreeRow{def: list(def)}
+		if d := min(div(s), 1<<31); d > 1 {
+			row.divM = divMagic(uint32(d))
+		}
 		lo, hi := int32(-1), int32(-1)
 		for j, dst := range b.dsts {
 			if dst != int32(s) && b.ids[j][s] != def {
@@ -192,7 +220,7 @@ func (b *ftreeBuilder) router(f *Fabric, lmc int, div func(s int) int64) *FTreeR
 // Bytes returns the size of r's state: its rows, lists and the hosts'
 // switches and ports.
 func (r *FTreeRouter) Bytes() int {
-	b := 4 * (len(r.attach) + len(r.attachPort) + len(r.ports))
+	b := 8*len(r.hosts) + 4*len(r.ports)
 	for _, row := range r.rows {
 		b += int(unsafe.Sizeof(row)) + 4*len(row.ids)
 	}

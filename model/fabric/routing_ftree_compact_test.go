@@ -104,15 +104,21 @@ func TestFTreeRouterMatchesTheTables(t *testing.T) {
 }
 
 // TestFTreeRunRoutesKeepNoTables: a run's ftree routing (ComputeRunRoutes
-// with computed) makes no tables, and its check follows the compact
+// with computed) on a fabric of more than FTreeTablesUpTo entries (here
+// the limit is 0) makes no tables, and its check follows the compact
 // forwarding to the same verdict as the tables': routed where they route,
 // the same error where a host has no route (compute nodes that leave
-// hosts out).
+// hosts out). Under the limit, it keeps tables.
 func TestFTreeRunRoutesKeepNoTables(t *testing.T) {
 	top, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 3, HostGbps: 8, SwitchGbps: 8})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if r, err := ComputeRunRoutes(top, "ftree", 0, 1, RoutingOptions{}, true); err != nil || r.LFT == nil {
+		t.Fatalf("under the limit: %v; want tables", err)
+	}
+	defer func(n int) { FTreeTablesUpTo = n }(FTreeTablesUpTo)
+	FTreeTablesUpTo = 0
 	var names []string
 	for _, h := range top.Hosts() {
 		names = append(names, top.Nodes[h].Name)
