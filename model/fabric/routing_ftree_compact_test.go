@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
@@ -143,6 +144,43 @@ func TestFTreeRunRoutesKeepNoTables(t *testing.T) {
 						t.Fatalf("%d compute nodes, lmc %d: switch %d, LID %d: %d, the table %d", len(cn), lmc, s, lid, got, want)
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestFastDivMod checks the multiply-by-reciprocal division and remainder
+// of the compact forwarding against the hardware's, for every list length
+// (2 to 255) and divisors up to 2^31, at the edges (0, around the divisor's
+// multiples, around 2^31 and 2^32) and at random numerators.
+func TestFastDivMod(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 26))
+	nums := func(d uint32) []uint32 {
+		a := []uint32{0, 1, d - 1, d, d + 1, 2*d - 1, 2 * d, 1<<31 - 1, 1 << 31, 1<<32 - 1, 1<<32 - 2, (1<<32-1)/d*d - 1, (1<<32 - 1) / d * d}
+		for range 200 {
+			a = append(a, rng.Uint32())
+		}
+		return a
+	}
+	for d := uint32(2); d < 256; d++ {
+		for _, a := range nums(d) {
+			if got := fastMod(a, d); got != a%d {
+				t.Fatalf("fastMod(%d, %d) = %d, want %d", a, d, got, a%d)
+			}
+		}
+	}
+	if fastMod(12345, 1) != 0 {
+		t.Fatal("a list of one port: fastMod must give 0")
+	}
+	divisors := []uint32{2, 3, 7, 18, 36, 72, 121, 1 << 16, 1<<16 + 1, 1<<31 - 1, 1 << 31}
+	for range 300 {
+		divisors = append(divisors, 2+rng.Uint32N(1<<31-1))
+	}
+	for _, d := range divisors {
+		m := divMagic(d)
+		for _, a := range nums(d) {
+			if got := fastDiv(a, m); got != a/d {
+				t.Fatalf("fastDiv(%d, divMagic(%d)) = %d, want %d", a, d, got, a/d)
 			}
 		}
 	}
