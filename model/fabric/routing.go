@@ -54,8 +54,9 @@ type Routes struct {
 	// (ComputeRunRoutes).
 	DOR *DORRouter
 	// FTree, when not nil, is ftree's forwarding kept compact, the same
-	// as LFT entry for entry (FTreeRouter): a run keeps it instead of
-	// tables.
+	// as LFT entry for entry (FTreeRouter): a run on a large fabric keeps
+	// it instead of tables (then LFT is nil). nil where a list of equal
+	// ports is too long to pack (more than 255 ports).
 	FTree *FTreeRouter
 }
 
@@ -180,6 +181,10 @@ func ComputeRunRoutes(t *Topology, algorithm string, lmc, vls int, opts RoutingO
 		}
 	}
 	r, _, err := f.route(algorithm, lmc, vls)
+	if err == nil && f.compactOnly && r.FTree == nil { // lists too long to pack: tables
+		f.compactOnly = false
+		r, _, err = f.route(algorithm, lmc, vls)
+	}
 	if err == nil {
 		err = f.check(r, vls)
 		var ce *cycleError

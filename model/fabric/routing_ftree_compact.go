@@ -117,6 +117,9 @@ type ftreeBuilder struct {
 	lists []ftreeList      // by number, packed (ports in pool)
 	pool  []int32
 	key   []byte
+	// full is set when a list does not fit the packing (more than 255
+	// ports, or the pool past 2^23): the fabric then keeps tables.
+	full bool
 }
 
 func newFTreeBuilder(nsw int) *ftreeBuilder {
@@ -142,6 +145,10 @@ func (b *ftreeBuilder) intern(up bool, ports []int32) int32 {
 	if id, ok := b.index[string(b.key)]; ok {
 		return id
 	}
+	if len(ports) > 255 || len(b.pool)+len(ports) > 1<<23 {
+		b.full = true
+		return 0
+	}
 	id := int32(len(b.lists))
 	b.index[string(b.key)] = id
 	b.lists = append(b.lists, packList(len(b.pool), up, len(ports)))
@@ -164,9 +171,13 @@ func (b *ftreeBuilder) route(dst, s, id int32) {
 // router makes the rows: each switch's most frequent list (the lowest
 // number among equally frequent ones) is its default, and the others are
 // kept for the range of destination switches between the first and the
-// last that take one. A switch's own destination is never looked up (Port
-// answers with the host's port).
+// last that take one. A switch's own destination has no list of its own
+// (Port answers with the host's port). It returns nil where a list did
+// not fit (full).
 func (b *ftreeBuilder) router(f *Fabric, lmc int, div func(s int) int64) *FTreeRouter {
+	if b.full {
+		return nil
+	}
 	r := &FTreeRouter{lmc: lmc, hosts: make([]ftreeHost, len(f.attach)),
 		rows: make([]ftreeRow, b.nsw), ports: b.pool}
 	for h, sw := range f.attach {

@@ -185,3 +185,40 @@ func TestFastDivMod(t *testing.T) {
 		}
 	}
 }
+
+// A list of equal ports too long to pack leaves ftree without its compact
+// form, and a run's routing then keeps tables: a Clos of 2 leaves and 256
+// spines gives each leaf 256 equal up ports.
+func TestFTreeTooLongAListKeepsTables(t *testing.T) {
+	b := newFTreeBuilder(1)
+	if b.intern(true, make([]int32, 256)); !b.full || b.router(nil, 0, nil) != nil {
+		t.Fatal("a list of 256 ports was packed")
+	}
+	top := &Topology{Kind: "clos"}
+	var leaves, spines []NodeID
+	for i := range 2 {
+		leaves = append(leaves, top.AddSwitch(fmt.Sprintf("L%d", i), 257))
+		mustLink(top, top.AddHost(fmt.Sprintf("H%d", i)), 0, leaves[i], 256)
+	}
+	for i := range 256 {
+		spines = append(spines, top.AddSwitch(fmt.Sprintf("S%d", i), 2))
+		for j, l := range leaves {
+			mustLink(top, l, i, spines[i], j)
+		}
+	}
+	for _, n := range leaves {
+		top.Nodes[n].Level = 1
+	}
+	for _, n := range spines {
+		top.Nodes[n].Level = 2
+	}
+	defer func(n int) { FTreeTablesUpTo = n }(FTreeTablesUpTo)
+	FTreeTablesUpTo = 0
+	r, err := ComputeRunRoutes(top, "ftree", 0, 1, RoutingOptions{}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.FTree != nil || r.LFT == nil {
+		t.Fatalf("compact form %v, tables %v; want tables alone", r.FTree != nil, r.LFT != nil)
+	}
+}
