@@ -54,6 +54,24 @@ func TestFTreeRouterMatchesTheTables(t *testing.T) {
 	for _, cn := range [][]string{names[:1], names[:8], names[20:]} {
 		cases = append(cases, fabricCase{fmt.Sprintf("fattree k=4 n=3, %d compute nodes", len(cn)), k4, RoutingOptions{ComputeNodes: cn}})
 	}
+	// A spine listed before the leaves: the first host's switch is switch
+	// 1, not 0 (the routing computes candidates per destination switch and
+	// must not take switch 1's for computed before any).
+	spineFirst := &Topology{Kind: "ibnetdiscover"}
+	s0 := spineFirst.AddSwitch("S0", 4)
+	var leafs []NodeID
+	for i := range 2 {
+		leafs = append(leafs, spineFirst.AddSwitch(fmt.Sprintf("L%d", i), 4))
+		for j := range 2 {
+			mustLink(spineFirst, spineFirst.AddHost(fmt.Sprintf("H%d%d", i, j)), 0, leafs[i], j)
+		}
+	}
+	s1 := spineFirst.AddSwitch("S1", 4)
+	for i, l := range leafs {
+		mustLink(spineFirst, l, 2, s0, i)
+		mustLink(spineFirst, l, 3, s1, i)
+	}
+	cases = append(cases, fabricCase{"imported clos, a spine first", spineFirst, RoutingOptions{}})
 	storage := importedClos(4, 2, 2, 0, 1)
 	mustLink(storage, storage.AddHost("storage"), 0, storage.Lookup("S0"), 4)
 	cases = append(cases, fabricCase{"imported clos, storage on a spine, roots", storage, RoutingOptions{Roots: []string{"S0", "S1"}}})
