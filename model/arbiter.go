@@ -10,7 +10,7 @@ import "math/bits"
 func (n *Network) nextInputCommitted(sw *switchState, pt *port, vl VL) (in, slot int32) {
 	ln := n.lane(sw.firstPort+pt.local, vl)
 	if ln.commit == 0 {
-		first := firstReady(sw.ready[sw.readyWord(pt.local, vl, n.nVL):][:sw.words], ln.rrIn)
+		first := firstReady(n.ready[n.readyWord(sw.firstPort+pt.local, vl):][:sw.words], ln.rrIn)
 		if first < 0 {
 			return -1, -1
 		}

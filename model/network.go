@@ -192,6 +192,13 @@ type Network struct {
 	hcas   []hcaState
 	sws    []switchState
 	voqs   voqTable // the VoQs of every switch (switch.go)
+	// ready holds every switch output's ready bits, readyStride words
+	// per output and VL, by global port (readyWord): bit in of output
+	// p's words on VL vl is set while VoQ (in, vl, p) is not empty. An
+	// arrival finds its word from the packet alone, without the output
+	// port's line.
+	ready       []uint64
+	readyStride int32
 	flows  []flowState
 	pkts   []packet
 	free   []int32
@@ -473,9 +480,10 @@ func (n *Network) build(t *fabric.Topology) error {
 	for s := range n.sws {
 		sw := &n.sws[s]
 		sw.words = (sw.nPorts + 63) / 64
-		sw.ready = make([]uint64, int(sw.nPorts)*n.nVL*int(sw.words))
+		n.readyStride = max(n.readyStride, sw.words)
 		switchPorts += int(sw.nPorts)
 	}
+	n.ready = make([]uint64, len(n.ports)*n.nVL*int(n.readyStride))
 	n.voqs.init(switchPorts) // room for a VoQ per switch port; grows if more are busy
 	if err := n.applyVictimMask(t, n.cfg.CC.VictimMask); err != nil {
 		return err
@@ -595,7 +603,6 @@ func (n *Network) arrive(k int32) {
 	// At a switch: the output port (routed at transmit) names the switch,
 	// the packet its input's local index.
 	out := &n.ports[pk.outPort]
-	sw := &n.sws[out.owner]
 	in := int32(pk.inLocal)
 	q := n.voqs.at(n.voqs.get(voqKey(pk.outPort, pk.vl, in)))
 	n.push(q, k)
@@ -603,7 +610,7 @@ func (n *Network) arrive(k int32) {
 	ln.waiting++
 	out.queued++
 	if q.head == k { // a new head
-		sw.ready[sw.readyWord(out.local, pk.vl, n.nVL)+int(in>>6)] |= 1 << (in & 63)
+		n.ready[n.readyWord(pk.outPort, pk.vl)+int(in>>6)] |= 1 << (in & 63)
 		ln.heads++
 	}
 	n.enterVoQ(in, pk.outPort, pk.vl, pk.credits)

@@ -104,7 +104,7 @@ func (c *propChecker) check() error {
 					if q.tail != last {
 						fail("%s: tail %d, last packet %d", where, q.tail, last)
 					}
-					bit := sw.ready[sw.readyWord(out, VL(v), n.nVL)+int(in>>6)]>>(in&63)&1 == 1
+					bit := n.ready[n.readyWord(sw.firstPort+out, VL(v))+int(in>>6)]>>(in&63)&1 == 1
 					if bit == q.empty() {
 						fail("%s: ready bit %v, empty %v", where, bit, q.empty())
 					}

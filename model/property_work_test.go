@@ -84,9 +84,9 @@ func idleOutputWithWork(n *Network, at engine.Time) error {
 					}
 					continue
 				}
-				r := sw.readyWord(out, VL(v), n.nVL)
+				r := n.readyWord(sw.firstPort+out, VL(v))
 				for w := 0; w < int(sw.words); w++ {
-					for m := sw.ready[r+w]; m != 0; m &= m - 1 {
+					for m := n.ready[r+w]; m != 0; m &= m - 1 {
 						in := int32(w<<6 | bits.TrailingZeros64(m))
 						q := n.voqs.at(n.voqs.find(voqKey(o, VL(v), in)))
 						if q.credits <= cr {

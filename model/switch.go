@@ -10,8 +10,7 @@ import (
 type switchState struct {
 	firstPort int32
 	nPorts    int32
-	ready     []uint64 // [out][vl][words]: bit in: VoQ (in, vl, out) is not empty
-	words     int32    // words of ready per output and VL
+	words     int32    // words of Network.ready an output and VL of the switch uses
 	lft       []uint8  // destination LID -> output port (local), lftNoRoute where none: a byte a LID
 	// dor computes the forwarding of switch index where lft is nil
 	// (dor on a complete mesh or torus: Routes.dor), and ftree looks it
@@ -218,9 +217,10 @@ func (sw *switchState) out(lid int32) int32 {
 	return sw.firstPort + sw.dor.Port(sw.index, lid)
 }
 
-// readyWord returns the first word of output out's ready bits on VL vl.
-func (sw *switchState) readyWord(out int32, vl VL, nVL int) int {
-	return (int(out)*nVL + int(vl)) * int(sw.words)
+// readyWord returns the index in n.ready of the first word of output p's
+// (a global port) ready bits on VL vl.
+func (n *Network) readyWord(p int32, vl VL) int {
+	return (int(p)*n.nVL + int(vl)) * int(n.readyStride)
 }
 
 // txDone wakes switch output p when its link frees with packets waiting.
@@ -302,7 +302,7 @@ func (n *Network) takeVoQ(sw *switchState, pt *port, in int32, vl VL, slot int32
 	ln := n.lane(sw.firstPort+pt.local, vl)
 	k := n.pop(q)
 	if q.empty() {
-		sw.ready[sw.readyWord(pt.local, vl, n.nVL)+int(in>>6)] &^= 1 << (in & 63)
+		n.ready[n.readyWord(sw.firstPort+pt.local, vl)+int(in>>6)] &^= 1 << (in & 63)
 		n.voqs.release(slot)
 	}
 	ln.waiting--
@@ -333,19 +333,19 @@ func (n *Network) nextInput(sw *switchState, pt *port, vl VL) (in, slot int32) {
 	if ln.failHeads == ln.heads && cr <= ln.failCredits {
 		return -1, -1
 	}
-	r := sw.readyWord(pt.local, vl, n.nVL)
+	r := n.readyWord(sw.firstPort+pt.local, vl)
 	key := voqKey(sw.firstPort+pt.local, vl, 0) // | in: the key of input in
 	start := ln.rrIn
 	if sw.words == 1 {
 		// Rotate the ready bits so that the pointer's bit comes first.
-		for m := bits.RotateLeft64(sw.ready[r], -int(start)); m != 0; m &= m - 1 {
+		for m := bits.RotateLeft64(n.ready[r], -int(start)); m != 0; m &= m - 1 {
 			in := (start + int32(bits.TrailingZeros64(m))) & 63
 			if slot := n.voqs.find(key | uint32(in)); n.voqs.at(slot).credits <= cr {
 				return in, slot
 			}
 		}
 	} else {
-		words := sw.ready[r : r+int(sw.words)]
+		words := n.ready[r : r+int(sw.words)]
 		w0, below := int(start>>6), uint64(1)<<(start&63)-1
 		for i := 0; i <= len(words); i++ {
 			w := w0 + i // below 2·len(words)
