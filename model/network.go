@@ -187,11 +187,12 @@ type Network struct {
 	sim      engine.Sim
 	end      engine.Time
 
-	ports  []port
-	lanes  []lane // per port and VL: lane(p, vl)
-	hcas   []hcaState
-	sws    []switchState
-	voqs   voqTable // the VoQs of every switch (switch.go)
+	ports []port
+	lanes []lane // per port and VL: lane(p, vl)
+	hcas  []hcaState
+	sws   []switchState
+	voqs  voqTable // the VoQs of every switch (switch.go)
+
 	// ready holds every switch output's ready bits, readyStride words
 	// per output and VL, by global port (readyWord): bit in of output
 	// p's words on VL vl is set while VoQ (in, vl, p) is not empty. An
@@ -199,6 +200,7 @@ type Network struct {
 	// port's line.
 	ready       []uint64
 	readyStride int32
+
 	flows  []flowState
 	pkts   []packet
 	free   []int32

@@ -10,8 +10,8 @@ import (
 type switchState struct {
 	firstPort int32
 	nPorts    int32
-	words     int32    // words of Network.ready an output and VL of the switch uses
-	lft       []uint8  // destination LID -> output port (local), lftNoRoute where none: a byte a LID
+	words     int32   // words of Network.ready an output and VL of the switch uses
+	lft       []uint8 // destination LID -> output port (local), lftNoRoute where none: a byte a LID
 	// dor computes the forwarding of switch index where lft is nil
 	// (dor on a complete mesh or torus: Routes.dor), and ftree looks it
 	// up where neither is set (Routes.FTree).
