@@ -240,3 +240,51 @@ func TestFTreeTooLongAListKeepsTables(t *testing.T) {
 		t.Fatalf("compact form %v, tables %v; want tables alone", r.FTree != nil, r.LFT != nil)
 	}
 }
+
+// TestFTreeRouterIsCompact: a switch's default is the list most of its
+// destinations take, so it keeps list numbers only for the rest. On the
+// 648-port Clos a leaf sends every other leaf's hosts up its one list and
+// keeps none; a spine has a list per leaf, one its default, and keeps 35.
+// On a 4-ary 3-tree a leaf keeps none, a middle switch the 4 leaves below
+// it, and a top switch, whose 16 leaves share 4 lists (one per pod), keeps
+// the 12 beyond its default's pod.
+func TestFTreeRouterIsCompact(t *testing.T) {
+	for _, c := range []struct {
+		kind string
+		p    TopoParams
+		keep map[int]int // level -> list numbers kept by each switch
+	}{
+		{"clos", TopoParams{Preset: "648"}, map[int]int{1: 0, 2: 35}},
+		{"fattree", TopoParams{K: 4, Levels: 3, HostGbps: 8, SwitchGbps: 8}, map[int]int{1: 0, 2: 4, 3: 12}},
+	} {
+		top, err := GenerateTopology(c.kind, c.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := prepareFabric(top, "ftree", 0, 1, RoutingOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _, err := f.route("ftree", 0, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var leaves []int32
+		for s, n := range f.sws {
+			if top.Nodes[n].Level == 1 {
+				leaves = append(leaves, int32(s))
+			}
+		}
+		for s, row := range r.FTree.rows {
+			node := top.Nodes[f.sws[s]]
+			if want := c.keep[node.Level]; len(row.ids) != want {
+				t.Errorf("%s: switch %s (level %d) keeps %d list numbers, want %d", c.kind, node.Name, node.Level, len(row.ids), want)
+			}
+			// Of equally frequent lists the lowest numbered, the first
+			// leaf's, is a Clos spine's default: it keeps the others'.
+			if c.kind == "clos" && node.Level == 2 && row.lo != leaves[1] {
+				t.Errorf("clos: spine %s keeps lists from switch %d, want %d (the second leaf)", node.Name, row.lo, leaves[1])
+			}
+		}
+	}
+}
