@@ -288,3 +288,34 @@ func TestFTreeRouterIsCompact(t *testing.T) {
 		}
 	}
 }
+
+// Naming the top switches of a 4-ary 3-tree as roots ranks it as its
+// levels say (the leaves two hops below the roots), so ftree routes it as
+// without them, entry for entry, and so does its compact form.
+func TestFTreeRootsOfAThreeLevelTree(t *testing.T) {
+	top, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 3, HostGbps: 8, SwitchGbps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var roots []string
+	for _, n := range top.Switches() {
+		if top.Nodes[n].Level == 3 {
+			roots = append(roots, top.Nodes[n].Name)
+		}
+	}
+	plain, err := ComputeRoutes(top, "ftree", 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rooted, err := ComputeRoutesWith(top, "ftree", 0, 1, RoutingOptions{Roots: roots})
+	if err != nil {
+		t.Fatalf("roots %v: %v", roots, err)
+	}
+	for s := range plain.LFT {
+		for lid, want := range plain.LFT[s] {
+			if rooted.LFT[s][lid] != want || rooted.FTree.Port(int32(s), int32(lid)) != want {
+				t.Fatalf("switch %d, LID %d: %d with roots (compact %d), %d without", s, lid, rooted.LFT[s][lid], rooted.FTree.Port(int32(s), int32(lid)), want)
+			}
+		}
+	}
+}
