@@ -14,21 +14,20 @@ import (
 // meshScenario is a dimension-order-routed mesh of dims routers, one host
 // each, with light uniform traffic.
 func meshScenario(t *testing.T, dims []int) *workload.Scenario {
-	t.Helper()
-	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "memmesh", Source: []byte(fmt.Sprint(dims)), Phases: 1, Topology: "mesh", Routing: "dor",
-		Topo:    fabric.TopoParams{Dims: dims, HostsPerRouter: 1},
-		Traffic: []workload.TrafficSpec{{Name: "a", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sc
+	return lightScenario(t, "mesh", "dor", fabric.TopoParams{Dims: dims, HostsPerRouter: 1})
 }
 
 // treeScenario is an ftree-routed k-ary 3-tree with light uniform traffic.
 func treeScenario(t *testing.T, k int) *workload.Scenario {
+	return lightScenario(t, "fattree", "ftree", fabric.TopoParams{K: k, Levels: 3})
+}
+
+// lightScenario is a generated topology with uniform Poisson traffic at a
+// tenth of each host's link.
+func lightScenario(t *testing.T, topology, routing string, p fabric.TopoParams) *workload.Scenario {
 	t.Helper()
-	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "memtree", Source: []byte(fmt.Sprint(k)), Phases: 1, Topology: "fattree", Routing: "ftree",
-		Topo:    fabric.TopoParams{K: k, Levels: 3},
+	sc, err := workload.NewScenario(workload.ScenarioSpec{Name: "mem" + topology, Source: []byte(fmt.Sprint(p)), Phases: 1,
+		Topology: topology, Routing: routing, Topo: p,
 		Traffic: []workload.TrafficSpec{{Name: "a", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
 	if err != nil {
 		t.Fatal(err)

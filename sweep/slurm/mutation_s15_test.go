@@ -100,6 +100,19 @@ func (c *cancelFails) Cancel(ctx context.Context, ids []string) error {
 	return errors.New("scancel: timed out")
 }
 
+// blockManifest puts a directory where f's manifest goes: the atomic rename
+// onto it fails, even for root.
+func blockManifest(t *testing.T, f *slurmFixture) {
+	t.Helper()
+	manifest := f.dir.File(slurm.ManifestFile)
+	if err := os.Remove(manifest); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(manifest, "in-the-way"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // A submission whose manifest cannot be written fails and cancels every job
 // it submitted: the next ccsweep slurm would not know them and would submit
 // their shards again, beside them. The manifest in memory names no new
@@ -108,15 +121,7 @@ func TestSlurmSubmitFailsWhenTheManifestCannotBeWritten(t *testing.T) {
 	f := newSlurmFixture(t)
 	s := f.setup(t)
 	o := outstanding(t, s, f.sched)
-	// A directory where the manifest goes: the atomic rename onto it fails,
-	// even for root.
-	manifest := f.dir.File(slurm.ManifestFile)
-	if err := os.Remove(manifest); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(manifest, "in-the-way"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	blockManifest(t, f)
 	sub, err := s.Submit(context.Background(), f.sched, o)
 	if err == nil {
 		t.Fatalf("submitted %+v with no manifest written, no error", sub)
@@ -135,13 +140,7 @@ func TestSlurmSubmitNamesTheJobsItCouldNotCancel(t *testing.T) {
 	f := newSlurmFixture(t)
 	s := f.setup(t)
 	o := outstanding(t, s, f.sched)
-	manifest := f.dir.File(slurm.ManifestFile)
-	if err := os.Remove(manifest); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(manifest, "in-the-way"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	blockManifest(t, f)
 	sched := &cancelFails{*f.sched}
 	_, err := s.Submit(context.Background(), sched, o)
 	if err == nil || !strings.Contains(err.Error(), "101, 102, 103") || !strings.Contains(err.Error(), "scancel: timed out") {
