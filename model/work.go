@@ -209,13 +209,13 @@ var MemoryBudget int64
 // Bytes a built network holds, by what drives them: forwarding state per
 // (switch, LID) pair (a routing's int32 table and the switch's byte
 // table, which both exist while the network is built; it keeps the byte
-// table only), ftree's list numbers per pair of switches (it makes no
-// tables), dimension-order routing's service level per (host, LID) pair,
+// table only), ftree's list numbers per pair of switches (where the
+// fabric is too large for tables, it makes none), dimension-order routing's service level per (host, LID) pair,
 // and what each host (its adapter, port, flows and their samples) and each
 // switch port (its state, lanes, VoQs) keeps apart from that. Against the
 // live heap after NewNetwork of meshes of 1 000 and 2 000 hosts and fat
 // trees of 1 000 and 2 744 (TestNetworkBytesBoundsTheLiveHeap), the
-// estimate is 1.2 to 1.4 times it.
+// estimate is 1.4 to 1.5 times it.
 const (
 	bytesPerForwardingEntry = 5
 	bytesPerFTreePair       = 4
