@@ -24,14 +24,7 @@ func BenchmarkFTreeLookup(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		f, err := prepareFabric(top, "ftree", 0, 1, RoutingOptions{})
-		if err != nil {
-			b.Fatal(err)
-		}
-		r, _, err := f.route("ftree", 0, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
+		_, r := routeFTree(b, top, 0, RoutingOptions{})
 		lft := make([][]uint8, len(r.LFT))
 		for s := range lft {
 			lft[s] = make([]uint8, len(r.LFT[s]))

@@ -8,6 +8,21 @@ import (
 	"testing"
 )
 
+// routeFTree routes top by ftree with lmc and opts, tables and compact
+// form both, unchecked.
+func routeFTree(tb testing.TB, top *Topology, lmc int, opts RoutingOptions) (*Fabric, *Routes) {
+	tb.Helper()
+	f, err := prepareFabric(top, "ftree", lmc, 1, opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	r, _, err := f.route("ftree", lmc, 1)
+	if err != nil {
+		tb.Fatalf("lmc %d: %v", lmc, err)
+	}
+	return f, r
+}
+
 // TestFTreeRouterMatchesTheTables compares ftree's compact forwarding with
 // its tables, entry for entry (every switch, every LID, no route included),
 // on generated k-ary n-trees and Clos networks (parallel links, lmc 0 to
@@ -86,14 +101,7 @@ func TestFTreeRouterMatchesTheTables(t *testing.T) {
 	}
 	for _, c := range cases {
 		for lmc := 0; lmc <= 2; lmc++ {
-			f, err := prepareFabric(c.top, "ftree", lmc, 1, c.opts)
-			if err != nil {
-				t.Fatalf("%s: %v", c.name, err)
-			}
-			r, _, err := f.route("ftree", lmc, 1)
-			if err != nil {
-				t.Fatalf("%s lmc %d: %v", c.name, lmc, err)
-			}
+			f, r := routeFTree(t, c.top, lmc, c.opts)
 			if r.FTree == nil {
 				t.Fatalf("%s lmc %d: no compact forwarding", c.name, lmc)
 			}
@@ -261,14 +269,7 @@ func TestFTreeRouterIsCompact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		f, err := prepareFabric(top, "ftree", 0, 1, RoutingOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, _, err := f.route("ftree", 0, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		f, r := routeFTree(t, top, 0, RoutingOptions{})
 		var leaves []int32
 		for s, n := range f.sws {
 			if top.Nodes[n].Level == 1 {
