@@ -39,8 +39,8 @@ import (
 //	                             # (opensm-lfts.dump, ibroute output)
 //	roots = ["spine1"]           # updn, ftree: root switches (names or
 //	root_guid_file = "roots.txt" # 0xGUIDs), or OpenSM's root GUID file;
-//	compute_nodes = ["node01"]   # ftree: the hosts it ranks switches
-//	cn_guid_file = "cn.txt"      # from, or OpenSM's compute node file
+//	compute_nodes = ["node01"]   # ftree: the hosts whose switches are
+//	cn_guid_file = "cn.txt"      # the leaves, or OpenSM's compute node file
 //	allow_deadlock = true        # run a routing with a channel cycle
 //	adaptive = true              # adaptive routing among equal-cost ports
 //	[[flow]]                     # greedy flows, as the testbed's

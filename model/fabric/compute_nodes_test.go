@@ -6,13 +6,12 @@ import (
 	"testing"
 )
 
-// TestUnreachableNamesHostsThatAreNotComputeNodes: ftree ranks switches
-// from the compute nodes' switches, so compute nodes that leave out hosts
-// may leave those hosts without routes (as OpenSM's fat-tree routing,
-// which does not guarantee routes between non-compute nodes). The refusal
-// then says which of the two hosts are not compute nodes and what to do;
-// with every host a compute node the same fabric routes.
-func TestUnreachableNamesHostsThatAreNotComputeNodes(t *testing.T) {
+// TestComputeNodesMarkTheLeaves: ftree ranks the switches as OpenSM's
+// ftree does, from every host's switch, so compute nodes only mark the
+// leaves: on a k-ary n-tree any set of them routes every host, by the same
+// tables as none (OpenSM 3.3.23 programs the same tables with and without
+// -u for the first two leaves' hosts; TestOpenSMOracle compares).
+func TestComputeNodesMarkTheLeaves(t *testing.T) {
 	top, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 3, HostGbps: 10, SwitchGbps: 10})
 	if err != nil {
 		t.Fatal(err)
@@ -21,11 +20,47 @@ func TestUnreachableNamesHostsThatAreNotComputeNodes(t *testing.T) {
 	for _, h := range top.Hosts() {
 		all = append(all, top.Nodes[h].Name)
 	}
-	if _, err := ComputeRoutesWith(top, "ftree", 0, 1, RoutingOptions{ComputeNodes: all}); err != nil {
-		t.Fatalf("every host a compute node: %v", err)
+	want, err := ComputeRoutes(top, "ftree", 0, 1)
+	if err != nil {
+		t.Fatal(err)
 	}
-	hint := regexp.MustCompile(`host (\S+) does not reach host (\S+) at LID \d+: .* \((?:(\S+) is not a compute node|(\S+) and (\S+) are not compute nodes): switches are ranked from the compute nodes' switches.*name every host that sends or receives in compute_nodes\)$`)
-	for _, compute := range [][]string{{"H1"}, all[:8], all[20:]} {
+	for _, compute := range [][]string{{"H1"}, all[:8], all[20:], all} {
+		r, err := ComputeRoutesWith(top, "ftree", 0, 1, RoutingOptions{ComputeNodes: compute})
+		if err != nil {
+			t.Errorf("%d compute nodes: %v", len(compute), err)
+			continue
+		}
+		for s := range want.LFT {
+			if !slices.Equal(r.LFT[s], want.LFT[s]) {
+				t.Errorf("%d compute nodes: switch %s's table %v, without compute nodes %v", len(compute), top.Nodes[NewFabric(top).sws[s]].Name, r.LFT[s], want.LFT[s])
+				break
+			}
+		}
+	}
+}
+
+// TestUnreachableNamesHostsThatAreNotComputeNodes: where OpenSM's ranking
+// fails (a storage host on a spine ranks that spine with the leaves, so the
+// compute nodes' leaves are not the farthest from the roots), ftree ranks
+// from the compute nodes' switches, and compute nodes that leave out hosts
+// may leave those hosts without routes (as OpenSM's fat-tree routing, which
+// does not guarantee routes between non-compute nodes). The refusal then
+// says which of the two hosts are not compute nodes and what to do; with
+// every host but the storage host a compute node the same fabric routes.
+func TestUnreachableNamesHostsThatAreNotComputeNodes(t *testing.T) {
+	top := importedClos(4, 2, 2, 0, 1)
+	mustLink(top, top.AddHost("storage"), 0, top.Lookup("S0"), 4)
+	var all []string
+	for _, h := range top.Hosts() {
+		if n := top.Nodes[h].Name; n != "storage" {
+			all = append(all, n)
+		}
+	}
+	if _, err := ComputeRoutesWith(top, "ftree", 0, 1, RoutingOptions{ComputeNodes: all}); err != nil {
+		t.Fatalf("every host but storage a compute node: %v", err)
+	}
+	hint := regexp.MustCompile(`host (\S+) does not reach host (\S+) at LID \d+: .* \((?:(\S+) is not a compute node|(\S+) and (\S+) are not compute nodes): ftree places the leaves by the compute nodes' switches.*name every host that sends or receives in compute_nodes\)$`)
+	for _, compute := range [][]string{{"Ha0"}, all[:2], all[4:]} {
 		_, err := ComputeRoutesWith(top, "ftree", 0, 1, RoutingOptions{ComputeNodes: compute})
 		if err == nil {
 			t.Fatalf("compute nodes %v: routed; want a host without a route", compute)
@@ -62,7 +97,7 @@ func TestUnreachableHintNamesOnlyNonComputeHosts(t *testing.T) {
 	}
 	f := NewFabric(top)
 	name := func(h int) string { return top.Nodes[f.hosts[h]].Name }
-	const tail = ": switches are ranked from the compute nodes' switches, and routes to or from other hosts are not guaranteed; name every host that sends or receives in compute_nodes)"
+	const tail = ": ftree places the leaves by the compute nodes' switches, and routes to or from other hosts are not guaranteed; name every host that sends or receives in compute_nodes)"
 	base := func(h, g int) string {
 		return "host " + name(h) + " does not reach host " + name(g) + " at LID 7: switch X has no route"
 	}

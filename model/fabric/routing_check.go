@@ -150,8 +150,9 @@ func (f *Fabric) check(r *Routes, vls int) error {
 
 // unreachable is the error of host h not reaching host g at lid. Where
 // compute nodes were given and h or g is not one, it says that they are
-// the likely cause: ftree ranks from the compute nodes' switches, so a host
-// left out may have no route (OpenSM ranks otherwise; docs/fabrics.md).
+// the likely cause: ftree places the leaves by the compute nodes'
+// switches (and ranks from them where OpenSM's ranking fails), so a host
+// left out may have no route (docs/fabrics.md).
 func (f *Fabric) unreachable(h, g, lid int, why string) error {
 	name := func(h int) string { return f.t.Nodes[f.hosts[h]].Name }
 	err := fmt.Errorf("host %s does not reach host %s at LID %d: %s", name(h), name(g), lid, why)
@@ -168,7 +169,7 @@ func (f *Fabric) unreachable(h, g, lid int, why string) error {
 	if len(others) == 1 {
 		what = others[0] + " is not a compute node"
 	}
-	return fmt.Errorf("%w (%s: switches are ranked from the compute nodes' switches, and routes to or from other hosts are not guaranteed; name every host that sends or receives in compute_nodes)", err, what)
+	return fmt.Errorf("%w (%s: ftree places the leaves by the compute nodes' switches, and routes to or from other hosts are not guaranteed; name every host that sends or receives in compute_nodes)", err, what)
 }
 
 // findCycle returns a cycle of the channel dependency graph whose turns

@@ -58,16 +58,20 @@ func (f *Fabric) fatTree(lmc int) (*Routes, []int32, error) {
 // treeLevels returns every switch's level in the tree. A generated tree's
 // switches have their Level. Otherwise (a fabric read from ibnetdiscover,
 // or roots or compute nodes given) the switches are ranked as OpenSM's
-// ftree ranks them: with roots given, by hop count from the nearest root,
-// the roots at the top and the switches other than roots of the compute
-// hosts (every host where no compute nodes are given) at level 1, which
-// must all be equally far from the roots (hosts on a root, such as I/O
-// nodes on a spine, are allowed); without roots, a switch's level is one more than
-// its hop count from the nearest switch of a compute host. A switch the
-// ranking cannot place (no compute host or root reaches it, or below the
-// leaves) is an error naming it, as is a leaf out of line. Dead ends
-// (aggregation nodes, routers: see deadEnd) are outside the tree, level 0:
-// no route passes them.
+// ftree ranks them (fabric_rank in osm_ucast_ftree.c): by hop count from
+// the nearest root, the roots at the top. The roots are the given ones, or
+// else the switches farthest from every host's switch. The leaves, level
+// 1, are the switches other than roots of the compute hosts (every host
+// where no compute nodes are given); they must all be equally far from the
+// roots (hosts on a root, such as I/O nodes on a spine, are allowed).
+// Where that fails with compute nodes and no roots given (OpenSM refuses:
+// a storage host on a spine ranks that spine with the leaves), and where
+// neither is given, a switch's level is one more than its hop count from
+// the nearest switch of a compute host (on a fat tree where OpenSM's
+// ranking works, the same levels). A switch the ranking cannot place (no
+// compute host or root reaches it, or below the leaves) is an error naming
+// it, as is a leaf out of line. Dead ends (aggregation nodes, routers: see
+// deadEnd) are outside the tree, level 0: no route passes them.
 func (f *Fabric) treeLevels() ([]int32, error) {
 	t := f.t
 	level := make([]int32, len(f.sws))
@@ -88,21 +92,64 @@ func (f *Fabric) treeLevels() ([]int32, error) {
 	if len(leaves) == 0 {
 		return nil, fmt.Errorf("not a fat tree: no compute host is linked to a switch")
 	}
-	name := func(s int) string { return t.Nodes[f.sws[s]].Name }
-	if f.rootSet == nil {
-		d := f.hopsFrom(leaves)
-		for s := range level {
-			if f.deadEnd(int32(s)) && !leaf[s] {
-				continue // level 0: outside the tree
-			}
-			if d[s] < 0 {
-				return nil, fmt.Errorf("not a fat tree: switch %s is not linked to the switches of the compute hosts", name(s))
-			}
-			level[s] = d[s] + 1
-		}
-		return level, nil
+	if f.rootSet != nil {
+		return f.levelsFromRoots(f.rootSet, leaves, leaf)
 	}
-	d := f.hopsFrom(f.rootSet)
+	if f.compute != nil {
+		if level, err := f.levelsFromRoots(f.farthestFromHosts(), leaves, leaf); err == nil {
+			return level, nil
+		}
+	}
+	d := f.hopsFrom(leaves)
+	for s := range level {
+		if f.deadEnd(int32(s)) && !leaf[s] {
+			continue // level 0: outside the tree
+		}
+		if d[s] < 0 {
+			return nil, fmt.Errorf("not a fat tree: switch %s is not linked to the switches of the compute hosts", t.Nodes[f.sws[s]].Name)
+		}
+		level[s] = d[s] + 1
+	}
+	return level, nil
+}
+
+// farthestFromHosts returns the switches farthest from the switches of all
+// hosts, compute nodes or not, dead ends aside: the roots OpenSM's ftree
+// ranks from where no roots are given (fabric_rank_from_hcas, then
+// fabric_rerank_using_root).
+func (f *Fabric) farthestFromHosts() []int32 {
+	hosts := make([]bool, len(f.sws))
+	var hosted []int32
+	for _, s := range f.attach {
+		if s >= 0 && !hosts[s] {
+			hosts[s] = true
+			hosted = append(hosted, s)
+		}
+	}
+	d := f.hopsFrom(hosted)
+	var roots []int32
+	far := int32(0)
+	for s, ds := range d {
+		if f.deadEnd(int32(s)) && !hosts[s] {
+			continue
+		}
+		if ds > far {
+			far, roots = ds, roots[:0]
+		}
+		if ds == far {
+			roots = append(roots, int32(s))
+		}
+	}
+	return roots
+}
+
+// levelsFromRoots ranks the switches by hop count from the nearest of
+// roots, which are the top; leaves (leaf marks them) must all be equally
+// far from the roots, level 1.
+func (f *Fabric) levelsFromRoots(roots, leaves []int32, leaf []bool) ([]int32, error) {
+	name := func(s int) string { return f.t.Nodes[f.sws[s]].Name }
+	level := make([]int32, len(f.sws))
+	d := f.hopsFrom(roots)
 	top := int32(-1)
 	for _, s := range leaves {
 		if d[s] < 0 {
@@ -116,7 +163,7 @@ func (f *Fabric) treeLevels() ([]int32, error) {
 	}
 	for s := range level {
 		switch {
-		case f.deadEnd(int32(s)) && !leaf[s] && !slices.Contains(f.rootSet, int32(s)):
+		case f.deadEnd(int32(s)) && !leaf[s] && !slices.Contains(roots, int32(s)):
 			continue // level 0: outside the tree
 		case d[s] < 0:
 			return nil, fmt.Errorf("not a fat tree: switch %s is not linked to the roots", name(s))
