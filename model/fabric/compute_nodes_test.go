@@ -3,6 +3,7 @@ package fabric
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -118,5 +119,29 @@ func TestUnreachableHintNamesOnlyNonComputeHosts(t *testing.T) {
 	f.compute = nil
 	if got, want := f.unreachable(1, 2, 7, "switch X has no route").Error(), base(1, 2); got != want {
 		t.Errorf("no compute nodes: %s, want %s", got, want)
+	}
+}
+
+// TestComputeNodesFallBackWhereOpenSMsRankingIsNoTree: two switches linked,
+// a host on each. Ranked from every host's switch, as OpenSM ranks, both
+// are leaves joined by a link, no fat tree; so with Ha alone a compute
+// node, ftree ranks from Ha's switch (B above A) and routes, where without
+// compute nodes it refuses, naming the link.
+func TestComputeNodesFallBackWhereOpenSMsRankingIsNoTree(t *testing.T) {
+	top := &Topology{Kind: "ibnetdiscover"}
+	a, b := top.AddSwitch("A", 4), top.AddSwitch("B", 4)
+	mustLink(top, a, 2, b, 2)
+	mustLink(top, top.AddHost("Ha"), 0, a, 0)
+	mustLink(top, top.AddHost("Hb"), 0, b, 0)
+	info, err := InspectFabricWith(top, "ftree", 0, 1, RoutingOptions{ComputeNodes: []string{"Ha"}})
+	if err != nil {
+		t.Fatalf("compute node Ha: %v", err)
+	}
+	if !slices.Equal(info.Roots, []string{"B"}) {
+		t.Errorf("compute node Ha: roots %v, want [B]", info.Roots)
+	}
+	_, err = ComputeRoutes(top, "ftree", 0, 1)
+	if err == nil || !strings.Contains(err.Error(), "the link from A port 3 to B joins levels 1 and 1") {
+		t.Errorf("no compute nodes: %v, want the link A-B named", err)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -413,55 +414,98 @@ func (c *candidates) done() { c.start = append(c.start, int32(len(c.ports))) }
 // of returns switch s's candidate ports.
 func (c *candidates) of(s int32) []int32 { return c.ports[c.start[s]:c.start[s+1]] }
 
-// spreadRoutes fills the forwarding tables of minhop and updn: for every
-// LID in increasing order and every switch, one of the candidate ports that
-// cands lists towards the destination host's switch, as a subnet manager
-// spreads destinations over equal-cost ports. The pick prefers a port that
-// no earlier LID of the same host took at this switch (so a host's LIDs
-// leave on different ports where there are several), then the port with
-// the fewest LIDs routed through it so far, then the lowest port.
+// spreadRoutes fills the forwarding tables of minhop and updn as OpenSM's
+// unicast manager does (ucast_mgr_process_tbl and osm_switch_recommend_path
+// in OpenSM 3.3): path p of every host, in the hosts' order, before path
+// p+1 of any, and at every switch the candidate port that cands lists
+// towards the destination host's switch with the fewest LIDs routed out of
+// it so far, the first such in port order. Where lmc > 0, path p > 0 scans
+// the ports from the one after path p-1's, takes a port to a switch that
+// no earlier path of the host leaves to from this switch where there is
+// one (the fewest LIDs among those), and else, among the ports of the
+// fewest LIDs, the one to the switch the host's earlier paths leave to
+// least often; so a host's LIDs leave by different neighbours where there
+// are several. (OpenSM tells systems apart by their system image GUID, a
+// director switch's chassis; ccsweep by switch.)
 func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Routes {
 	r := f.newRoutes(lmc)
-	type portUse struct {
-		load  int32 // LIDs routed out of the port
-		taken int32 // 1 + the host whose earlier LID left by the port
-	}
-	use := make([]portUse, len(f.peer)) // by global port
+	load := make([]int32, len(f.peer)) // LIDs routed out of a port, by global port
 	var c candidates
-	cached := int32(-1)
-	for g := range f.hosts {
-		dst := f.attach[g]
-		if dst < 0 {
-			continue
-		}
-		if dst != cached {
-			cands(dst, &c)
-			cached = dst
-		}
-		for p := range 1 << lmc {
+	for p := range 1 << lmc {
+		cached := int32(-1)
+		for g := range f.hosts {
+			dst := f.attach[g]
+			if dst < 0 {
+				continue
+			}
+			if dst != cached {
+				cands(dst, &c)
+				cached = dst
+			}
 			lid := g<<lmc | p
 			for s := range f.sws {
 				if int32(s) == dst {
 					r.LFT[s][lid] = f.attachPort[g]
 					continue
 				}
-				first, _ := f.ports(int32(s))
-				best, bestFresh, bestLoad := int32(NoRoute), false, int32(0)
-				for _, pt := range c.of(int32(s)) {
-					u := use[first+pt]
-					fresh := u.taken != int32(g)+1
-					if best == NoRoute || fresh && !bestFresh || fresh == bestFresh && u.load < bestLoad {
-						best, bestFresh, bestLoad = pt, fresh, u.load
-					}
-				}
+				first, end := f.ports(int32(s))
+				best := f.recommend(r.LFT[s][lid-p:lid], c.of(int32(s)), first, end-first, load)
 				if best != NoRoute {
-					use[first+best] = portUse{load: bestLoad + 1, taken: int32(g) + 1}
+					load[first+best]++
 				}
 				r.LFT[s][lid] = best
 			}
 		}
 	}
 	return r
+}
+
+// recommend is spreadRoutes' choice at one switch, whose ports are
+// first..first+n-1, among its candidate ports ports (ascending) for a LID
+// whose host's earlier paths this switch forwards on earlier.
+func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load []int32) int32 {
+	start := int32(0) // scan from the port after the previous path's
+	if len(earlier) > 0 && earlier[len(earlier)-1] != NoRoute {
+		start = (earlier[len(earlier)-1] + 1) % n
+	}
+	// uses counts the earlier paths that leave by a port to switch x.
+	uses := func(x int32) (k int32) {
+		for _, q := range earlier {
+			if q != NoRoute && f.next(first+q) == x {
+				k++
+			}
+		}
+		return k
+	}
+	const none = int32(NoRoute)
+	best, bestOther := none, none
+	leastPaths, leastOther, leastUses := int32(math.MaxInt32), int32(math.MaxInt32), int32(math.MaxInt32)
+	i, _ := slices.BinarySearch(ports, start)
+	for k := range ports {
+		pt := ports[(i+k)%len(ports)]
+		paths := load[first+pt]
+		used := int32(-1) // earlier paths to the port's neighbour, -1 for none
+		if len(earlier) > 0 {
+			if u := uses(f.next(first + pt)); u > 0 {
+				used = u
+			} else if paths < leastOther {
+				bestOther, leastOther, leastUses = pt, paths, 0
+			}
+		}
+		switch {
+		case paths < leastPaths:
+			best, leastPaths = pt, paths
+			if used >= 0 && used < leastUses {
+				leastUses = used
+			}
+		case used >= 0 && paths == leastPaths && used < leastUses:
+			best, leastUses = pt, used
+		}
+	}
+	if bestOther != none {
+		return bestOther
+	}
+	return best
 }
 
 // RoutesFromLFTs reads t's forwarding tables from text (ReadLFTs) and

@@ -64,8 +64,9 @@ func (f *Fabric) fatTree(lmc int) (*Routes, []int32, error) {
 // 1, are the switches other than roots of the compute hosts (every host
 // where no compute nodes are given); they must all be equally far from the
 // roots (hosts on a root, such as I/O nodes on a spine, are allowed).
-// Where that fails with compute nodes and no roots given (OpenSM refuses:
-// a storage host on a spine ranks that spine with the leaves), and where
+// Where that fails with compute nodes and no roots given, or links
+// switches of levels that are not adjacent (OpenSM refuses: a storage host
+// on a spine ranks that spine with the leaves), and where
 // neither is given, a switch's level is one more than its hop count from
 // the nearest switch of a compute host (on a fat tree where OpenSM's
 // ranking works, the same levels). A switch the ranking cannot place (no
@@ -96,7 +97,7 @@ func (f *Fabric) treeLevels() ([]int32, error) {
 		return f.levelsFromRoots(f.rootSet, leaves, leaf)
 	}
 	if f.compute != nil {
-		if level, err := f.levelsFromRoots(f.farthestFromHosts(), leaves, leaf); err == nil {
+		if level, err := f.levelsFromRoots(f.farthestFromHosts(), leaves, leaf); err == nil && f.adjacentLevels(level) {
 			return level, nil
 		}
 	}
@@ -141,6 +142,20 @@ func (f *Fabric) farthestFromHosts() []int32 {
 		}
 	}
 	return roots
+}
+
+// adjacentLevels reports whether every link between two switches in the
+// tree (level above 0) joins adjacent levels.
+func (f *Fabric) adjacentLevels(level []int32) bool {
+	for s := range f.sws {
+		first, end := f.ports(int32(s))
+		for gp := first; gp < end; gp++ {
+			if x := f.next(gp); x >= 0 && level[s] > 0 && level[x] > 0 && level[x] != level[s]+1 && level[x] != level[s]-1 {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // levelsFromRoots ranks the switches by hop count from the nearest of

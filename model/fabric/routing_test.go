@@ -623,9 +623,12 @@ func TestLMCPathsDiffer(t *testing.T) {
 	}
 }
 
-// TestMinhopSpreadsEachHostsLIDs: on irregular fabrics, at every switch
-// the 2^LMC LIDs of a host leave by as many different shortest-path ports
-// as there are, up to 2^LMC (least-loaded alone can pick one port twice).
+// TestMinhopSpreadsEachHostsLIDs: on irregular fabrics (parallel links
+// among them), at every switch the 2^LMC LIDs of a host leave to as many
+// different neighbours on shortest paths as there are, up to 2^LMC, as
+// OpenSM's LMC-aware routing spreads them (least-loaded alone can pick one
+// neighbour twice), and by as many different ports as there are neighbours
+// used, or more.
 func TestMinhopSpreadsEachHostsLIDs(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprintf("seed %d", seed), func(t *testing.T) {
@@ -633,27 +636,35 @@ func TestMinhopSpreadsEachHostsLIDs(t *testing.T) {
 			top := randomTopo(seed, 16, 5, 20, 24, 2)
 			f := NewFabric(top)
 			r := f.minHop(lmc) // on a random fabric likely cyclic: no check
+			parallel := false
 			for g, dst := range f.hosts {
 				hops := linkHops(top, dst)
 				for s, n := range f.sws {
 					if int32(s) == f.attach[g] {
 						continue
 					}
-					shortest := 0
+					shortest := map[NodeID]bool{}
 					first, end := f.ports(int32(s))
 					for gp := first; gp < end; gp++ {
 						if p := f.peer[gp]; p >= 0 && f.host[f.owner[p]] < 0 && hops[f.owner[p]] == hops[n]-1 {
-							shortest++
+							parallel = parallel || shortest[f.owner[p]]
+							shortest[f.owner[p]] = true
 						}
 					}
-					used := map[int32]bool{}
+					ports, neighbours := map[int32]bool{}, map[int32]bool{}
 					for p := range 1 << lmc {
-						used[r.LFT[s][r.LID(g, p)]] = true
+						port := r.LFT[s][r.LID(g, p)]
+						ports[port] = true
+						neighbours[f.next(first+port)] = true
 					}
-					if want := min(shortest, 1<<lmc); len(used) != want {
-						t.Fatalf("switch %s, host %d: LIDs leave by %d ports of %d shortest, want %d", top.Nodes[n].Name, g, len(used), shortest, want)
+					if want := min(len(shortest), 1<<lmc); len(neighbours) != want || len(ports) < want {
+						t.Fatalf("switch %s, host %d: LIDs leave to %d neighbours by %d ports, of %d neighbours on shortest paths; want %d neighbours",
+							top.Nodes[n].Name, g, len(neighbours), len(ports), len(shortest), want)
 					}
 				}
+			}
+			if !parallel {
+				t.Errorf("no parallel links on shortest paths: the fabric does not test neighbours against ports")
 			}
 		})
 	}
