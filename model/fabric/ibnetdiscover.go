@@ -104,6 +104,7 @@ type ibNode struct {
 	// width and speed are, in an ibsim net file, the enabled masks its
 	// ports start with (the file's width= and speed= before it).
 	width, speed uint8
+	sys          uint64 // the sysimgguid= line's GUID above the node, or 0
 }
 
 func (n *ibNode) id() string {
@@ -193,7 +194,9 @@ func ParseIBNetDiscover(name string, text []byte) (*Topology, error) {
 // whose part after its last quote is "lid N WIDTHxSPEED"; anything after
 // the width and speed, such as -f's "s=4 w=2 v=3", is ignored). The id
 // lines (vendid=, devid=, sysimgguid=, switchguid=, caguid=, rtguid=) are
-// checked for form and otherwise ignored, as are blank lines and lines
+// checked for form; a sysimgguid= line gives the node that follows its
+// system image GUID (Node.SysGUID), and the others are ignored, as are
+// blank lines and lines
 // starting with '#'. Of -g's grouping, the "Chassis N (guid ...)",
 // "Non-Chassis Nodes" and "Hostname: ..." lines, the "# Chassis N" and
 // "# TYPE SLOT" comments
@@ -230,8 +233,9 @@ func ParseIBNetDiscover(name string, text []byte) (*Topology, error) {
 // DDR, 4 QDR; from the port's w= and s=, else the last width= and speed=
 // before its node, else 4x (2) and SDR (1). A link runs at the widest
 // width and the fastest speed both ends enable; none in common is an
-// error. The guid lines (switchguid=, caguid=, hcaguids=, rtguid=, devid=)
-// are ignored; aliases ('@'), module= and include are refused. A file is
+// error. sysimgguid= gives the next node its system image GUID, as above;
+// the guid lines (switchguid=, caguid=, hcaguids=, rtguid=, devid=) are
+// ignored; aliases ('@'), module= and include are refused. A file is
 // an ibsim net file when its first node's id is not a TYPE-GUID or its
 // type is Hca.
 //
@@ -315,6 +319,7 @@ type ibReader struct {
 	cur   *ibNode   // the node whose port lines follow
 	// width and speed are an ibsim file's enabled masks for nodes to come.
 	width, speed uint8
+	sys          uint64   // the last sysimgguid= line's GUID, for the next node
 	stray        int      // lines skipped
 	strayQuotes  []string // the first three, quoted
 	strayAbove   int      // the skipped line just above, or 0
@@ -343,10 +348,10 @@ func (rd *ibReader) line(ln int, s string) error {
 		if !ibIDLine.MatchString(s) {
 			return rd.fail(ln, "malformed id line: want e.g. caguid=0x2c903000a1b30")
 		}
-		rd.cur, rd.strayAbove = nil, 0
+		rd.idLine(s)
 		return nil
 	case ibIDKey.MatchString(s):
-		rd.cur, rd.strayAbove = nil, 0
+		rd.idLine(s)
 		return nil
 	case !(rd.mode && !rd.ibsim) && ibsimSet.MatchString(s):
 		m := ibsimSet.FindStringSubmatch(s)
@@ -379,6 +384,19 @@ func (rd *ibReader) line(ln int, s string) error {
 	return nil
 }
 
+// idLine reads an id line (vendid=, sysimgguid=, ...): a sysimgguid= line
+// gives the next node its system image GUID.
+func (rd *ibReader) idLine(s string) {
+	rd.cur, rd.strayAbove = nil, 0
+	if key, v, ok := strings.Cut(s, "="); ok && strings.TrimSpace(key) == "sysimgguid" {
+		v, _, _ = strings.Cut(v, "#")
+		v, _, _ = strings.Cut(v, "(")
+		if g, err := strconv.ParseUint(strings.TrimSpace(v), 0, 64); err == nil {
+			rd.sys = g
+		}
+	}
+}
+
 // nodeLine reads a Switch, Ca, Hca or Rt line.
 func (rd *ibReader) nodeLine(ln int, s string) error {
 	m := ibNodeLine.FindStringSubmatch(s)
@@ -390,7 +408,8 @@ func (rd *ibReader) nodeLine(ln int, s string) error {
 	if !rd.mode {
 		rd.mode, rd.ibsim = true, g == nil || m[1] == "Hca"
 	}
-	n := &ibNode{kind: kind, line: ln, width: rd.width, speed: rd.speed}
+	n := &ibNode{kind: kind, line: ln, width: rd.width, speed: rd.speed, sys: rd.sys}
+	rd.sys = 0
 	if rd.ibsim {
 		if m[3] == "" {
 			return rd.fail(ln, "%s with an empty id", m[1])
@@ -686,6 +705,7 @@ func (rd *ibReader) topology() (*Topology, error) {
 	for i, e := range sws {
 		e.id = t.AddSwitch(e.name, len(e.node.ports)-1)
 		t.Nodes[e.id].GUID, t.Nodes[e.id].Adapter = e.node.key.guid, e.node.kind == 'H'
+		t.Nodes[e.id].SysGUID = e.node.sys
 		e.node.end = e
 		rank[e.node] = i
 	}

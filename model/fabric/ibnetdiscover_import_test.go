@@ -216,6 +216,12 @@ func TestIBNetDiscoverChassis(t *testing.T) {
 	if len(topo.Links) != 4+4 {
 		t.Fatalf("%d links, want 8", len(topo.Links))
 	}
+	// The chassis's switches share its system image GUID.
+	for _, sw := range topo.Switches() {
+		if g := topo.Nodes[sw].SysGUID; g != 0x8f104004005a3 {
+			t.Errorf("switch %s: system image GUID %#x, want the chassis's 0x8f104004005a3", topo.Nodes[sw].Name, g)
+		}
+	}
 }
 
 // TestIBNetDiscoverLoopback reads a lab dump with a loopback cable (switch

@@ -25,7 +25,9 @@ import (
 // imported multi-port adapter are ports PORT of one Hca NAME, as the
 // fabric has them, any other host an Hca of one port; a switch-like node that is an
 // adapter (Node.Adapter: a SHARP aggregation node) is an Hca of its ports;
-// any other switch-like node (switches, routers) is a Switch. Link rates
+// any other switch-like node (switches, routers) is a Switch, after a
+// sysimgguid= line where it has a system image GUID (Node.SysGUID: the
+// switches of a chassis), which ibsim gives it. Link rates
 // are not written: ibsim's masks stop at QDR, and OpenSM's minhop, updn
 // and ftree do not weigh rates. ibsim uses the first port of the file as
 // the subnet manager's: the first host's, as OpenSM runs on a host. (A
@@ -114,7 +116,11 @@ func (t *Topology) WriteIBSimNet(w io.Writer) error {
 			if n.Adapter {
 				kind = "Hca"
 			}
-			fmt.Fprintf(bw, "\n%s\t%d \"%s\"\n", kind, n.Ports, n.Name)
+			fmt.Fprintln(bw)
+			if n.SysGUID != 0 {
+				fmt.Fprintf(bw, "sysimgguid=%#x\n", n.SysGUID)
+			}
+			fmt.Fprintf(bw, "%s\t%d \"%s\"\n", kind, n.Ports, n.Name)
 			for p, e := range peers[i] {
 				if e.node >= 0 {
 					fmt.Fprintf(bw, "[%d]\t\"%s\"[%d]\n", p+1, id[e.node], peerPort(e))

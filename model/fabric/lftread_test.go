@@ -159,8 +159,8 @@ func TestLFTsRoundTrip(t *testing.T) {
 }
 
 // TestIBSimNetReadsBack writes fabrics as ibsim net files and reads them
-// with the ibsim reader: the same nodes (names, kinds, ports) and the same
-// links port for port.
+// with the ibsim reader: the same nodes (names, kinds, ports, system image
+// GUIDs) and the same links port for port.
 func TestIBSimNetReadsBack(t *testing.T) {
 	ft, err := GenerateTopology("fattree", TopoParams{K: 3, Levels: 2, HostGbps: 8, SwitchGbps: 8})
 	if err != nil {
@@ -170,6 +170,7 @@ func TestIBSimNetReadsBack(t *testing.T) {
 		"fattree":  ft,
 		"cluster":  readSample(t, filepath.Join("..", "..", "examples", "fabrics", "cluster.txt")),
 		"loopback": readSample(t, filepath.Join("testdata", "ibnetdiscover", "loopback.txt")),
+		"chassis":  readSample(t, filepath.Join("testdata", "ibnetdiscover", "chassis.txt")),
 	} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
@@ -201,8 +202,8 @@ func TestIBSimNetReadsBack(t *testing.T) {
 			}
 			for _, n := range top.Nodes {
 				b := back.Lookup(n.Name)
-				if b < 0 || back.Nodes[b].Host != n.Host || back.Nodes[b].Ports != n.Ports {
-					t.Errorf("node %s (host %v, %d ports) not read back as such", n.Name, n.Host, n.Ports)
+				if b < 0 || back.Nodes[b].Host != n.Host || back.Nodes[b].Ports != n.Ports || back.Nodes[b].SysGUID != n.SysGUID {
+					t.Errorf("node %s (host %v, %d ports, system %#x) not read back as such", n.Name, n.Host, n.Ports, n.SysGUID)
 				}
 			}
 		})

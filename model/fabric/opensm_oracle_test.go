@@ -102,6 +102,14 @@ func oracleCases(t *testing.T) []oracleCase {
 		top.Kind = "ibnetdiscover"
 	})
 	cs[len(cs)-1].differs = map[string]string{"updn": "OpenSM's updn takes other roots (docs/fabrics.md, updn roots)"}
+	// Spines in two chassis (system image GUIDs), as a director switch's
+	// are: a host's LIDs leave to the other chassis before another spine
+	// of the same one.
+	gen("clos-8x4-two-chassis", "clos", TopoParams{Leaves: 8, Spines: 4, HostsPerLeaf: 4, HostGbps: 8, SwitchGbps: 8}, nil)
+	for i, sys := range []uint64{0x8f10400400a001, 0x8f10400400a001, 0x8f10400400b001, 0x8f10400400b001} {
+		top := cs[len(cs)-1].top
+		top.Nodes[top.Lookup(fmt.Sprintf("S%d", i+1))].SysGUID = sys
+	}
 	files := []string{"../../examples/fabrics/clos648.txt", "../../examples/fabrics/cluster.txt"}
 	samples, err := filepath.Glob(filepath.Join("testdata", "ibnetdiscover", "*.txt"))
 	if err != nil {

@@ -425,11 +425,12 @@ func (c *candidates) of(s int32) []int32 { return c.ports[c.start[s]:c.start[s+1
 // one (the fewest LIDs among those), and else, among the ports of the
 // fewest LIDs, the one to the switch the host's earlier paths leave to
 // least often; so a host's LIDs leave by different neighbours where there
-// are several. (OpenSM tells systems apart by their system image GUID, a
-// director switch's chassis; ccsweep by switch.)
+// are several: a neighbour of another system (Node.SysGUID: a director
+// switch's chassis) before another neighbour of the same system.
 func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Routes {
 	r := f.newRoutes(lmc)
 	load := make([]int32, len(f.peer)) // LIDs routed out of a port, by global port
+	sys := f.systems()
 	var c candidates
 	for p := range 1 << lmc {
 		cached := int32(-1)
@@ -449,7 +450,7 @@ func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 					continue
 				}
 				first, end := f.ports(int32(s))
-				best := f.recommend(r.LFT[s][lid-p:lid], c.of(int32(s)), first, end-first, load)
+				best := f.recommend(r.LFT[s][lid-p:lid], c.of(int32(s)), first, end-first, load, sys)
 				if best != NoRoute {
 					load[first+best]++
 				}
@@ -460,37 +461,71 @@ func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 	return r
 }
 
+// systems numbers the switches' systems: switches that share a system
+// image GUID (Node.SysGUID) share a number, and a switch without one has
+// a number of its own.
+func (f *Fabric) systems() []int32 {
+	sys := make([]int32, len(f.sws))
+	ids := map[uint64]int32{}
+	for s, n := range f.sws {
+		g := f.t.Nodes[n].SysGUID
+		id, ok := ids[g]
+		if g == 0 || !ok {
+			id = int32(s)
+			if g != 0 {
+				ids[g] = id
+			}
+		}
+		sys[s] = id
+	}
+	return sys
+}
+
 // recommend is spreadRoutes' choice at one switch, whose ports are
 // first..first+n-1, among its candidate ports ports (ascending) for a LID
-// whose host's earlier paths this switch forwards on earlier.
-func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load []int32) int32 {
+// whose host's earlier paths this switch forwards on earlier; sys numbers
+// the switches' systems (systems). As osm_switch_recommend_path with LMC:
+// a port to a system that no earlier path leaves to if there is one, else
+// to a switch none leaves to, each the first in scan order of the fewest
+// LIDs; else the first of the fewest LIDs, ties going to the switch the
+// earlier paths leave to least often.
+func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load []int32, sys []int32) int32 {
 	start := int32(0) // scan from the port after the previous path's
 	if len(earlier) > 0 && earlier[len(earlier)-1] != NoRoute {
 		start = (earlier[len(earlier)-1] + 1) % n
 	}
-	// uses counts the earlier paths that leave by a port to switch x.
-	uses := func(x int32) (k int32) {
-		for _, q := range earlier {
-			if q != NoRoute && f.next(first+q) == x {
-				k++
-			}
-		}
-		return k
-	}
 	const none = int32(NoRoute)
-	best, bestOther := none, none
-	leastPaths, leastOther, leastUses := int32(math.MaxInt32), int32(math.MaxInt32), int32(math.MaxInt32)
+	best, otherSys, otherNode := none, none, none
+	leastPaths, leastOtherSys, leastOtherNode, leastUses := int32(math.MaxInt32), int32(math.MaxInt32), int32(math.MaxInt32), int32(math.MaxInt32)
 	i, _ := slices.BinarySearch(ports, start)
 	for k := range ports {
 		pt := ports[(i+k)%len(ports)]
 		paths := load[first+pt]
-		used := int32(-1) // earlier paths to the port's neighbour, -1 for none
-		if len(earlier) > 0 {
-			if u := uses(f.next(first + pt)); u > 0 {
-				used = u
-			} else if paths < leastOther {
-				bestOther, leastOther, leastUses = pt, paths, 0
+		x := f.next(first + pt)
+		sysUsed, uses := false, int32(0) // earlier paths to x's system; to x
+		for _, q := range earlier {
+			if q == NoRoute {
+				continue
 			}
+			y := f.next(first + q)
+			sysUsed = sysUsed || sys[y] == sys[x]
+			if y == x {
+				uses++
+			}
+		}
+		used := int32(-1) // earlier paths to x where there are any, else -1
+		switch {
+		case len(earlier) == 0:
+		case !sysUsed:
+			if paths < leastOtherSys {
+				otherSys, leastOtherSys, leastUses = pt, paths, 0
+			}
+		case uses == 0:
+			if paths < leastOtherNode {
+				otherNode, leastOtherNode, leastUses = pt, paths, 0
+			}
+		default:
+			used = uses
 		}
 		switch {
 		case paths < leastPaths:
@@ -502,8 +537,11 @@ func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load 
 			best, leastUses = pt, used
 		}
 	}
-	if bestOther != none {
-		return bestOther
+	switch {
+	case otherSys != none:
+		return otherSys
+	case otherNode != none:
+		return otherNode
 	}
 	return best
 }

@@ -42,6 +42,12 @@ type Node struct {
 	// (generated fabrics, ibsim net files). ReadLFTs matches a dump's
 	// GUIDs with it.
 	GUID uint64
+	// SysGUID is a switch-like node's system image GUID as its topology
+	// file gives it (ibnetdiscover's sysimgguid=): the switches of one
+	// director chassis share it. 0 where the file gives none: the node is
+	// a system of its own. minhop and updn spread a host's LIDs over
+	// systems before nodes, as OpenSM does (spreadRoutes).
+	SysGUID uint64
 	// Adapter marks a switch-like node that is a channel adapter of the
 	// fabric (a SHARP aggregation node): it is never a traffic host, but a
 	// subnet manager gives it a LID as any adapter (WriteIBSimNet writes
