@@ -430,7 +430,11 @@ func (c *candidates) of(s int32) []int32 { return c.ports[c.start[s]:c.start[s+1
 func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Routes {
 	r := f.newRoutes(lmc)
 	load := make([]int32, len(f.peer)) // LIDs routed out of a port, by global port
-	sys := f.systems()
+	sc := &spreadScratch{sys: f.systems(), next: make([]int32, len(f.peer)),
+		stamp: make([]int32, len(f.sws)), uses: make([]int32, len(f.sws)), sysStamp: make([]int32, len(f.sws))}
+	for gp := range sc.next {
+		sc.next[gp] = f.next(int32(gp))
+	}
 	var c candidates
 	for p := range 1 << lmc {
 		cached := int32(-1)
@@ -450,7 +454,7 @@ func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 					continue
 				}
 				first, end := f.ports(int32(s))
-				best := f.recommend(r.LFT[s][lid-p:lid], c.of(int32(s)), first, end-first, load, sys)
+				best := f.recommend(r.LFT[s][lid-p:lid], c.of(int32(s)), first, end-first, load, sc)
 				if best != NoRoute {
 					load[first+best]++
 				}
@@ -481,18 +485,38 @@ func (f *Fabric) systems() []int32 {
 	return sys
 }
 
+// spreadScratch is recommend's: sys numbers the switches' systems
+// (systems), next is f.next by global port; uses[x] counts the earlier
+// paths to switch x where stamp[x] is the current entry's, and sysStamp[y]
+// marks system y used.
+type spreadScratch struct {
+	sys, next, stamp, uses, sysStamp []int32
+	entry                            int32
+}
+
 // recommend is spreadRoutes' choice at one switch, whose ports are
 // first..first+n-1, among its candidate ports ports (ascending) for a LID
-// whose host's earlier paths this switch forwards on earlier; sys numbers
-// the switches' systems (systems). As osm_switch_recommend_path with LMC:
+// whose host's earlier paths this switch forwards on earlier. As osm_switch_recommend_path with LMC:
 // a port to a system that no earlier path leaves to if there is one, else
 // to a switch none leaves to, each the first in scan order of the fewest
 // LIDs; else the first of the fewest LIDs, ties going to the switch the
 // earlier paths leave to least often.
-func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load []int32, sys []int32) int32 {
+func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load []int32, sc *spreadScratch) int32 {
 	start := int32(0) // scan from the port after the previous path's
 	if len(earlier) > 0 && earlier[len(earlier)-1] != NoRoute {
 		start = (earlier[len(earlier)-1] + 1) % n
+	}
+	sc.entry++
+	for _, q := range earlier {
+		if q == NoRoute {
+			continue
+		}
+		y := sc.next[first+q]
+		if sc.stamp[y] != sc.entry {
+			sc.stamp[y], sc.uses[y] = sc.entry, 0
+		}
+		sc.uses[y]++
+		sc.sysStamp[sc.sys[y]] = sc.entry
 	}
 	const none = int32(NoRoute)
 	best, otherSys, otherNode := none, none, none
@@ -501,17 +525,11 @@ func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load 
 	for k := range ports {
 		pt := ports[(i+k)%len(ports)]
 		paths := load[first+pt]
-		x := f.next(first + pt)
-		sysUsed, uses := false, int32(0) // earlier paths to x's system; to x
-		for _, q := range earlier {
-			if q == NoRoute {
-				continue
-			}
-			y := f.next(first + q)
-			sysUsed = sysUsed || sys[y] == sys[x]
-			if y == x {
-				uses++
-			}
+		x := sc.next[first+pt]
+		sysUsed := sc.sysStamp[sc.sys[x]] == sc.entry // earlier paths to x's system
+		uses := int32(0)                              // earlier paths to x
+		if sc.stamp[x] == sc.entry {
+			uses = sc.uses[x]
 		}
 		used := int32(-1) // earlier paths to x where there are any, else -1
 		switch {
