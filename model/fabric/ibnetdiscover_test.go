@@ -1,6 +1,7 @@
 package fabric_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -415,7 +416,9 @@ Switch	4 "S-0000000000000001"		# "sw" enhanced port 0 lid 1 lmc 0
 }
 
 // FuzzIBNetDiscover wants the reader never to panic and to return only
-// well-formed topologies with hosts.
+// well-formed topologies with hosts, which the ibsim net writer writes and
+// the reader reads back with the same switch-like nodes (ports, system
+// image GUIDs) and as many links.
 func FuzzIBNetDiscover(f *testing.F) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "ibnetdiscover", "*.txt"))
 	for _, file := range files {
@@ -433,6 +436,31 @@ func FuzzIBNetDiscover(f *testing.F) {
 		checkWellFormed(t, topo)
 		if len(topo.Hosts()) == 0 {
 			t.Fatal("accepted a fabric without hosts")
+		}
+		var net bytes.Buffer
+		if err := topo.WriteIBSimNet(&net); err != nil {
+			return // a name ibsim cannot quote
+		}
+		back, err := fabric.ParseIBNetDiscover("net", net.Bytes())
+		if err != nil {
+			t.Fatalf("the ibsim net file written does not read back: %v\n%s", err, net.Bytes())
+		}
+		if len(back.Links) != len(topo.Links) {
+			t.Fatalf("read back %d links, wrote %d", len(back.Links), len(topo.Links))
+		}
+		// Switch-like nodes by ports, system and kind (an aggregation node
+		// named by its id reads back under its description).
+		kinds := func(tp *fabric.Topology) []string {
+			var ks []string
+			for _, sw := range tp.Switches() {
+				n := tp.Nodes[sw]
+				ks = append(ks, fmt.Sprintf("%d ports, system %#x, adapter %v", n.Ports, n.SysGUID, n.Adapter))
+			}
+			slices.Sort(ks)
+			return ks
+		}
+		if got, want := kinds(back), kinds(topo); !slices.Equal(got, want) {
+			t.Fatalf("switch-like nodes read back %q, wrote %q", got, want)
 		}
 	})
 }

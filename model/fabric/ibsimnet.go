@@ -24,7 +24,8 @@ import (
 // no GUIDs). Every host is a port of an Hca: the hosts NAME/PORT of an
 // imported multi-port adapter are ports PORT of one Hca NAME, as the
 // fabric has them, any other host an Hca of one port; a switch-like node that is an
-// adapter (Node.Adapter: a SHARP aggregation node) is an Hca of its ports;
+// adapter (Node.Adapter: a SHARP aggregation node) is an Hca of its ports,
+// described as "NAME Aggregation Node" so that it reads back as one;
 // any other switch-like node (switches, routers) is a Switch, after a
 // sysimgguid= line where it has a system image GUID (Node.SysGUID: the
 // switches of a chassis), which ibsim gives it. Link rates
@@ -120,7 +121,12 @@ func (t *Topology) WriteIBSimNet(w io.Writer) error {
 			if n.SysGUID != 0 {
 				fmt.Fprintf(bw, "sysimgguid=%#x\n", n.SysGUID)
 			}
-			fmt.Fprintf(bw, "%s\t%d \"%s\"\n", kind, n.Ports, n.Name)
+			if n.Adapter {
+				// The description keeps it an aggregation node when read back.
+				fmt.Fprintf(bw, "%s\t%d \"%s\" # \"%s %s\"\n", kind, n.Ports, n.Name, n.Name, ibAggregationNode)
+			} else {
+				fmt.Fprintf(bw, "%s\t%d \"%s\"\n", kind, n.Ports, n.Name)
+			}
 			for p, e := range peers[i] {
 				if e.node >= 0 {
 					fmt.Fprintf(bw, "[%d]\t\"%s\"[%d]\n", p+1, id[e.node], peerPort(e))
