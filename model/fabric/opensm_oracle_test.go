@@ -72,6 +72,44 @@ func opensmOracle(t *testing.T) string {
 	return script
 }
 
+// osmTables reads the tables OpenSM's engine e wrote to dir
+// (.ci/opensm-oracle.sh), or returns nil and the engine OpenSM fell back
+// to where e failed.
+func osmTables(t *testing.T, top *Topology, dir, e string) (*Routes, string) {
+	t.Helper()
+	used, err := os.ReadFile(filepath.Join(dir, e+".used"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := strings.TrimSpace(string(used)); u != e {
+		return nil, u
+	}
+	fh, err := os.Open(filepath.Join(dir, e+".lfts"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	r, _, err := ReadLFTs(top, e+".lfts", fh)
+	if err != nil {
+		t.Fatalf("OpenSM %s: %v", e, err)
+	}
+	return r, e
+}
+
+// writeNet writes top as an ibsim net file in dir and returns its path.
+func writeNet(t *testing.T, top *Topology, dir string) string {
+	t.Helper()
+	var net bytes.Buffer
+	if err := top.WriteIBSimNet(&net); err != nil {
+		t.Fatal(err)
+	}
+	netFile := filepath.Join(dir, "net")
+	if err := os.WriteFile(netFile, net.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return netFile
+}
+
 func oracleCases(t *testing.T) []oracleCase {
 	t.Helper()
 	var cs []oracleCase
@@ -192,14 +230,7 @@ func TestOpenSMOracle(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			var net bytes.Buffer
-			if err := c.top.WriteIBSimNet(&net); err != nil {
-				t.Fatal(err)
-			}
-			netFile := filepath.Join(dir, "net")
-			if err := os.WriteFile(netFile, net.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			netFile := writeNet(t, c.top, dir)
 			engines := c.engines
 			if engines == nil {
 				engines = oracleEngines
@@ -223,22 +254,10 @@ func TestOpenSMOracle(t *testing.T) {
 			osmRoutes := map[string]*Routes{}
 			best := ""
 			for _, e := range engines {
-				used, err := os.ReadFile(filepath.Join(dir, e+".used"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				if u := strings.TrimSpace(string(used)); u != e {
+				r, u := osmTables(t, c.top, dir, e)
+				if r == nil {
 					t.Logf("OpenSM %s: tables by %s (the engine failed); not compared", e, u)
 					continue
-				}
-				fh, err := os.Open(filepath.Join(dir, e+".lfts"))
-				if err != nil {
-					t.Fatal(err)
-				}
-				r, _, err := ReadLFTs(c.top, e+".lfts", fh)
-				fh.Close()
-				if err != nil {
-					t.Fatalf("OpenSM %s: %v", e, err)
 				}
 				if err := f.check(r, 1); err != nil {
 					if _, cyc := err.(*cycleError); !cyc {
@@ -363,14 +382,7 @@ func TestOpenSMOracleLMC(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			var net bytes.Buffer
-			if err := c.top.WriteIBSimNet(&net); err != nil {
-				t.Fatal(err)
-			}
-			netFile := filepath.Join(dir, "net")
-			if err := os.WriteFile(netFile, net.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
+			netFile := writeNet(t, c.top, dir)
 			f := NewFabric(c.top)
 			for lmc := 1; lmc <= 2; lmc++ {
 				out := filepath.Join(dir, fmt.Sprint(lmc))
@@ -383,22 +395,10 @@ func TestOpenSMOracleLMC(t *testing.T) {
 					t.Fatalf("%s: %v\n%s", script, err, o)
 				}
 				for _, e := range engines {
-					used, err := os.ReadFile(filepath.Join(out, e+".used"))
-					if err != nil {
-						t.Fatal(err)
-					}
-					if u := strings.TrimSpace(string(used)); u != e {
+					osm, u := osmTables(t, c.top, out, e)
+					if osm == nil {
 						t.Logf("lmc %d: OpenSM %s: tables by %s (the engine failed); not compared", lmc, e, u)
 						continue
-					}
-					fh, err := os.Open(filepath.Join(out, e+".lfts"))
-					if err != nil {
-						t.Fatal(err)
-					}
-					osm, _, err := ReadLFTs(c.top, e+".lfts", fh)
-					fh.Close()
-					if err != nil {
-						t.Fatalf("lmc %d: OpenSM %s: %v", lmc, e, err)
 					}
 					if osm.LMC != lmc {
 						t.Fatalf("lmc %d: OpenSM %s's tables have lmc %d", lmc, e, osm.LMC)
