@@ -453,8 +453,8 @@ func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 					r.LFT[s][lid] = f.attachPort[g]
 					continue
 				}
-				first, end := f.ports(int32(s))
-				best := f.recommend(r.LFT[s][lid-p:lid], c.of(int32(s)), first, end-first, load, sc)
+				first, _ := f.ports(int32(s))
+				best := f.recommend(r.LFT[s][lid-p:lid], c.of(int32(s)), first, load, sc)
 				if best != NoRoute {
 					load[first+best]++
 				}
@@ -494,17 +494,17 @@ type spreadScratch struct {
 	entry                            int32
 }
 
-// recommend is spreadRoutes' choice at one switch, whose ports are
-// first..first+n-1, among its candidate ports ports (ascending) for a LID
+// recommend is spreadRoutes' choice at one switch, whose first port is
+// global port first, among its candidate ports ports (ascending) for a LID
 // whose host's earlier paths this switch forwards on earlier. As osm_switch_recommend_path with LMC:
 // a port to a system that no earlier path leaves to if there is one, else
 // to a switch none leaves to, each the first in scan order of the fewest
 // LIDs; else the first of the fewest LIDs, ties going to the switch the
 // earlier paths leave to least often.
-func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load []int32, sc *spreadScratch) int32 {
-	start := int32(0) // scan from the port after the previous path's
+func (f *Fabric) recommend(earlier []int32, ports []int32, first int32, load []int32, sc *spreadScratch) int32 {
+	start := int32(0) // scan from the port after the previous path's, round
 	if len(earlier) > 0 && earlier[len(earlier)-1] != NoRoute {
-		start = (earlier[len(earlier)-1] + 1) % n
+		start = earlier[len(earlier)-1] + 1
 	}
 	sc.entry++
 	for _, q := range earlier {
@@ -521,7 +521,7 @@ func (f *Fabric) recommend(earlier []int32, ports []int32, first, n int32, load 
 	const none = int32(NoRoute)
 	best, otherSys, otherNode := none, none, none
 	leastPaths, leastOtherSys, leastOtherNode, leastUses := int32(math.MaxInt32), int32(math.MaxInt32), int32(math.MaxInt32), int32(math.MaxInt32)
-	i, _ := slices.BinarySearch(ports, start)
+	i, _ := slices.BinarySearch(ports, start) // len(ports) past the last: wraps to the first
 	for k := range ports {
 		pt := ports[(i+k)%len(ports)]
 		paths := load[first+pt]
