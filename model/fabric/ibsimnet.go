@@ -27,8 +27,9 @@ import (
 // adapter (Node.Adapter: a SHARP aggregation node) is an Hca of its ports,
 // described as "NAME Aggregation Node" so that it reads back as one;
 // any other switch-like node (switches, routers) is a Switch, after a
-// sysimgguid= line where it has a system image GUID (Node.SysGUID: the
-// switches of a chassis), which ibsim gives it. Link rates
+// switchguid= line with its GUID where every switch has one (an import)
+// and a sysimgguid= line where it has a system image GUID (Node.SysGUID:
+// the switches of a chassis), which ibsim gives it. Link rates
 // are not written: ibsim's masks stop at QDR, and OpenSM's minhop, updn
 // and ftree do not weigh rates. ibsim uses the first port of the file as
 // the subnet manager's: the first host's, as OpenSM runs on a host. (A
@@ -88,6 +89,14 @@ func (t *Topology) WriteIBSimNet(w io.Writer) error {
 		}
 		return e.port + 1
 	}
+	// Switches keep their GUIDs where every one has one (an import), so
+	// that OpenSM orders them as on the fabric itself (routingOrder).
+	switchGUIDs := true
+	for _, n := range t.Nodes {
+		if !n.Host && !n.Adapter && n.GUID == 0 {
+			switchGUIDs = false
+		}
+	}
 	written := map[string]bool{}
 	for _, adapters := range []bool{true, false} {
 		for i, n := range t.Nodes {
@@ -118,6 +127,9 @@ func (t *Topology) WriteIBSimNet(w io.Writer) error {
 				kind = "Hca"
 			}
 			fmt.Fprintln(bw)
+			if kind == "Switch" && switchGUIDs {
+				fmt.Fprintf(bw, "switchguid=%#x\n", n.GUID)
+			}
 			if n.SysGUID != 0 {
 				fmt.Fprintf(bw, "sysimgguid=%#x\n", n.SysGUID)
 			}

@@ -2,9 +2,11 @@ package fabric
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 )
@@ -435,34 +437,117 @@ func (f *Fabric) spreadRoutes(lmc int, cands func(dst int32, c *candidates)) *Ro
 	for gp := range sc.next {
 		sc.next[gp] = f.next(int32(gp))
 	}
+	order, adapters := f.routingOrder()
+	// An aggregation node's LIDs have no entries in r, but weigh on the
+	// ports as a host's do; adapterLFT keeps their entries for recommend.
+	paths := 1 << lmc
+	adapterLFT := make([]int32, adapters*len(f.sws)*paths)
 	var c candidates
-	for p := range 1 << lmc {
+	for p := range paths {
 		cached := int32(-1)
-		for g := range f.hosts {
-			dst := f.attach[g]
-			if dst < 0 {
-				continue
+		for _, e := range order {
+			if e.sw != cached {
+				cands(e.sw, &c)
+				cached = e.sw
 			}
-			if dst != cached {
-				cands(dst, &c)
-				cached = dst
-			}
-			lid := g<<lmc | p
 			for s := range f.sws {
-				if int32(s) == dst {
-					r.LFT[s][lid] = f.attachPort[g]
+				var entries []int32 // the end port's paths at switch s
+				if e.host >= 0 {
+					i := int(e.host) << lmc
+					entries = r.LFT[s][i : i+paths]
+				} else {
+					i := (int(e.adapter)*len(f.sws) + s) * paths
+					entries = adapterLFT[i : i+paths]
+				}
+				if int32(s) == e.sw {
+					entries[p] = e.port
 					continue
 				}
 				first, _ := f.ports(int32(s))
-				best := f.recommend(r.LFT[s][lid-p:lid], c.of(int32(s)), first, load, sc)
+				best := f.recommend(entries[:p], c.of(int32(s)), first, load, sc)
 				if best != NoRoute {
 					load[first+best]++
 				}
-				r.LFT[s][lid] = best
+				entries[p] = best
 			}
 		}
 	}
 	return r
+}
+
+// endPort is a port OpenSM routes LIDs to: host (an index of f.hosts), or
+// else adapter (a number of an aggregation node, from 0), on port port of
+// switch sw.
+type endPort struct {
+	host, adapter, sw, port int32
+}
+
+// routingOrder returns the end ports linked to switches, hosts and
+// aggregation nodes (adapters in OpenSM, which routes their LIDs too), in
+// the order OpenSM's unicast manager routes their LIDs
+// (sort_ports_by_switch_load in osm_ucast_mgr.c): switch by switch, those
+// with more end ports first and among equals in the order of OpenSM's
+// switch table (by node GUID, Node.GUID where every switch has one, as
+// below), and on a switch by port; and the number of aggregation nodes.
+func (f *Fabric) routingOrder() ([]endPort, int) {
+	var ends []endPort
+	for g, s := range f.attach {
+		if s >= 0 {
+			ends = append(ends, endPort{host: int32(g), adapter: -1, sw: s, port: f.attachPort[g]})
+		}
+	}
+	adapters := 0
+	for a, n := range f.sws {
+		if !f.t.Nodes[n].Adapter {
+			continue
+		}
+		first, end := f.ports(int32(a))
+		for gp := first; gp < end; gp++ {
+			if pp := f.peer[gp]; pp >= 0 && f.host[f.owner[pp]] < 0 && !f.t.Nodes[f.owner[pp]].Adapter {
+				ends = append(ends, endPort{host: -1, adapter: int32(adapters), sw: f.sw[f.owner[pp]], port: pp - f.base[f.owner[pp]]})
+				break // an aggregation node has one linked port
+			}
+		}
+		adapters++
+	}
+	count := make([]int32, len(f.sws)) // end ports linked to a switch
+	for _, e := range ends {
+		count[e.sw]++
+	}
+	sws := make([]int32, len(f.sws))
+	for s := range sws {
+		sws[s] = int32(s)
+	}
+	// OpenSM keys its switch table by the GUID in network byte order and
+	// compares keys as integers: on a little-endian machine, the order of
+	// the byte-reversed GUIDs. Without GUIDs (a generated fabric) a switch
+	// has the one ibsim gives it: a base (low two bytes zero) plus its
+	// place among the switches of the net file (WriteIBSimNet).
+	key := make([]uint64, len(f.sws))
+	guids, next := true, uint64(0)
+	for s, n := range f.sws {
+		if !f.t.Nodes[n].Adapter {
+			key[s], next = next, next+1
+			guids = guids && f.t.Nodes[n].GUID != 0
+		}
+	}
+	for s, n := range f.sws {
+		if guids {
+			key[s] = f.t.Nodes[n].GUID
+		}
+		key[s] = bits.ReverseBytes64(key[s])
+	}
+	slices.SortStableFunc(sws, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(count[b], count[a]), cmp.Compare(key[a], key[b]))
+	})
+	rank := make([]int32, len(f.sws))
+	for i, s := range sws {
+		rank[s] = int32(i)
+	}
+	slices.SortFunc(ends, func(a, b endPort) int {
+		return cmp.Or(cmp.Compare(rank[a.sw], rank[b.sw]), cmp.Compare(a.port, b.port))
+	})
+	return ends, adapters
 }
 
 // systems numbers the switches' systems: switches that share a system

@@ -73,7 +73,9 @@ func (f *Fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 }
 
 // upDownWith routes up*/down* for the order pos; bad is a switch of need
-// that has no legal route to some destination, or -1. A switch's route
+// that has no legal route to some destination, or -1: for the first host,
+// in the fabric's order, that some switch of need has no legal route to,
+// the first such switch. A switch's route
 // only leads to switches that have one, so where every switch with a host
 // has a route every host reaches every other; a switch without hosts that
 // has no legal route to a destination is on no route to it, and its entry
@@ -83,7 +85,7 @@ func (f *Fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad i
 	dist := make([]int32, n)
 	down := make([]bool, n)
 	var frontier, next []int32
-	bad = -1
+	badTo := make([]int32, n) // by destination switch: the first switch of need without a route to it, or -1
 	r = f.spreadRoutes(lmc, func(dst int32, c *candidates) {
 		for i := range dist {
 			dist[i], down[i] = -1, false
@@ -114,10 +116,11 @@ func (f *Fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad i
 			frontier, next = next, frontier
 		}
 		c.reset()
+		badTo[dst] = -1
 		for s := range n {
 			d := dist[s]
-			if d < 0 && need[s] && bad < 0 {
-				bad = int32(s)
+			if d < 0 && need[s] && badTo[dst] < 0 {
+				badTo[dst] = int32(s)
 			}
 			if d > 0 {
 				first, end := f.ports(int32(s))
@@ -134,7 +137,12 @@ func (f *Fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad i
 			c.done()
 		}
 	})
-	return r, bad
+	for _, dst := range f.attach {
+		if dst >= 0 && badTo[dst] >= 0 {
+			return r, badTo[dst]
+		}
+	}
+	return r, -1
 }
 
 // topSwitches returns the switches of the highest Level when every switch
