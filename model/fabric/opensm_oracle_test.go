@@ -155,13 +155,38 @@ func oracleCases(t *testing.T) []oracleCase {
 	// SHARP aggregation nodes on half the leaves, as on an NDR fabric:
 	// adapters to OpenSM, whose LIDs it routes before those of the leaves
 	// with fewer end ports and counts on the ports as a host's.
-	an := importedClos(8, 4, 4, 1, 0)
-	for i := range 4 {
-		a := an.AddSwitch(fmt.Sprintf("AN%d", i), 1)
-		an.Nodes[a].Adapter = true
-		mustLink(an, a, 0, an.Lookup(fmt.Sprintf("L%d", 2*i+1)), 8)
+	an := &Topology{Kind: "ibnetdiscover"}
+	var leaves, spines []NodeID
+	for i := range 8 {
+		leaves = append(leaves, an.AddSwitch(fmt.Sprintf("L%d", i), 9))
 	}
-	cs = append(cs, oracleCase{name: "clos-8x4-aggregation-nodes", top: an, def: "updn"})
+	for j := range 4 {
+		spines = append(spines, an.AddSwitch(fmt.Sprintf("S%d", j), 8))
+	}
+	for i, l := range leaves {
+		for j, sp := range spines {
+			mustLink(an, l, 5+j, sp, i)
+		}
+	}
+	for i, l := range leaves {
+		first := 0 // the leaf's first host port
+		if i%2 == 1 {
+			// On every other leaf an aggregation node, on port 1 (before
+			// the hosts, which OpenSM then routes after it) or port 5.
+			a := an.AddSwitch(fmt.Sprintf("AN%d", i/2), 1)
+			an.Nodes[a].Adapter = true
+			port := 4
+			if i/2%2 == 0 {
+				port, first = 0, 1
+			}
+			mustLink(an, a, 0, l, port)
+		}
+		for h := range 4 {
+			mustLink(an, an.AddHost(fmt.Sprintf("H%d_%d", i, h)), 0, l, first+h)
+		}
+	}
+	cs = append(cs, oracleCase{name: "clos-8x4-aggregation-nodes", top: an, def: "updn",
+		differs: map[string]string{"ftree": "OpenSM's ftree routes an aggregation node as a compute node, in the round-robin of its leaf's hosts"}})
 	// Switch GUIDs descending in the fabric's order: OpenSM routes the hosts
 	// of switches with as many end ports in the order of its switch table,
 	// keyed by GUID in network byte order (routingOrder).
