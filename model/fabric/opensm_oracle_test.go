@@ -170,9 +170,10 @@ func oracleCases(t *testing.T) []oracleCase {
 	}
 	for i, l := range leaves {
 		first := 0 // the leaf's first host port
-		if i%2 == 1 {
+		if i%2 == 0 {
 			// On every other leaf an aggregation node, on port 1 (before
-			// the hosts, which OpenSM then routes after it) or port 5.
+			// the hosts, which OpenSM then routes after it: on L0 the
+			// fabric's first port) or port 5.
 			a := an.AddSwitch(fmt.Sprintf("AN%d", i/2), 1)
 			an.Nodes[a].Adapter = true
 			port := 4
