@@ -380,7 +380,7 @@ func TestOpenSMOracle(t *testing.T) {
 					}
 				}
 				if o, ok := osmRoutes[e]; ok {
-					n, of := differingEntries(f, info.routes, o)
+					n, of, _, _ := differingEntries(f, info.routes, o)
 					why, differs := c.differs[e]
 					switch {
 					case differs && n == 0:
@@ -410,21 +410,26 @@ func TestOpenSMOracle(t *testing.T) {
 }
 
 // differingEntries counts the entries of a and b, every switch (aggregation
-// nodes aside) and every host's base LID, that name different ports, and returns the count and
-// the number of entries.
-func differingEntries(f *Fabric, a, b *Routes) (n, of int) {
+// nodes aside) and every LID of every host (a and b have the same LMC),
+// that name different ports, and returns the count, the number of entries
+// and the first that differs (switch and LID; -1, -1 for none).
+func differingEntries(f *Fabric, a, b *Routes) (n, of int, firstSw, firstLID int) {
+	firstSw, firstLID = -1, -1
 	for s := range f.sws {
 		if f.t.Nodes[f.sws[s]].Adapter {
 			continue // an aggregation node: an adapter, without tables, in OpenSM
 		}
-		for g := range f.hosts {
+		for lid := range len(f.hosts) << a.LMC {
 			of++
-			if a.LFT[s][g<<a.LMC] != b.LFT[s][g<<b.LMC] {
+			if a.LFT[s][lid] != b.LFT[s][lid] {
+				if n == 0 {
+					firstSw, firstLID = s, lid
+				}
 				n++
 			}
 		}
 	}
-	return n, of
+	return n, of, firstSw, firstLID
 }
 
 // TestOpenSMOracleLMC routes the oracle's fabrics with OpenSM's minhop and
@@ -467,26 +472,12 @@ func TestOpenSMOracleLMC(t *testing.T) {
 						t.Errorf("lmc %d: ccsweep %s: %v", lmc, e, err)
 						continue
 					}
-					n, of := 0, 0
-					for s := range f.sws {
-						if c.top.Nodes[f.sws[s]].Adapter {
-							continue
-						}
-						for lid := range len(f.hosts) << lmc {
-							of++
-							if info.routes.LFT[s][lid] != osm.LFT[s][lid] {
-								if n == 0 && c.differs[e] == "" {
-									t.Errorf("lmc %d: ccsweep %s: switch %s, host %s path %d: port %d, OpenSM's %d", lmc, e,
-										c.top.Nodes[f.sws[s]].Name, c.top.Nodes[f.hosts[lid>>lmc]].Name, lid&(1<<lmc-1), info.routes.LFT[s][lid], osm.LFT[s][lid])
-								}
-								n++
-							}
-						}
-					}
+					n, of, s, lid := differingEntries(f, info.routes, osm)
 					if why := c.differs[e]; why != "" {
 						t.Logf("lmc %d: ccsweep %s: %d of %d entries differ from OpenSM's (%s)", lmc, e, n, of, why)
 					} else if n > 0 {
-						t.Errorf("lmc %d: ccsweep %s: %d of %d entries differ from OpenSM's", lmc, e, n, of)
+						t.Errorf("lmc %d: ccsweep %s: %d of %d entries differ from OpenSM's, the first at switch %s, host %s path %d: port %d, OpenSM's %d",
+							lmc, e, n, of, c.top.Nodes[f.sws[s]].Name, c.top.Nodes[f.hosts[lid>>lmc]].Name, lid&(1<<lmc-1), info.routes.LFT[s][lid], osm.LFT[s][lid])
 					}
 				}
 			}
