@@ -26,7 +26,10 @@ func fabricCommand() *cli.Command {
 			"the switch-to-switch links alone. --lfts writes the forwarding tables in OpenSM's\n" +
 			"opensm-lfts.dump format (LIDs and GUIDs numbered by ccsweep; see model/lftdump.go).\n" +
 			"--ibsim writes the fabric as an ibsim net file, for OpenSM run on ibsim\n" +
-			"(.ci/opensm-oracle.sh routes it with OpenSM's engines; see docs/fabrics.md).",
+			"(.ci/opensm-oracle.sh routes it with OpenSM's engines; see docs/fabrics.md).\n" +
+			"--read-lfts also counts the entries in which the tables read differ from the\n" +
+			"scenario's routing engine (the line \"vs ENGINE\"; in JSON compared_with,\n" +
+			"entries_compared and entries_differing).",
 		Flags: []cli.Flag{
 			scenarioFlag(),
 			&cli.StringFlag{Name: "routing", Usage: "routing algorithm instead of the scenario's: " + strings.Join(fabric.RoutingAlgorithms, ", ")},
@@ -64,6 +67,9 @@ func fabricAction(c *cli.Context) error {
 			return usagef("--routing and --read-lfts: give one; the tables read are the routing")
 		}
 		info, err = inspectLFTs(c, sc, path)
+		if err == nil {
+			compareWithEngine(c, sc, info)
+		}
 	} else {
 		info, err = model.InspectScenario(sc, sc.Config(), routing)
 	}
@@ -85,6 +91,23 @@ func fabricAction(c *cli.Context) error {
 	}
 	info.WriteText(c.App.Writer, name)
 	return nil
+}
+
+// compareWithEngine sets info.Compared to how far the tables read are from
+// those of sc's routing engine, where sc names one (not tables of its own);
+// a routing that fails is a warning on stderr.
+func compareWithEngine(c *cli.Context, sc *workload.Scenario, info *fabric.FabricInfo) {
+	cfg := sc.Config()
+	if _, text := sc.LFTsFile(&cfg); text != nil {
+		return
+	}
+	engine, err := model.InspectScenario(sc, cfg, "")
+	if err == nil {
+		err = info.CompareTables(engine)
+	}
+	if err != nil {
+		fmt.Fprintf(c.App.ErrWriter, "ccsweep: warning: the tables are not compared with the scenario's routing %s: %v\n", sc.RoutingFor(&cfg), err)
+	}
 }
 
 // inspectLFTs describes sc's fabric routed by the tables in the file at

@@ -173,3 +173,42 @@ func TestFabricPrintsEachScenarioProblemOnItsLine(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 2 and the two problems on their lines", code, stderr)
 	}
 }
+
+// TestFabricComparesReadTablesWithTheEngine: --read-lfts also counts the
+// entries in which the tables read differ from the scenario's own routing
+// engine: none for the engine's own dump (--lfts), some for another
+// engine's, in text and JSON.
+func TestFabricComparesReadTablesWithTheEngine(t *testing.T) {
+	dir := t.TempDir()
+	scen := filepath.Join(dir, "tree.toml")
+	if err := os.WriteFile(scen, []byte("[topology]\nkind = \"fattree\"\nk = 4\nlevels = 3\n[[traffic]]\npattern = \"uniform\"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	own, minhop := filepath.Join(dir, "ftree.dump"), filepath.Join(dir, "minhop.dump")
+	for _, args := range [][]string{{"fabric", scen, "--lfts", own}, {"fabric", scen, "--routing", "minhop", "--lfts", minhop}} {
+		if out, stderr, code := ccsweep(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s %s", args, code, stderr, out)
+		}
+	}
+	out, stderr, code := ccsweep(t, "fabric", scen, "--read-lfts", own)
+	if want := "vs ftree    0 of 3072 entries differ (every switch's entry for every host LID): the same tables\n"; code != 0 || !strings.HasSuffix(out, want) {
+		t.Errorf("its own tables: exit %d, %s\n%s\nwant the last line %q", code, stderr, out, want)
+	}
+	out, stderr, code = ccsweep(t, "fabric", scen, "--read-lfts", minhop, "--json")
+	var doc struct {
+		ComparedWith     string `json:"compared_with"`
+		EntriesCompared  int    `json:"entries_compared"`
+		EntriesDiffering *int   `json:"entries_differing"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); code != 0 || err != nil {
+		t.Fatalf("minhop's tables, --json: exit %d, %v: %s\n%s", code, err, stderr, out)
+	}
+	if doc.ComparedWith != "ftree" || doc.EntriesCompared != 3072 || doc.EntriesDiffering == nil || *doc.EntriesDiffering == 0 || *doc.EntriesDiffering >= 3072 {
+		t.Errorf("minhop's tables against ftree: %+v (differing %v), want ftree, 3072 compared, some differing", doc, doc.EntriesDiffering)
+	}
+	// Without --read-lfts nothing is compared.
+	out, _, _ = ccsweep(t, "fabric", scen, "--json")
+	if strings.Contains(out, "compared_with") {
+		t.Errorf("an engine's own description compares: %s", out)
+	}
+}

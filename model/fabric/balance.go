@@ -34,9 +34,57 @@ type FabricInfo struct {
 	Deadlock string
 	// Balance is the all-to-all path balance.
 	Balance Balance
+	// Compared, where set (CompareTables), is how far these tables are
+	// from a routing engine's on the same fabric.
+	Compared *TablesCompared
 
 	f      *Fabric
 	routes *Routes
+}
+
+// TablesCompared counts the forwarding-table entries that differ between
+// two routings of one fabric (FabricInfo.CompareTables): Engine is the
+// other routing's name, Entries the entries compared (every switch but
+// aggregation nodes, which have no tables in a subnet manager's dump, and
+// every host's LIDs: path 0 alone where the two LMCs differ), Differ those
+// that name different ports.
+type TablesCompared struct {
+	Engine          string
+	Differ, Entries int
+	// BaseLIDsOnly: the two routings give hosts different numbers of LIDs.
+	BaseLIDsOnly bool
+}
+
+// CompareTables sets fi.Compared to the entries of fi's tables that differ
+// from other's, a routing of the same fabric (such as the scenario's
+// engine beside a subnet manager's dump); it is an error where the two
+// fabrics differ in size.
+func (fi *FabricInfo) CompareTables(other *FabricInfo) error {
+	if len(fi.f.sws) != len(other.f.sws) || len(fi.f.hosts) != len(other.f.hosts) {
+		return fmt.Errorf("the fabrics differ: %d switches and %d hosts against %d and %d",
+			len(fi.f.sws), len(fi.f.hosts), len(other.f.sws), len(other.f.hosts))
+	}
+	a, b := fi.routes, other.routes
+	c := &TablesCompared{Engine: other.Routing, BaseLIDsOnly: a.LMC != b.LMC}
+	paths := 1
+	if !c.BaseLIDsOnly {
+		paths = 1 << a.LMC
+	}
+	for s, n := range fi.f.sws {
+		if fi.f.t.Nodes[n].Adapter {
+			continue
+		}
+		for g := range fi.f.hosts {
+			for p := range paths {
+				c.Entries++
+				if a.port(int32(s), int32(a.LID(g, p))) != b.port(int32(s), int32(b.LID(g, p))) {
+					c.Differ++
+				}
+			}
+		}
+	}
+	fi.Compared = c
+	return nil
 }
 
 // Topology returns the fabric described.

@@ -29,6 +29,11 @@ type FabricJSON struct {
 	SwitchLinks      int              `json:"switch_links"`
 	MaxSwitchRoutes  int64            `json:"max_routes_per_switch_link"`
 	MeanSwitchRoutes float64          `json:"mean_routes_per_switch_link"`
+	// ComparedWith and the two counts below are set where the tables were
+	// compared with a routing engine's (fabric --read-lfts).
+	ComparedWith     string `json:"compared_with,omitempty"`
+	EntriesCompared  int    `json:"entries_compared,omitempty"`
+	EntriesDiffering *int   `json:"entries_differing,omitempty"`
 }
 
 // FabricLinkJSON counts a FabricJSON's links of one speed.
@@ -53,6 +58,9 @@ func (info *FabricInfo) WriteJSON(w io.Writer, name string) error {
 	}
 	for _, l := range info.Links {
 		out.Links = append(out.Links, FabricLinkJSON(l))
+	}
+	if c := info.Compared; c != nil {
+		out.ComparedWith, out.EntriesCompared, out.EntriesDiffering = c.Engine, c.Entries, &c.Differ
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -94,4 +102,15 @@ func (info *FabricInfo) WriteText(w io.Writer, name string) {
 	}
 	fmt.Fprintf(w, "balance     all-to-all routes per link out of a switch (%d links): max %d, mean %.1f, p99 %d\n", b.Links, b.Max, b.Mean, b.P99)
 	fmt.Fprintf(w, "            switch-switch links only (%d): max %d, mean %.1f\n", b.SwitchLinks, b.SwitchMax, b.SwitchMean)
+	if c := info.Compared; c != nil {
+		what := "every switch's entry for every host LID"
+		if c.BaseLIDsOnly {
+			what = "every switch's entry for every host's base LID: the LMCs differ"
+		}
+		same := ""
+		if c.Differ == 0 {
+			same = ": the same tables"
+		}
+		fmt.Fprintf(w, "vs %-8s %d of %d entries differ (%s)%s\n", c.Engine, c.Differ, c.Entries, what, same)
+	}
 }
