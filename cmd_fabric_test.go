@@ -212,3 +212,4 @@ func TestFabricComparesReadTablesWithTheEngine(t *testing.T) {
 		t.Errorf("an engine's own description compares: %s", out)
 	}
 }
+

@@ -294,3 +294,49 @@ func TestWriteLFTsReadsBack(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareTables counts the entries two routings of one fabric differ
+// in: none against itself, every path at lmc 1 (base LIDs alone against
+// lmc 0), and refuses fabrics of other sizes.
+func TestCompareTables(t *testing.T) {
+	top, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 3, HostGbps: 8, SwitchGbps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	inspect := func(top *Topology, alg string, lmc int) *FabricInfo {
+		info, err := InspectFabric(top, alg, lmc, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return info
+	}
+	ftree, minhop := inspect(top, "ftree", 0), inspect(top, "minhop", 0)
+	if err := ftree.CompareTables(inspect(top, "ftree", 0)); err != nil || *ftree.Compared != (TablesCompared{Engine: "ftree", Entries: 48 * 64}) {
+		t.Errorf("ftree against itself: %v, %+v", err, ftree.Compared)
+	}
+	want := 0
+	for s := range minhop.routes.LFT {
+		for lid := range minhop.routes.LFT[s] {
+			if minhop.routes.LFT[s][lid] != ftree.routes.LFT[s][lid] {
+				want++
+			}
+		}
+	}
+	if err := ftree.CompareTables(minhop); err != nil || ftree.Compared.Differ != want || want == 0 || ftree.Compared.Engine != "minhop" {
+		t.Errorf("ftree against minhop: %v, %+v, want %d differing", err, ftree.Compared, want)
+	}
+	lmc1 := inspect(top, "minhop", 1)
+	if err := lmc1.CompareTables(inspect(top, "minhop", 1)); err != nil || lmc1.Compared.Entries != 48*64*2 || lmc1.Compared.Differ != 0 || lmc1.Compared.BaseLIDsOnly {
+		t.Errorf("lmc 1 against itself: %v, %+v", err, lmc1.Compared)
+	}
+	if err := lmc1.CompareTables(minhop); err != nil || lmc1.Compared.Entries != 48*64 || !lmc1.Compared.BaseLIDsOnly || lmc1.Compared.Differ != 0 {
+		t.Errorf("lmc 1 against lmc 0 (path 0 is routed alike): %v, %+v", err, lmc1.Compared)
+	}
+	small, err := GenerateTopology("fattree", TopoParams{K: 2, Levels: 2, HostGbps: 8, SwitchGbps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ftree.CompareTables(inspect(small, "ftree", 0)); err == nil || !strings.Contains(err.Error(), "the fabrics differ") {
+		t.Errorf("fabrics of other sizes: %v", err)
+	}
+}
