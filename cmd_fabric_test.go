@@ -212,4 +212,3 @@ func TestFabricComparesReadTablesWithTheEngine(t *testing.T) {
 		t.Errorf("an engine's own description compares: %s", out)
 	}
 }
-
