@@ -64,27 +64,40 @@ func (fi *FabricInfo) CompareTables(other *FabricInfo) error {
 		return fmt.Errorf("the fabrics differ: %d switches and %d hosts against %d and %d",
 			len(fi.f.sws), len(fi.f.hosts), len(other.f.sws), len(other.f.hosts))
 	}
-	a, b := fi.routes, other.routes
-	c := &TablesCompared{Engine: other.Routing, BaseLIDsOnly: a.LMC != b.LMC}
+	c := &TablesCompared{Engine: other.Routing, BaseLIDsOnly: fi.routes.LMC != other.routes.LMC}
+	c.Differ, c.Entries, _, _ = fi.f.differingEntries(fi.routes, other.routes)
+	fi.Compared = c
+	return nil
+}
+
+// differingEntries counts the entries of a and b, every switch but
+// aggregation nodes (which have no tables in a subnet manager's dump) and
+// every LID of every host (path 0 alone where the LMCs differ), that name
+// different ports; it returns the count, the number of entries and the
+// first that differs (switch, and a's LID; -1, -1 for none).
+func (f *Fabric) differingEntries(a, b *Routes) (n, of, firstSw, firstLID int) {
+	firstSw, firstLID = -1, -1
 	paths := 1
-	if !c.BaseLIDsOnly {
+	if a.LMC == b.LMC {
 		paths = 1 << a.LMC
 	}
-	for s, n := range fi.f.sws {
-		if fi.f.t.Nodes[n].Adapter {
+	for s, node := range f.sws {
+		if f.t.Nodes[node].Adapter {
 			continue
 		}
-		for g := range fi.f.hosts {
+		for g := range f.hosts {
 			for p := range paths {
-				c.Entries++
+				of++
 				if a.port(int32(s), int32(a.LID(g, p))) != b.port(int32(s), int32(b.LID(g, p))) {
-					c.Differ++
+					if n == 0 {
+						firstSw, firstLID = s, a.LID(g, p)
+					}
+					n++
 				}
 			}
 		}
 	}
-	fi.Compared = c
-	return nil
+	return n, of, firstSw, firstLID
 }
 
 // Topology returns the fabric described.

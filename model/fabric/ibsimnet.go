@@ -20,8 +20,8 @@ import (
 //
 // with its linked ports, counting from 1. The quoted id is the node's name,
 // which ibsim also makes its node description, so the tables OpenSM dumps
-// name ccsweep's nodes (ReadLFTs matches them by name, as the net file has
-// no GUIDs). Every host is a port of an Hca: the hosts NAME/PORT of an
+// name ccsweep's nodes (ReadLFTs matches them by name where the GUIDs ibsim
+// gave them are not the fabric's). Every host is a port of an Hca: the hosts NAME/PORT of an
 // imported multi-port adapter are ports PORT of one Hca NAME, as the
 // fabric has them, any other host an Hca of one port; a switch-like node that is an
 // adapter (Node.Adapter: a SHARP aggregation node) is an Hca of its ports,

@@ -161,7 +161,7 @@ func TestOpenSMOracleWithFiles(t *testing.T) {
 						t.Errorf("%s: ccsweep's %s %d, more than 10 %% above OpenSM's %d", v.name, x.what, x.got, x.want)
 					}
 				}
-				n, of, _, _ := differingEntries(f, info.routes, r)
+				n, of, _, _ := f.differingEntries(info.routes, r)
 				if v.same && n > 0 {
 					t.Errorf("%s: %d of %d entries differ from OpenSM's ftree", v.name, n, of)
 				}

@@ -380,7 +380,7 @@ func TestOpenSMOracle(t *testing.T) {
 					}
 				}
 				if o, ok := osmRoutes[e]; ok {
-					n, of, _, _ := differingEntries(f, info.routes, o)
+					n, of, _, _ := f.differingEntries(info.routes, o)
 					why, differs := c.differs[e]
 					switch {
 					case differs && n == 0:
@@ -407,29 +407,6 @@ func TestOpenSMOracle(t *testing.T) {
 			}
 		})
 	}
-}
-
-// differingEntries counts the entries of a and b, every switch (aggregation
-// nodes aside) and every LID of every host (a and b have the same LMC),
-// that name different ports, and returns the count, the number of entries
-// and the first that differs (switch and LID; -1, -1 for none).
-func differingEntries(f *Fabric, a, b *Routes) (n, of int, firstSw, firstLID int) {
-	firstSw, firstLID = -1, -1
-	for s := range f.sws {
-		if f.t.Nodes[f.sws[s]].Adapter {
-			continue // an aggregation node: an adapter, without tables, in OpenSM
-		}
-		for lid := range len(f.hosts) << a.LMC {
-			of++
-			if a.LFT[s][lid] != b.LFT[s][lid] {
-				if n == 0 {
-					firstSw, firstLID = s, lid
-				}
-				n++
-			}
-		}
-	}
-	return n, of, firstSw, firstLID
 }
 
 // TestOpenSMOracleLMC routes the oracle's fabrics with OpenSM's minhop and
@@ -472,7 +449,7 @@ func TestOpenSMOracleLMC(t *testing.T) {
 						t.Errorf("lmc %d: ccsweep %s: %v", lmc, e, err)
 						continue
 					}
-					n, of, s, lid := differingEntries(f, info.routes, osm)
+					n, of, s, lid := f.differingEntries(info.routes, osm)
 					if why := c.differs[e]; why != "" {
 						t.Logf("lmc %d: ccsweep %s: %d of %d entries differ from OpenSM's (%s)", lmc, e, n, of, why)
 					} else if n > 0 {

@@ -418,8 +418,8 @@ func (c *candidates) of(s int32) []int32 { return c.ports[c.start[s]:c.start[s+1
 
 // spreadRoutes fills the forwarding tables of minhop and updn as OpenSM's
 // unicast manager does (ucast_mgr_process_tbl and osm_switch_recommend_path
-// in OpenSM 3.3): path p of every host, in the hosts' order, before path
-// p+1 of any, and at every switch the candidate port that cands lists
+// in OpenSM 3.3): path p of every end port, in OpenSM's order of them
+// (routingOrder), before path p+1 of any, and at every switch the candidate port that cands lists
 // towards the destination host's switch with the fewest LIDs routed out of
 // it so far, the first such in port order. Where lmc > 0, path p > 0 scans
 // the ports from the one after path p-1's, takes a port to a switch that

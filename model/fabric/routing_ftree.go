@@ -64,12 +64,12 @@ func (f *Fabric) fatTree(lmc int) (*Routes, []int32, error) {
 // 1, are the switches other than roots of the compute hosts (every host
 // where no compute nodes are given); they must all be equally far from the
 // roots (hosts on a root, such as I/O nodes on a spine, are allowed).
-// Where that fails with compute nodes and no roots given, or links
-// switches of levels that are not adjacent (OpenSM refuses: a storage host
-// on a spine ranks that spine with the leaves), and where
-// neither is given, a switch's level is one more than its hop count from
-// the nearest switch of a compute host (on a fat tree where OpenSM's
-// ranking works, the same levels). A switch the ranking cannot place (no
+// Where neither roots nor compute nodes are given, and where compute nodes
+// are given without roots but that ranking fails or links switches of
+// levels that are not adjacent (OpenSM then refuses: a storage host on a
+// spine ranks that spine with the leaves), a switch's level is one more
+// than its hop count from the nearest switch of a compute host (on a fat
+// tree where OpenSM's ranking works, the same levels). A switch the ranking cannot place (no
 // compute host or root reaches it, or below the leaves) is an error naming
 // it, as is a leaf out of line. Dead ends (aggregation nodes, routers: see
 // deadEnd) are outside the tree, level 0: no route passes them.

@@ -86,6 +86,9 @@ func (f *Fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad i
 	down := make([]bool, n)
 	var frontier, next []int32
 	badTo := make([]int32, n) // by destination switch: the first switch of need without a route to it, or -1
+	for i := range badTo {
+		badTo[i] = -1
+	}
 	r = f.spreadRoutes(lmc, func(dst int32, c *candidates) {
 		for i := range dist {
 			dist[i], down[i] = -1, false
@@ -116,7 +119,6 @@ func (f *Fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad i
 			frontier, next = next, frontier
 		}
 		c.reset()
-		badTo[dst] = -1
 		for s := range n {
 			d := dist[s]
 			if d < 0 && need[s] && badTo[dst] < 0 {
