@@ -132,3 +132,13 @@ func TestCalibrateCommand(t *testing.T) {
 		}
 	}
 }
+
+// A grid that runs in rounds may run as the one shard of one.
+func TestRoundsInOneShard(t *testing.T) {
+	grid := writeGrid(t, roundsGrid)
+	db := filepath.Join(filepath.Dir(grid), "r.db")
+	out, stderr, code := ccsweep(t, "run", grid, "--db", db, "--refine", "2", "--shard", "1/1", "-j", "2", "--quiet", "--no-report")
+	if code != 0 || doneCount(t, db) != 6 {
+		t.Fatalf("exit %d, %d points done: %s%s", code, doneCount(t, db), out, stderr)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -552,5 +553,19 @@ switch_buffer_credits = [99, 1024]
 		if !strings.Contains(string(html), want) {
 			t.Errorf("report lacks %q", want)
 		}
+	}
+}
+
+// The dry run's estimate of the wall time is the cost shared by the workers.
+func TestDryRunEstimateSharesTheCost(t *testing.T) {
+	out, stderr, code := ccsweep(t, "run", filepath.Join("examples", "quick.toml"), "--dry-run", "-j", "2", "--db", filepath.Join(t.TempDir(), "q.db"))
+	m := regexp.MustCompile(`estimated cost: (\d+) core-seconds, about (\S+) on 2 workers`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("exit %d: %s%s", code, out, stderr)
+	}
+	cost, _ := strconv.ParseFloat(m[1], 64)
+	wall, err := time.ParseDuration(m[2])
+	if err != nil || cost < 4 || math.Abs(wall.Seconds()-cost/2) > 1 {
+		t.Fatalf("cost %g core-s, wall %s (%v): want about %g s", cost, m[2], err, cost/2)
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
+	"github.com/ccsweep/ccsweep/model/workload"
 )
 
 // TestScenarioFileAppProblems: each malformed [[app]] is named by file,
@@ -99,5 +100,53 @@ func TestScenarioFileAppAxes(t *testing.T) {
 	}
 	if d := lat("1300ns") - lat("300ns"); d < 0.999 || d > 1.001 {
 		t.Errorf("pp.send_overhead 300ns -> 1300ns moved the latency by %.4f µs, want 1", d)
+	}
+}
+
+// loadScenarioText writes text as a scenario file and loads it.
+func loadScenarioText(t *testing.T, text string) (*workload.Scenario, error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.toml")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return grids.LoadScenario(path)
+}
+
+// TestMutAppRanksBound: an [[app]]'s ranks reach 2^20−1 and no further;
+// the reader refuses 2^20 naming the range.
+// Kills scenfile_app.go's bound `1<<20-1` turned into `1<<20+1`.
+func TestMutAppRanksBound(t *testing.T) {
+	for _, c := range []struct{ ranks, want string }{
+		{"1048576", "app[0].ranks: 1048576: want a whole number from 2 to 1048575"},
+		{"1048577", "app[0].ranks: 1048577: want a whole number from 2 to 1048575"},
+		{"1", "app[0].ranks: 1: want a whole number from 2 to 1048575"},
+	} {
+		_, err := loadScenarioText(t, "[topology]\nkind = \"fattree\"\nk = 2\n[[app]]\nprogram = \"ring\"\nranks = "+c.ranks+"\n")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("ranks = %s: error %v, want %q", c.ranks, err, c.want)
+		}
+	}
+	_, err := loadScenarioText(t, "[topology]\nkind = \"fattree\"\nk = 2\n[[app]]\nprogram = \"ring\"\nranks = 1048575\n")
+	if err != nil && strings.Contains(err.Error(), "app[0].ranks: 1048575: want") {
+		t.Errorf("ranks = 1048575 refused by the reader's bound: %v", err)
+	}
+}
+
+// TestMutDurationZeroAsANumber: a duration may be written as the bare
+// number 0 (compute = 0), and no other bare number: compute = 5 is an
+// error (5 of what?).
+// Kills scenfile_app.go's durZero `v == 0` turned into `!=`.
+func TestMutDurationZeroAsANumber(t *testing.T) {
+	sc, err := loadScenarioText(t, "[topology]\nkind = \"fattree\"\nk = 2\n[[app]]\nprogram = \"allreduce\"\ncompute = 0\n")
+	if err != nil || len(sc.Apps) != 1 || sc.Apps[0].Compute != 0 {
+		t.Fatalf("compute = 0: %v", err)
+	}
+	sc, err = loadScenarioText(t, "[topology]\nkind = \"fattree\"\nk = 2\n[[app]]\nprogram = \"allreduce\"\ncompute = \"5us\"\n")
+	if err != nil || sc.Apps[0].Compute.Micros() != 5 {
+		t.Fatalf("compute = \"5us\": %v", err)
+	}
+	if _, err := loadScenarioText(t, "[topology]\nkind = \"fattree\"\nk = 2\n[[app]]\nprogram = \"allreduce\"\ncompute = 5\n"); err == nil || !strings.Contains(err.Error(), "app[0].compute") {
+		t.Errorf("compute = 5: error %v, want one naming app[0].compute", err)
 	}
 }

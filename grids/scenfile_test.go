@@ -2,12 +2,14 @@ package grids_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/params"
@@ -238,5 +240,162 @@ func TestScenarioFabricUncapped(t *testing.T) {
 	}
 	if len(sc.Warnings) != 1 || !strings.HasPrefix(sc.Warnings[0], "fabric.txt: skipped 3 lines that are not ibnetdiscover output") {
 		t.Fatalf("warnings %q", sc.Warnings)
+	}
+}
+
+// TestMutDefaultFlowNames: flows without a name are F1, F2, ... in file
+// order. Kills scenfile.go's `i+1` turned into `i-1`.
+func TestMutDefaultFlowNames(t *testing.T) {
+	sc, err := loadScenarioText(t, "[topology]\nkind = \"fattree\"\nk = 4\n"+
+		"[[flow]]\nsrc = \"H1\"\ndst = \"H2\"\n[[flow]]\nsrc = \"H3\"\ndst = \"H2\"\n[[flow]]\nname = \"x\"\nsrc = \"H4\"\ndst = \"H2\"\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range sc.Flows {
+		got = append(got, f.Name)
+	}
+	if fmt.Sprint(got) != "[F1 F2 x]" {
+		t.Errorf("flow names %v, want [F1 F2 x]", got)
+	}
+}
+
+// TestMutHotspotTrafficNeedsALoad: hotspot_mode traffic splits a load, so
+// it is refused with a saturating arrival and accepted with poisson.
+// Kills scenfile.go's `ts.Arrival == "saturate"` negated in that check.
+func TestMutHotspotTrafficNeedsALoad(t *testing.T) {
+	text := func(arrival, load string) string {
+		return "[topology]\nkind = \"fattree\"\nk = 4\n[[traffic]]\npattern = \"hotspot\"\nhotspot_mode = \"traffic\"\n" +
+			"hot_nodes = 1\nhotspot_fraction = 0.5\narrival = \"" + arrival + "\"\n" + load
+	}
+	if _, err := loadScenarioText(t, text("poisson", "load = 0.3\n")); err != nil {
+		t.Errorf("hotspot traffic with poisson arrivals: %v", err)
+	}
+	if _, err := loadScenarioText(t, text("saturate", "")); err == nil || !strings.Contains(err.Error(), "hotspot_mode traffic splits a load") {
+		t.Errorf("hotspot traffic with saturating sources: error %v, want the split-load message", err)
+	}
+}
+
+// TestComputeNodesAreForFtreeOnly: a scenario's compute nodes rank the
+// switches for ftree; updn takes roots only (docs/scenarios.md), so
+// compute_nodes beside updn is refused at the routing line, and beside
+// ftree accepted. Kills scenfile.go's `spec.Routing == "updn"` negated.
+func TestComputeNodesAreForFtreeOnly(t *testing.T) {
+	var names []string
+	for h := 1; h <= 16; h++ {
+		names = append(names, fmt.Sprintf("%q", fmt.Sprintf("H%d", h)))
+	}
+	hosts := strings.Join(names, ", ") // every host of the k = 4 fat tree
+	text := func(alg string) string {
+		return "[topology]\nkind = \"fattree\"\nk = 4\n[routing]\nalgorithm = \"" + alg + "\"\ncompute_nodes = [" + hosts + "]\n" +
+			"[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\nload = 0.1\n"
+	}
+	if _, err := loadScenarioText(t, text("ftree")); err != nil {
+		t.Errorf("compute nodes with ftree: %v", err)
+	}
+	_, err := loadScenarioText(t, text("updn"))
+	if err == nil || !strings.Contains(err.Error(), "s.toml:4: routing: compute nodes are for ftree; updn takes roots only") {
+		t.Errorf("compute nodes with updn: error %v, want the ftree-only message at the routing line", err)
+	}
+}
+
+// TestMeshDimsFromTwoTo1024: a mesh's or torus's sizes are whole numbers
+// from 2 to 1024 (the scenario file's rule): 2 and 1024 are accepted, 1 and 1025
+// refused at the dims line.
+func TestMeshDimsFromTwoTo1024(t *testing.T) {
+	text := func(dims string) string {
+		return "[topology]\nkind = \"mesh\"\ndims = " + dims + "\n" +
+			"[[traffic]]\npattern = \"uniform\"\narrival = \"poisson\"\nload = 0.1\n"
+	}
+	for _, dims := range []string{"[2, 3]", "[1024]"} {
+		if _, err := loadScenarioText(t, text(dims)); err != nil {
+			t.Errorf("dims = %s: %v", dims, err)
+		}
+	}
+	for _, dims := range []string{"[1, 3]", "[1025]"} {
+		_, err := loadScenarioText(t, text(dims))
+		if err == nil || !strings.Contains(err.Error(), "s.toml:3: topology.dims: ") || !strings.Contains(err.Error(), "want a whole number from 2 to 1024") {
+			t.Errorf("dims = %s: error %v, want the 2-to-1024 message at line 3", dims, err)
+		}
+	}
+}
+
+// A scenario file's defaults: traffics without a name are t1, t2, ... in
+// file order, an on-off traffic without a burst has bursts of 10 µs on
+// average, and an app's overheads may be 0. A mesh may have three
+// dimensions. Kills scenfile.go's default name `i+1` turned into `i-1`,
+// the default burst's `10*engine.Microsecond` into `/`, scenfile_app.go's
+// durZero `v < 0` into `<=`, and the dims' `len(list) > 3` into `>=`.
+func TestScenarioFileDefaultsAtTheirEdges(t *testing.T) {
+	const topo = "[topology]\nkind = \"fattree\"\nk = 2\n"
+	sc, _, err := grids.ParseScenario("s.toml", []byte(topo+
+		"[[traffic]]\npattern = \"uniform\"\narrival = \"onoff\"\nload = 0.5\n"+
+		"[[traffic]]\npattern = \"uniform\"\nsources = [\"H1\"]\n"+
+		"[[app]]\nprogram = \"ring\"\nsend_overhead = \"0s\"\nrecv_overhead = \"0ns\"\n"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := sc.Config()
+	ts, err := sc.TrafficFor(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 2 || ts[0].Name != "t1" || ts[1].Name != "t2" {
+		t.Fatalf("traffic names %v, want t1 and t2", ts)
+	}
+	if ts[0].Burst != 10*engine.Microsecond {
+		t.Errorf("an onoff traffic without a burst: burst %v, want 10us", ts[0].Burst)
+	}
+	if apps := sc.AppsFor(&c); len(apps) != 1 || apps[0].SendOverhead != 0 || apps[0].RecvOverhead != 0 {
+		t.Errorf("apps %+v, want one with no send or receive overhead", apps)
+	}
+	if _, _, err := grids.ParseScenario("m.toml", []byte("[topology]\nkind = \"mesh\"\ndims = [2, 2, 2]\n[[traffic]]\npattern = \"uniform\"\n"), nil); err != nil {
+		t.Errorf("a 2x2x2 mesh: %v", err)
+	}
+}
+
+// TestMutAppRootBound checks an [[app]]'s root against the reader's bound,
+// 2^20−1 like ranks: 1048576 is refused by the reader itself, naming the
+// range, before any check of the ranks the app has.
+func TestMutAppRootBound(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "s.toml")
+	text := "[topology]\nkind = \"fattree\"\nk = 2\n[[app]]\nprogram = \"bcast\"\nroot = 1048576\n"
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := grids.LoadScenario(path)
+	want := "s.toml:6: app[0].root: 1048576: want a whole number from 0 to 1048575"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}
+
+// TestMutFloatBoundsAreInclusive checks a number field at the ends of its
+// range (an [[app]]'s shm_gbps, from 0.001 to 10000): both ends are
+// accepted, a value just outside either is refused with the range.
+func TestMutFloatBoundsAreInclusive(t *testing.T) {
+	for _, c := range []struct {
+		v    string
+		want string // "" accepted
+	}{
+		{"0.001", ""},
+		{"10000", ""},
+		{"0.0009", "app[0].shm_gbps: 0.0009: want a number from 0.001 to 10000"},
+		{"10000.5", "app[0].shm_gbps: 10000.5: want a number from 0.001 to 10000"},
+	} {
+		dir := t.TempDir()
+		path := filepath.Join(dir, "s.toml")
+		text := "[topology]\nkind = \"fattree\"\nk = 2\n[[app]]\nprogram = \"pingpong\"\nshm_gbps = " + c.v + "\n"
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := grids.LoadScenario(path)
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("shm_gbps = %s: %v, want it accepted", c.v, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("shm_gbps = %s: error %v, want %q", c.v, err, c.want)
+		}
 	}
 }

@@ -260,3 +260,16 @@ func TestCNPReturnsToTheSourceAheadOfData(t *testing.T) {
 		t.Errorf("F5 CCTI trace %v", f5.CCTI)
 	}
 }
+
+// TestMutCCTTableAtItsBounds checks that a 1 s entry, the longest an
+// explicit CCT accepts (params' TestMutCCTTableAtItsBounds), is the delay
+// the CCT gives.
+func TestMutCCTTableAtItsBounds(t *testing.T) {
+	// An accepted 1 s entry is the delay the CCT gives (a table of two:
+	// CCTI 1 and every one past it wait 1 s).
+	c := params.DefaultCC()
+	c.CCT = "table:0,1s"
+	if cct := buildCCT(c); cct[1] != engine.Second || cct[127] != engine.Second {
+		t.Errorf("table:0,1s gives cct[1] = %v, cct[127] = %v, want 1s", cct[1], cct[127])
+	}
+}

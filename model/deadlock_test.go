@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -63,5 +64,91 @@ func TestDeadlockEndsTheRun(t *testing.T) {
 	}
 	if total <= 0 {
 		t.Errorf("dor on the ring delivered nothing in the last phase")
+	}
+}
+
+// TestMutDeadlockWindowPastOneMillisecond checks the deadlock watch's
+// window where its formula exceeds its 1 ms floor: twice the time the
+// slowest link or adapter takes to pass one MTU-sized packet (MTU + 64
+// bytes) of every flow, 2 × flows × (MTU + 64) × 8 / Gbit/s ns, in whole
+// ns. Rates of 0.125 Gbit/s (the slowest the parameters allow, 0.1, would
+// not divide exactly) make it long enough with a handful of flows; by hand:
+//
+//	5 flows, MTU 2048, switch links at 0.125: 2·5·2112·8/0.125 = 1 351 680 ns
+//	the same with adapters at 0.125 (host_io_gbps):             1 351 680 ns
+//	5 flows, MTU 4096, switch links at 0.125: 2·5·4160·8/0.125 = 2 662 400 ns
+//	2 flows, MTU 4096, switch links at 0.125: 2·2·4160·8/0.125 = 1 064 960 ns
+//	2 flows, MTU 2048, switch links at 0.125: 540 672 ns, so 1 ms
+//	5 flows, the testbed's rates (16, 16, 13): 12 997 ns, so 1 ms
+func TestMutDeadlockWindowPastOneMillisecond(t *testing.T) {
+	two := &workload.Scenario{Name: "two-flows", Phases: 1, Build: testbed, Flows: []workload.FlowSpec{
+		{Name: "A", Src: "H1", Dst: "H4", Role: workload.Contributor},
+		{Name: "B", Src: "H2", Dst: "H5", Role: workload.Contributor},
+	}}
+	five := workload.LookupScenario("testbed-s1")
+	for _, c := range []struct {
+		name       string
+		sc         *workload.Scenario
+		mtu        int
+		switchGbps float64
+		ioGbps     float64
+		want       engine.Time
+	}{
+		{"5 flows, slow switch links", five, 2048, 0.125, 0, 1_351_680 * engine.Nanosecond},
+		{"5 flows, slow adapters", five, 2048, 0, 0.125, 1_351_680 * engine.Nanosecond},
+		{"5 flows, MTU 4096", five, 4096, 0.125, 0, 2_662_400 * engine.Nanosecond},
+		{"2 flows, MTU 4096", two, 4096, 0.125, 0, 1_064_960 * engine.Nanosecond},
+		{"2 flows, MTU 2048", two, 2048, 0.125, 0, engine.Millisecond},
+		{"testbed rates", five, 2048, 0, 0, engine.Millisecond},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := params.DefaultConfig()
+			cfg.MTU = c.mtu
+			if c.switchGbps > 0 {
+				cfg.SwitchLinkGbps = c.switchGbps
+			}
+			if c.ioGbps > 0 {
+				cfg.HostIOGbps = c.ioGbps
+			}
+			n, err := NewNetwork(c.sc, cfg, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := n.deadlockWindow(); got != c.want {
+				t.Errorf("window %v (%d ps), want %v (%d ps)", got, int64(got), c.want, int64(c.want))
+			}
+		})
+	}
+}
+
+// TestMutDeadlockDeclaredAtExactlyTheWindow checks the watch's rule as
+// deadlockWindow's comment states it: a flow with payload in the network
+// none of which reached the destination for the window is deadlocked;
+// for one picosecond less it is not. The run's clock stays at 0; the
+// flow's last progress is set at -window and -window+1 ps.
+// The error names the payload still in the network: sent less delivered.
+// Kills deadlock.go:80 `now-w.since[i] >= n.deadlockWindow()` turned
+// into `>`, and deadlock.go:82's `f.sent-b` turned into `+`.
+func TestMutDeadlockDeclaredAtExactlyTheWindow(t *testing.T) {
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), params.DefaultConfig(), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.allowDeadlock = true
+	n.flows[0].sent, n.flows[0].delivered = 3072, 1024 // 2048 B in the network, none of it delivered since
+	window := n.deadlockWindow()
+	for _, c := range []struct {
+		since engine.Time
+		dead  bool
+	}{{-window + 1, false}, {-window, true}} {
+		w := &progressWatch{reached: make([]int64, len(n.flows)), since: make([]engine.Time, len(n.flows))}
+		w.reached[0], w.since[0] = 1024, c.since
+		err := n.deadlocked(w)
+		if got := errors.Is(err, ErrDeadlock); got != c.dead {
+			t.Errorf("no delivery for %v of a %v window: deadlocked %v (%v), want %v", -c.since, window, got, err, c.dead)
+		}
+		if c.dead && !strings.Contains(fmt.Sprint(err), " has 2048 payload bytes in the network and none reached ") {
+			t.Errorf("err = %v, want it to name the 2048 payload bytes in the network", err)
+		}
 	}
 }

@@ -40,3 +40,40 @@ func TestReceiveListHoldsOnlyTheDMAsBacklog(t *testing.T) {
 	}
 	t.Logf("at most %d payloads on their way to memory (limit %d), %d packets", most, limit, n.counters.Packets)
 }
+
+// A requester asks for an ACK on every ack_req_packets-th packet of a
+// message, counted from the message's start, and on its last packet
+// (transport.go's ackRequested, hca.go's packet index): with messages of
+// five MTU packets and ack_req_packets 4, packets 4 and 5 of each message
+// ask, and no other. (With 32-packet messages and 16, the test above,
+// counting from the message's end asks on the same packets.)
+// Kills hca.go's `f.msgSize-f.msgLeft` turned into `+` (packets 2 and 5).
+func TestMutAckRequestsCountFromTheMessageStart(t *testing.T) {
+	n := ccNetwork(t, map[string]any{"ack_req_packets": int64(4), "message_size": int64(5 * 2048), "mtu": int64(2048)})
+	h4 := hostPort(t, n, "H4")
+	var asked []int // packet numbers within their message, in arrival order
+	seen := 0
+	before := func(e engine.Event) {
+		if e.Kind != evArrive {
+			return
+		}
+		if pk := &n.pkts[e.Arg]; pk.kind == kindData && pk.flow == 0 && pk.inPort == h4 {
+			seen++
+			if pk.ackReq {
+				asked = append(asked, (seen-1)%5+1)
+			}
+		}
+	}
+	runHooked(n, 100*engine.Microsecond, before, nil)
+	if seen < 15 {
+		t.Fatalf("only %d packets of F1 reached H4", seen)
+	}
+	for i, p := range asked {
+		if p != 4+i%2 {
+			t.Fatalf("packets asking for an ACK, by number within their message: %v; want 4, 5, 4, 5, ...", asked)
+		}
+	}
+	if len(asked) != 2*(seen/5)+min(seen%5/4, 1) {
+		t.Fatalf("%d packets asked for an ACK of %d that arrived: %v", len(asked), seen, asked)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/ccsweep/ccsweep/engine"
 	"github.com/ccsweep/ccsweep/model/params"
@@ -171,5 +172,67 @@ func TestNICRateTestbed(t *testing.T) {
 	}
 	if m := res.Metrics(); m.ShareError > 0.02 {
 		t.Errorf("share_error %.4f", m.ShareError)
+	}
+}
+
+// nicrate traces each flow's path through the forwarding tables; a table
+// that loops (a routing bug, never a routed fabric's) must not hang the
+// trace: it stops after as many hops as the fabric has ports. Here the
+// last switch before F1's destination forwards F1's LID back up, so the
+// path goes round between the two switches.
+// Kills nicrate.go's hop guard `hop++` turned into `--` (the trace never
+// ends: the test times out).
+func TestMutNICPathTraceStopsOnALoop(t *testing.T) {
+	n := ccNetwork(t, map[string]any{"cc": "nicrate"})
+	f := &n.flows[0]
+	last := &n.sws[n.ports[n.ports[n.hcas[f.dst].port].peer].owner] // the switch F1's destination hangs off
+	if last.lft == nil {
+		t.Fatal("the testbed's switches have no forwarding table")
+	}
+	up := int32(-1)
+	for l := int32(0); l < last.nPorts; l++ {
+		if p := n.ports[last.firstPort+l].peer; p >= 0 && !n.ports[p].host {
+			up = l
+		}
+	}
+	if up < 0 {
+		t.Fatal("the destination's switch has no link to another switch")
+	}
+	last.lft[f.dlid] = uint8(up)
+	done := make(chan []int, 1)
+	go func() {
+		paths, _ := n.nicResources()
+		done <- paths[0]
+	}()
+	select {
+	case path := <-done:
+		if want := 2 + len(n.ports) + 1; len(path) != want {
+			t.Fatalf("a looping path of %d resources, want 2 + one per hop up to %d ports + 1 = %d", len(path), len(n.ports), want)
+		}
+	case <-time.After(2 * time.Second): // it takes microseconds; an endless trace grows its path by gigabytes a minute
+		t.Fatal("the path trace of a looping forwarding table has not ended after 2 s")
+	}
+}
+
+// TestMutNICRateLinkCapacity checks nicrate's capacity of a host when its
+// link bounds it (host_io_gbps 0): the link's payload rate for MTU
+// packets, 16 Gbit/s × 2048 / (2048 + 26) on testbed-s1.
+// Kills nicrate.go's `rateMbps)/1000*payload` turned into `*1000*payload`
+// (the link's bound lost).
+func TestMutNICRateLinkCapacity(t *testing.T) {
+	cfg := params.DefaultConfig()
+	cfg.HostIOGbps = 0
+	n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, capacity := n.nicResources()
+	want := 16 * float64(cfg.MTU) / float64(cfg.MTU+cfg.HeaderBytes)
+	for h := range n.hcas {
+		for _, c := range []float64{capacity[h], capacity[len(n.hcas)+h]} {
+			if math.Abs(c-want) > 1e-9 {
+				t.Errorf("host %d: capacity %v Gbit/s, want %v", h, c, want)
+			}
+		}
 	}
 }

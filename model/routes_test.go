@@ -1,7 +1,9 @@
 package model
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"runtime"
 	"strings"
 	"testing"
@@ -330,5 +332,109 @@ func TestFTreeKeepsTablesOnlyWhereSmall(t *testing.T) {
 				t.Fatalf("limit %d: switch %d keeps a table %v, the compact form %v", limit, s, sw.lft != nil, sw.ftree != nil)
 			}
 		}
+	}
+}
+
+// A switch may have fabric.MaxSwitchPorts ports, not one more: a star of
+// 254 hosts builds, one of 255 is refused naming the bound.
+// Kills routes.go's `sw.nPorts > fabric.MaxSwitchPorts` turned into `>=`.
+func TestMutSwitchPortBound(t *testing.T) {
+	for _, hosts := range []int{fabric.MaxSwitchPorts, fabric.MaxSwitchPorts + 1} {
+		sc := starScenario(fmt.Sprintf("star%d", hosts), hosts)
+		sc.Flows = []workload.FlowSpec{{Name: "A", Src: "H1", Dst: "H2", Role: workload.Contributor}}
+		_, err := NewNetwork(sc, appConfig(engine.Millisecond), 1)
+		if hosts == fabric.MaxSwitchPorts && err != nil {
+			t.Errorf("a switch of %d ports: %v", hosts, err)
+		}
+		if hosts > fabric.MaxSwitchPorts && (!errors.Is(err, fabric.ErrBadScenario) || !strings.Contains(fmt.Sprint(err), fmt.Sprintf("at most %d", fabric.MaxSwitchPorts))) {
+			t.Errorf("a switch of %d ports: err = %v, want a bad scenario naming the bound", hosts, err)
+		}
+	}
+}
+
+// TestMutAdaptiveChoiceOnEveryLeaf applies TestAdaptiveChoiceRule's first
+// two steps on every leaf of hotUplink's fat tree, not only the first
+// switch (whose ports are numbered from 0): towards a host on another
+// leaf, an idle table port is kept, a busy one is left for an idle port of
+// the group (the leaf's up ports).
+// Kills routes.go's group membership test `table-sw.firstPort` turned into
+// `table+sw.firstPort` (the same on a switch whose first port is 0; on the
+// others the table port is not found in its group and adaptive routing
+// never leaves it).
+func TestMutAdaptiveChoiceOnEveryLeaf(t *testing.T) {
+	n, _ := hotUplink(t, true, params.SchemeOff)
+	leaves := 0
+	for s := range n.sws {
+		sw := &n.sws[s]
+		hosted := false
+		for o := sw.firstPort; o < sw.firstPort+sw.nPorts; o++ {
+			hosted = hosted || n.ports[o].toHost
+		}
+		if !hosted {
+			continue
+		}
+		leaves++
+		lid := int32(-1)
+		for l := int32(0); l < 16; l++ {
+			if !n.ports[sw.out(l)].toHost {
+				lid = l
+				break
+			}
+		}
+		if lid < 0 {
+			t.Fatalf("switch %d reaches every host directly", s)
+		}
+		table := sw.out(lid)
+		if got := n.adaptiveOut(int32(s), lid, table); got != table {
+			t.Errorf("switch %d, LID %d, all idle: port %d, want the table's %d", s, lid, got-sw.firstPort+1, table-sw.firstPort+1)
+		}
+		n.ports[table].linkFree = engine.Microsecond
+		got := n.adaptiveOut(int32(s), lid, table)
+		if got == table || got < sw.firstPort || got >= sw.firstPort+sw.nPorts || n.ports[got].toHost {
+			t.Errorf("switch %d, LID %d, table port %d busy: port %d, want another up port", s, lid, table-sw.firstPort+1, got-sw.firstPort+1)
+		}
+		n.ports[table].linkFree = 0
+	}
+	if leaves != 4 {
+		t.Errorf("%d leaves, want 4", leaves)
+	}
+}
+
+// TestMutInspectLFTsScenario inspects a scenario routed by the tables a
+// subnet manager computed (fabric's small ibnetdiscover fabric and its
+// ibroute tables, as grids' TestScenarioRoutingFiles reads them from a
+// scenario file): with no routing named, InspectScenario describes those
+// tables (switch S1's link to S2 carries 12 routes); with a routing named,
+// that routing's tables.
+// Kills routes.go's `routing == ""` negated (the named routing ignored for
+// the tables, and no routing named sent to an engine called "lfts").
+func TestMutInspectLFTsScenario(t *testing.T) {
+	read := func(p string) []byte {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	sc, err := workload.ScenarioOf("inspect-lfts", workload.ScenarioSpec{Name: "inspect-lfts", Phases: 1, Topology: "ibnetdiscover",
+		Fabric: read("fabric/testdata/ibnetdiscover/small.txt"), FabricName: "small.txt",
+		Routing: "lfts", LFTs: read("fabric/testdata/lfts/small-ibroute.txt"), LFTsName: "small-ibroute.txt",
+		Traffic: []workload.TrafficSpec{{Name: "u", Pattern: "uniform", Arrival: "poisson", Load: 0.1}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := InspectScenario(sc, sc.Config(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Routing != "lfts" || info.Balance.SwitchMax != 12 {
+		t.Errorf("no routing named: routing %s, max %d; want lfts, 12", info.Routing, info.Balance.SwitchMax)
+	}
+	info, err = InspectScenario(sc, sc.Config(), "minhop")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Routing != "minhop" {
+		t.Errorf("minhop named: routing %s", info.Routing)
 	}
 }

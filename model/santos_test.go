@@ -205,3 +205,34 @@ func TestSourcesRecoverInTheNetwork(t *testing.T) {
 		t.Errorf("recovery AIMD %v, FIMD %v, LIPD %v: want FIMD and LIPD faster", aimd, fimd, lipd)
 	}
 }
+
+// TestMutSantosRMaxDefault checks santos.r_max's default as docs/schemes.md
+// gives it: the lower of host_io_gbps and the host link's payload rate.
+// With the testbed's 16 Gbit/s host links and 2048-byte MTUs in 2074 bytes
+// on the wire, the payload rate is 16·2048/2074 = 15.7994... Gbit/s: it is
+// R_max when host_io_gbps is 100, and 13 when host_io_gbps is 13; R_min
+// is R_max/64 either way.
+func TestMutSantosRMaxDefault(t *testing.T) {
+	for _, c := range []struct{ io, want float64 }{
+		{100, 16.0 * 2048 / 2074},
+		{13, 13},
+	} {
+		cfg := params.DefaultConfig()
+		cfg.CC.Scheme = params.SchemeSantos
+		cfg.HostIOGbps = c.io
+		if cfg.MTU != 2048 || cfg.MTU+cfg.HeaderBytes != 2074 || cfg.HostLinkGbps != 16 {
+			t.Fatalf("the testbed's defaults changed (MTU %d, header %d, link %g): rework this test", cfg.MTU, cfg.HeaderBytes, cfg.HostLinkGbps)
+		}
+		n, err := NewNetwork(workload.LookupScenario("testbed-s1"), cfg, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rr := n.santos.rule
+		if math.Abs(rr.rMax-c.want) > 1e-12 || math.Abs(rr.rMin-c.want/64) > 1e-12 {
+			t.Errorf("host_io_gbps %g: R_max %.6f, R_min %.6f; want %.6f, %.6f", c.io, rr.rMax, rr.rMin, c.want, c.want/64)
+		}
+		if r := n.santos.flows[0].rateGbps; r != rr.rMax {
+			t.Errorf("host_io_gbps %g: a flow starts at %g, want R_max %g", c.io, r, rr.rMax)
+		}
+	}
+}

@@ -369,3 +369,129 @@ func TestOfferedLoadCountsABlockedSourcesArrivals(t *testing.T) {
 		t.Errorf("offered %.6f Gbit/s; the sources' streams give %.6f", got, want)
 	}
 }
+
+// Hotspot traffic of mode "traffic": each sender's cold share goes to the
+// hosts that are not hot, chosen per message, so its flow has no fixed
+// destination ("*"); the hot share goes to the one hot host.
+// Kills traffic.go's `add(s, -1, d, ...)` for the cold share turned into
+// `+1` (a fixed destination, host 1).
+func TestMutHotspotTrafficSharesHaveNoFixedDestination(t *testing.T) {
+	sc := starScenario("hot", 6)
+	sc.Traffic = []workload.TrafficSpec{{Name: "h", Pattern: "hotspot", HotspotMode: "traffic", HotNodes: 1,
+		HotspotFraction: 0.5, Arrival: "poisson", Load: 0.2, MessageSize: 4096, SizeDist: "fixed"}}
+	n, err := NewNetwork(sc, appConfig(engine.Millisecond), 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hot, cold := 0, 0
+	for i := range n.flows {
+		f := &n.flows[i].spec
+		if strings.HasSuffix(f.Name, ":hot") {
+			hot++
+			continue
+		}
+		cold++
+		if f.Dst != "*" {
+			t.Errorf("cold share %s from %s: destination %q, want * (drawn per message)", f.Name, f.Src, f.Dst)
+		}
+	}
+	if hot != 5 || cold != 5 {
+		t.Errorf("%d hot and %d cold shares, want 5 each (every host but the hot one sends both)", hot, cold)
+	}
+}
+
+// TestMutHotspotNoneHot mirrors TestMutHotspotAllHot: with
+// hotspot_fraction 0 every sender's whole load goes to the cold hosts, and
+// no sender gets a hot part (a source of load 0 would be a flow of its own
+// in the results). Kills traffic.go's hot part `f > 0` turned into `>=`.
+func TestMutHotspotNoneHot(t *testing.T) {
+	srcs := expandOn16(t, workload.TrafficSpec{Name: "h", Pattern: "hotspot", HotspotMode: "traffic", HotNodes: 2, HotspotFraction: 0, Load: 0.5})
+	if len(srcs) != 14 {
+		t.Errorf("%d sources, want one per sender that is not hot (14)", len(srcs))
+	}
+	for _, s := range srcs {
+		if s.load != 0.5 || strings.HasSuffix(s.name, ":hot") {
+			t.Errorf("%s: load %v; want only cold sources with the whole load", s.name, s.load)
+		}
+	}
+}
+
+// TestMutHotspotEveryOtherHostHotNamesItsField: when a sender has no cold
+// host to send its uniform part to, the error names the field the scenario
+// set the hot nodes with: hot (a list) or hot_nodes (a count). Kills
+// traffic.go's `len(ts.Hot) > 0` negated in that message.
+func TestMutHotspotEveryOtherHostHotNamesItsField(t *testing.T) {
+	names, index := hostList(3)
+	for _, tc := range []struct {
+		ts    workload.TrafficSpec
+		field string
+	}{
+		{workload.TrafficSpec{Name: "h", Pattern: "hotspot", HotspotMode: "traffic", Hot: []string{"H1", "H2"}, HotspotFraction: 0.5, Load: 0.5}, "hot"},
+		{workload.TrafficSpec{Name: "h", Pattern: "hotspot", HotspotMode: "traffic", HotNodes: 2, HotspotFraction: 0.5, Load: 0.5}, "hot_nodes"},
+	} {
+		_, err := expandTraffic(&tc.ts, names, index, nil)
+		if err == nil || !strings.Contains(err.Error(), tc.field+": ") || !strings.Contains(err.Error(), "every other host is hot") {
+			t.Errorf("hot %v, hot_nodes %d on 3 hosts: error %v; want it at %s", tc.ts.Hot, tc.ts.HotNodes, err, tc.field)
+		}
+	}
+}
+
+func expandOn16(t *testing.T, ts workload.TrafficSpec) []source {
+	t.Helper()
+	names, index := hostList(16)
+	srcs, err := expandTraffic(&ts, names, index, rand.New(rand.NewPCG(1, 2)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srcs
+}
+
+// TestMutIncastFromEveryOtherHost checks an incast with no senders limit:
+// every host but the target sends to it, in host order from the target's
+// successor, the target itself not.
+// Kills traffic.go's incast loop `j < n` turned into `<=` (the target
+// sends to itself).
+func TestMutIncastFromEveryOtherHost(t *testing.T) {
+	srcs := expandOn16(t, workload.TrafficSpec{Name: "i", Pattern: "incast", Hot: []string{"H3"}})
+	var hosts []int
+	for _, s := range srcs {
+		if s.dst != 2 {
+			t.Errorf("%s sends to %d, want 2", s.name, s.dst)
+		}
+		hosts = append(hosts, s.host)
+	}
+	want := []int{3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0, 1}
+	if !slices.Equal(hosts, want) {
+		t.Errorf("senders %v, want %v", hosts, want)
+	}
+}
+
+// TestMutShiftSendsToHostZero checks the shift pattern on 16 hosts: each
+// host s sends to (s+8) mod 16 (TestPatternDestinations checks the rule),
+// so host 8 to host 0, the first host.
+// Kills traffic.go's `d >= 0` turned into `d > 0` (a destination of host 0
+// dropped).
+func TestMutShiftSendsToHostZero(t *testing.T) {
+	srcs := expandOn16(t, workload.TrafficSpec{Name: "s", Pattern: "shift"})
+	if len(srcs) != 16 {
+		t.Fatalf("%d sources, want 16", len(srcs))
+	}
+	for _, s := range srcs {
+		if s.dst != (s.host+8)%16 {
+			t.Errorf("host %d sends to %d, want %d", s.host, s.dst, (s.host+8)%16)
+		}
+	}
+}
+
+// TestMutHotspotAllHot checks a hot-spot traffic (hotspot_mode traffic:
+// each sender splits its load) whose whole load goes to
+// the hot nodes (hotspot_fraction 1): no sender gets a cold part.
+// Kills traffic.go's `f > 0` turned into `>=` (a cold source of load 0).
+func TestMutHotspotAllHot(t *testing.T) {
+	srcs := expandOn16(t, workload.TrafficSpec{Name: "h", Pattern: "hotspot", HotspotMode: "traffic", HotNodes: 2, HotspotFraction: 1, Load: 0.5})
+	for _, s := range srcs {
+		if s.load <= 0 || s.role != workload.Contributor {
+			t.Errorf("%s: load %v, role %v; want only contributors with load", s.name, s.load, s.role)
+		}
+	}
+}

@@ -157,3 +157,31 @@ func TestNoComparisonWithOneScheme(t *testing.T) {
 		t.Errorf("comparison %+v for a grid without a cc axis", g.Compare)
 	}
 }
+
+// The best-point table of a comparison names each scheme's best cell, also
+// when that is the grid's first cell.
+func TestSchemeBestAtTheFirstCell(t *testing.T) {
+	g := gridOf(t, `
+name = "schemes-first"
+scenario = "testbed-s1"
+[sweep]
+cc           = ["off", "ib"]
+ccti_timer   = ["50us", "100us"]
+marking_rate = [1, 2]
+`, nil, func(pt grids.Point) map[string]float64 {
+		// Best at the shortest timer and the lowest rate, for each scheme.
+		return map[string]float64{"victim_gbps": 20 - num(t, pt, "ccti_timer")/50e6 - num(t, pt, "marking_rate")}
+	})
+	if g.Compare == nil {
+		t.Fatal("no comparison")
+	}
+	v := compareViewOf(g, 0, func(c *Chart) *Chart { return c })
+	if len(v.Best) != 2 {
+		t.Fatalf("%d rows of best points", len(v.Best))
+	}
+	for _, b := range v.Best {
+		if b.Where == "no point done" || len(b.Values) == 0 {
+			t.Errorf("scheme %v: best %q %v", b.Scheme, b.Where, b.Values)
+		}
+	}
+}

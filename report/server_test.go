@@ -207,3 +207,32 @@ func TestServerLoopback(t *testing.T) {
 		t.Fatal("server did not stop")
 	}
 }
+
+// A point's details give a metric's spread only over two seeds or more.
+func TestServerPointSpreadOnlyOverSeeds(t *testing.T) {
+	srv := newTestServer(t)
+	for _, tt := range []struct {
+		grid, point string
+		spread      bool
+	}{{"lines-grid", "lines-000", false}, {"golden-grid", "golden-000", true}} {
+		_, body := get(t, srv.URL+"/api/point?grid="+tt.grid+"&point="+tt.point)
+		var p struct {
+			Rows [][2]string `json:"rows"`
+		}
+		if err := json.Unmarshal([]byte(body), &p); err != nil {
+			t.Fatal(err)
+		}
+		metrics, spread := 0, 0
+		for _, r := range p.Rows {
+			if r[0] == "victim_gbps" || r[0] == "var" {
+				metrics++
+				if strings.Contains(r[1], " ± ") {
+					spread++
+				}
+			}
+		}
+		if metrics != 2 || (spread == 2) != tt.spread || (spread == 0) == tt.spread {
+			t.Errorf("%s: %d of %d metric rows with a spread, want spread %v: %v", tt.point, spread, metrics, tt.spread, p.Rows)
+		}
+	}
+}

@@ -122,7 +122,7 @@ func Open(path string) (*DB, error) {
 
 // openReadWrite is one attempt of Open. It is a variable so that a test
 // can make an attempt lose the race Open retries, which no test can time
-// (store/mutation_openbusy_internal_test.go).
+// (TestMutOpenRetriesWhenSQLiteAnswersBusyAtOnce).
 var openReadWrite = func(path string) (*DB, error) { return openDSN(path, dsn(path, false), false) }
 
 // isBusy reports whether err is SQLite's "database is locked".

@@ -216,3 +216,51 @@ func BenchmarkCommit(b *testing.B) {
 		})
 	}
 }
+
+// A flow's series without samples needs no sample interval (a run shorter
+// than one sample has none): such a result is valid and stored, where a
+// series with samples and no interval is refused (TestWriterRejectsInvalidResults).
+func TestWriterAcceptsASeriesWithoutSamples(t *testing.T) {
+	d, _ := newDB(t)
+	w := d.NewWriter(1, time.Hour)
+	defer w.Close()
+	r := doneResult("p1", testGrid.ID)
+	r.Series = []store.Series{{Flow: "F1"}}
+	if err := w.Write(r); err != nil {
+		t.Fatalf("a series without samples: %v", err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if done, _ := counts(t, d); done != 1 {
+		t.Errorf("%d results done, want 1", done)
+	}
+}
+
+// TestWriterBatchOfOneCommitsEachResult: a batch of 1 is a batch (only
+// below 1 means 64): each Write commits, with no flush due for an hour.
+func TestWriterBatchOfOneCommitsEachResult(t *testing.T) {
+	d, _ := newDB(t)
+	w := d.NewWriter(1, time.Hour)
+	defer w.Close()
+	if err := w.Write(doneResult("p1", testGrid.ID)); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, d, 1)
+}
+
+// TestWriterZeroFlushEveryMeansOneSecond: flushEvery 0 means one second, so
+// a lone result is committed within waitDone's five seconds without Flush.
+func TestWriterZeroFlushEveryMeansOneSecond(t *testing.T) {
+	d, _ := newDB(t)
+	w := d.NewWriter(100, 0)
+	defer w.Close()
+	start := time.Now()
+	if err := w.Write(doneResult("p1", testGrid.ID)); err != nil {
+		t.Fatal(err)
+	}
+	waitDone(t, d, 1)
+	if el := time.Since(start); el < 500*time.Millisecond {
+		t.Errorf("committed after %v, before the default second's flush was due", el)
+	}
+}

@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -515,3 +517,270 @@ marking_rate = [4, 8]
 		}
 	}
 }
+
+// TestSweepWaitsForAPointHeldAcrossPolls: a point another process holds is
+// waited for, poll after poll, until it is done there (docs/sweeps.md:
+// "a run waits for the points others hold"). The peer holds point 0 of
+// defaultGrid through the sweep of points 1 and 2 and for half a second
+// after (five polls of leases of 300 ms), then stores it done: the sweep
+// ends without error, having run 1 and 2 and counted 0 done elsewhere.
+// (Kills sweep.go's `err != nil` after the poll's takeAll turned into `==`,
+// which ends the wait after the first poll.)
+func TestSweepWaitsForAPointHeldAcrossPolls(t *testing.T) {
+	plan, db, ids := planWithPointZeroHeld(t, "held.db")
+	p := &peerHolds{t: t, db: db, plan: plan, ids: ids, hold: 500 * time.Millisecond}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Lease: 300 * time.Millisecond, Progress: p, Simulate: fakeVictimRun})
+	p.wg.Wait() // the peer has finished (a sweep that stopped waiting has ended before)
+	if err != nil || ctx.Err() != nil {
+		t.Fatalf("%v (context: %v); want the sweep to end by itself without error", err, ctx.Err())
+	}
+	if sum.Ran != 2 || sum.Elsewhere != 1 || sum.Undone != 0 {
+		t.Errorf("ran %d, %d done elsewhere, %d undone; want 2, 1, 0", sum.Ran, sum.Elsewhere, sum.Undone)
+	}
+}
+
+// planWithPointZeroHeld returns defaultGrid's plan, a new database file
+// name in the test's directory and the points' IDs, point 0 claimed for an
+// hour by another process, "peer".
+func planWithPointZeroHeld(t *testing.T, name string) (*sweep.Plan, *store.DB, []string) {
+	t.Helper()
+	plan, err := sweep.NewPlan(parse(t, defaultGrid), sweep.Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, name)
+	ids := planIDs(plan)
+	if got, err := db.Claim(context.Background(), ids[:1], "peer", time.Hour); err != nil || len(got) != 1 {
+		t.Fatalf("the peer claimed %v, %v; want point 0", got, err)
+	}
+	return plan, db, ids
+}
+
+// fakeVictimRun is a Simulate that returns at once: a victim at 5 Gbit/s.
+func fakeVictimRun(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+	return &model.Result{Scenario: sc.Name, Seed: seed, Config: cfg, Sample: cfg.Phase, End: 2 * cfg.Phase,
+		Flows: []model.FlowResult{{Name: "F1", Role: workload.Victim, Gbps: []float64{5, 5}}}}, nil
+}
+
+// peerHolds is the Progress of TestSweepWaitsForAPointHeldAcrossPolls: when
+// the sweep has done its two points the peer, hold later, stores point 0
+// done and lets go.
+type peerHolds struct {
+	t    *testing.T
+	db   *store.DB
+	plan *sweep.Plan
+	ids  []string
+	hold time.Duration
+	mu   sync.Mutex
+	done int
+	wg   sync.WaitGroup
+}
+
+func (p *peerHolds) Start(int) {}
+
+func (p *peerHolds) Finish() {}
+
+func (p *peerHolds) Done(grids.Point, bool) {
+	p.mu.Lock()
+	p.done++
+	n := p.done
+	p.mu.Unlock()
+	if n != 2 {
+		return
+	}
+	p.wg.Go(func() {
+		time.Sleep(p.hold)
+		bg := context.Background()
+		r := store.Result{ID: p.ids[0], GridID: p.plan.GridID, Point: p.plan.Point(0), Status: store.StatusDone,
+			ModelVersion: model.Version, Metrics: map[string]float64{"victim_gbps": 5}}
+		if err := p.db.SaveResults(bg, []store.Result{r}); err != nil {
+			p.t.Error(err)
+		}
+		if err := p.db.Release(bg, "peer"); err != nil {
+			p.t.Error(err)
+		}
+	})
+}
+
+// TestInterruptedSweepCountsUndoneAtOnce: a stopped sweep counts its undone
+// points at once, without reading them back (sweep.Run: a point another
+// process finished unseen counts as undone; the count is high, never low).
+// A peer holds point 0 of defaultGrid; when the sweep has run points 1 and
+// 2, it is stopped and the peer then stores point 0 done, before the sweep
+// counts. The sweep reports 1 of 3 undone although the database has all
+// three done; a rerun runs nothing. (Kills sweep.go's `ctx.Err() != nil`
+// before the count turned into `==`, which reads the points back when
+// stopped.)
+func TestInterruptedSweepCountsUndoneAtOnce(t *testing.T) {
+	plan, db, ids := planWithPointZeroHeld(t, "stopped.db")
+	bg := context.Background()
+	ctx, cancel := context.WithCancel(bg)
+	defer cancel()
+	p := &peerFinishesAfterStop{t: t, db: db, plan: plan, ids: ids, stop: cancel}
+	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Lease: time.Hour, Progress: p, Simulate: fakeVictimRun})
+	if !errors.Is(err, sweep.ErrInterrupted) || !errors.Is(err, sweep.ErrIncomplete) {
+		t.Fatalf("%v; want the sweep interrupted and incomplete", err)
+	}
+	if sum.Ran != 2 || sum.Elsewhere != 0 || sum.Undone != 1 {
+		t.Errorf("ran %d, %d done elsewhere, %d undone; want 2, 0, 1 (point 0 finished unseen)", sum.Ran, sum.Elsewhere, sum.Undone)
+	}
+	again, err := sweep.Run(bg, plan, db, sweep.Options{Workers: 1, Simulate: fakeVictimRun})
+	if err != nil || again.Ran != 0 || again.Undone != 0 {
+		t.Errorf("rerun: ran %d, %d undone, %v; want nothing to run (all three done)", again.Ran, again.Undone, err)
+	}
+}
+
+// peerFinishesAfterStop is the Progress of TestInterruptedSweepCountsUndoneAtOnce:
+// when the sweep has done its two points it stops the sweep, then stores
+// point 0 done as the peer that holds it, before the sweep's workers return.
+type peerFinishesAfterStop struct {
+	t    *testing.T
+	db   *store.DB
+	plan *sweep.Plan
+	ids  []string
+	stop context.CancelFunc
+	mu   sync.Mutex
+	done int
+}
+
+func (p *peerFinishesAfterStop) Start(int) {}
+
+func (p *peerFinishesAfterStop) Finish() {}
+
+func (p *peerFinishesAfterStop) Done(grids.Point, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done++; p.done != 2 {
+		return
+	}
+	p.stop()
+	r := store.Result{ID: p.ids[0], GridID: p.plan.GridID, Point: p.plan.Point(0), Status: store.StatusDone,
+		ModelVersion: model.Version, Metrics: map[string]float64{"victim_gbps": 5}}
+	if err := p.db.SaveResults(context.Background(), []store.Result{r}); err != nil {
+		p.t.Error(err)
+	}
+}
+
+// TestEfficiencyIsBusyOverWorkersTime checks Outcome.Efficiency, the
+// fraction of the workers' time spent simulating: 3 s of simulations by 2
+// workers in 2 s is 0.75; no wall time or no workers is 0, not a division
+// by zero.
+func TestEfficiencyIsBusyOverWorkersTime(t *testing.T) {
+	for _, tt := range []struct {
+		s    sweep.Outcome
+		want float64
+	}{
+		{sweep.Outcome{Busy: 3 * time.Second, Wall: 2 * time.Second, Workers: 2}, 0.75},
+		{sweep.Outcome{Busy: 4 * time.Second, Wall: 4 * time.Second, Workers: 1}, 1},
+		{sweep.Outcome{Busy: 3 * time.Second, Wall: 0, Workers: 2}, 0},
+		{sweep.Outcome{Busy: 3 * time.Second, Wall: 2 * time.Second, Workers: 0}, 0},
+	} {
+		if got := tt.s.Efficiency(); got != tt.want {
+			t.Errorf("busy %v, wall %v, %d workers: efficiency %g, want %g", tt.s.Busy, tt.s.Wall, tt.s.Workers, got, tt.want)
+		}
+	}
+}
+
+// TestZeroWorkersMeansEveryCore checks Options.Workers' default: 0 runs as
+// many simulations at once as there are cores (runtime.NumCPU), and runs
+// every point. A minute's deadline turns a sweep that never starts a
+// worker into an error instead of a hung test.
+func TestZeroWorkersMeansEveryCore(t *testing.T) {
+	g := parse(t, strings.Replace(defaultGrid, "[0, 1, 2]\n\n[[grid]]\n", "[0, 2]\n", 1))
+	plan, err := sweep.NewPlan(g, sweep.Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	sum, err := sweep.Run(ctx, plan, openDB(t, "w.db"), sweep.Options{})
+	if err != nil || sum.Workers != runtime.NumCPU() || sum.Ran != 2 {
+		t.Errorf("Workers 0: %d workers ran %d points, %v; want %d (NumCPU) running both", sum.Workers, sum.Ran, err, runtime.NumCPU())
+	}
+}
+
+// TestInterruptedSweepDoesNotCountPointsDoneElsewhereAsUndone checks an
+// interrupted sweep's Undone when another process finished some of its
+// points while it waited for them: Undone is the missing points neither run
+// here nor seen done elsewhere, 3 − 2 − 1 = 0, and the error says only
+// interrupted, not incomplete.
+//
+// The other process is played by the test, with no timing in it: before the
+// sweep starts, "peer" claims points 0 and 1 (held by a live process, this
+// one, for an hour), so the sweep runs point 2 and waits for the others. When
+// point 2 is done the peer stores point 0 as done and releases point 1; the
+// sweep's next poll counts point 0 done elsewhere, claims point 1 and runs
+// it, and the context is cancelled as soon as point 1 is done, before the
+// sweep could end on its own.
+func TestInterruptedSweepDoesNotCountPointsDoneElsewhereAsUndone(t *testing.T) {
+	plan, err := sweep.NewPlan(parse(t, defaultGrid), sweep.Shard{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plan.Len() != 3 {
+		t.Fatalf("the plan has %d points, want 3", plan.Len())
+	}
+	db := openDB(t, "elsewhere.db")
+	ids := planIDs(plan)
+	bg := context.Background()
+	if got, err := db.Claim(bg, ids[:2], "peer", time.Hour); err != nil || len(got) != 2 {
+		t.Fatalf("the peer claimed %v, %v; want points 0 and 1", got, err)
+	}
+	ctx, cancel := context.WithTimeout(bg, time.Minute)
+	defer cancel()
+	p := &peerFinishes{t: t, db: db, plan: plan, ids: ids, cancel: cancel}
+	// Leases of 300 ms: the sweep polls the peer's points every 100 ms.
+	sum, err := sweep.Run(ctx, plan, db, sweep.Options{Workers: 1, Lease: 300 * time.Millisecond, Progress: p})
+	if !errors.Is(err, sweep.ErrInterrupted) || errors.Is(err, sweep.ErrIncomplete) {
+		t.Errorf("error %v; want interrupted and nothing incomplete", err)
+	}
+	if p.order != "2,1" {
+		t.Errorf("the sweep ran points %s, want 2,1 (0 was done elsewhere)", p.order)
+	}
+	if sum.Ran != 2 || sum.Elsewhere != 1 || sum.Undone != 0 {
+		t.Errorf("ran %d, %d done elsewhere, %d undone; want 2, 1, 0", sum.Ran, sum.Elsewhere, sum.Undone)
+	}
+}
+
+// peerFinishes is the Progress of TestInterruptedSweepDoesNotCountPointsDoneElsewhereAsUndone.
+type peerFinishes struct {
+	t      *testing.T
+	db     *store.DB
+	plan   *sweep.Plan
+	ids    []string
+	cancel context.CancelFunc
+	order  string
+}
+
+func (p *peerFinishes) Start(int) {}
+
+func (p *peerFinishes) Done(pt grids.Point, failed bool) {
+	k := -1
+	for i := range p.ids {
+		if p.ids[i] == grids.PointID(pt, model.Version) {
+			k = i
+		}
+	}
+	if p.order != "" {
+		p.order += ","
+	}
+	p.order += string(rune('0' + k))
+	switch k {
+	case 2: // the peer finishes point 0 and gives point 1 up
+		bg := context.Background()
+		r := store.Result{ID: p.ids[0], GridID: p.plan.GridID, Point: p.plan.Point(0), Status: store.StatusDone,
+			ModelVersion: model.Version}
+		if err := p.db.SaveResults(bg, []store.Result{r}); err != nil {
+			p.t.Error(err)
+		}
+		if err := p.db.Release(bg, "peer"); err != nil {
+			p.t.Error(err)
+		}
+	case 1:
+		p.cancel()
+	}
+}
+
+func (p *peerFinishes) Finish() {}

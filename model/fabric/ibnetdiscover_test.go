@@ -464,3 +464,40 @@ func FuzzIBNetDiscover(f *testing.F) {
 		}
 	})
 }
+
+// A file with no hosts and no skipped lines says only that: the count of
+// skipped lines appears when there are some. Kills ibnetdiscover.go's
+// `rd.stray > 0` turned into `>= 0`.
+func TestMutNoHostsWithoutStrayLines(t *testing.T) {
+	_, err := fabric.ParseIBNetDiscover("x.txt", nil)
+	if err == nil || err.Error() != "x.txt: no hosts: no port of a Ca is linked" {
+		t.Errorf("empty file: %v, want exactly %q", err, "x.txt: no hosts: no port of a Ca is linked")
+	}
+}
+
+// An adapter whose description comment is a bare "#" is read as an
+// adapter without a description (named by its GUID): the comment's text is
+// not indexed when it is empty (ibnetdiscover.go:416).
+func TestIBNetDiscoverBareComment(t *testing.T) {
+	text := `Switch	8 "S-0000000000000001"		# "MF0;leaf1:IS4/U1" enhanced port 0 lid 1 lmc 0
+[1]	"H-0000000000000010"[1](11) 		# "a" lid 3 4xQDR
+[2]	"H-0000000000000020"[1](21) 		# "b" lid 4 4xQDR
+Ca	1 "H-0000000000000010"		# "a"
+[1](11) 	"S-0000000000000001"[1]		# lid 3 lmc 0 "MF0;leaf1:IS4/U1" lid 1 4xQDR
+Ca	1 "H-0000000000000020"		#
+[1](21) 	"S-0000000000000001"[2]		# lid 4 lmc 0 "MF0;leaf1:IS4/U1" lid 1 4xQDR
+`
+	topo, err := fabric.ParseIBNetDiscover("bare.txt", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := nodeNames(topo, topo.Hosts())
+	if len(names) != 2 || !slices.Contains(names, "a") || slices.Contains(names, "") {
+		t.Fatalf("hosts %q, want a and one named by its GUID", names)
+	}
+	for _, n := range names {
+		if n != "a" && !strings.Contains(strings.ToLower(n), "20") {
+			t.Errorf("host %q: want its GUID in its name", n)
+		}
+	}
+}

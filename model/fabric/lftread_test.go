@@ -274,3 +274,23 @@ func FuzzReadLFTs(f *testing.F) {
 		_, _ = describeFabric(NewFabric(top), r, "lfts", nil, 1)
 	})
 }
+
+// TestMutLFTEntryBeforeAnyHeader: a table entry before the first switch
+// header belongs to no switch and is refused at its line, not given to some
+// switch. Kills lftread.go's `cur := int32(-1)` turned into `+1`.
+func TestMutLFTEntryBeforeAnyHeader(t *testing.T) {
+	top := readSample(t, filepath.Join("testdata", "ibnetdiscover", "small.txt"))
+	dump, err := os.ReadFile(filepath.Join("testdata", "lfts", "small-opensm-lfts.dump"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(dump), "\n")
+	if !strings.HasPrefix(lines[7], "0x0009 019 ") {
+		t.Fatalf("line 8 of the dump is %q, want an entry", lines[7])
+	}
+	text := lines[7] + "\n" + string(dump)
+	const want = "lfts:1: entry before any switch header"
+	if _, _, err := ReadLFTs(top, "lfts", strings.NewReader(text)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("error %v, want %q", err, want)
+	}
+}

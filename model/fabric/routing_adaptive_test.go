@@ -81,3 +81,58 @@ func TestAdaptiveCycleFallsBackToTables(t *testing.T) {
 		}
 	}
 }
+
+// TestMutAdaptiveTablesOnlyGroups: where every equal-cost port would be
+// too many, a group keeps the equal-cost ports the switch's own table
+// sends some LID of the destination switch's hosts to (routing_adaptive.go's
+// doc), and a table entry without a route adds none. A 2-leaf, 2-spine Clos
+// with lmc 1 and hand-made tables: L0 sends H1's two LIDs up by S0 and S1,
+// so L0 -> L1 is the group {2, 3} (ports counting from 1); L1 sends both
+// of H0's LIDs by S0 (one port: no group, though both up ports are
+// equal-cost), the spines have one port down, so no other group.
+func TestMutAdaptiveTablesOnlyGroups(t *testing.T) {
+	top := closTopo(2, 1, 2) // L0, L1: port 0 host, 1 to S0, 2 to S1; S0, S1: port 0 L0, 1 L1
+	f := NewFabric(top)
+	r := f.newRoutes(1)
+	const l0, l1, s0, s1 = 0, 1, 2, 3
+	// LIDs 0, 1: H0 (on L0); 2, 3: H1 (on L1).
+	r.LFT[l0] = []int32{0, 0, 1, 2}
+	r.LFT[l1] = []int32{1, 1, 0, NoRoute}
+	r.LFT[s0] = []int32{0, 0, 1, 1}
+	r.LFT[s1] = []int32{0, 0, 1, 1}
+	for _, tablesOnly := range []bool{true, false} {
+		ar := buildGroups(f, r, tablesOnly)
+		want := map[[2]int][]uint8{{l0, l1}: {1, 2}}
+		if !tablesOnly {
+			want[[2]int{l1, l0}] = []uint8{1, 2} // every equal-cost port
+		}
+		for s := range 4 {
+			for d := range 4 {
+				gi := ar.Group[s*4+d]
+				w, ok := want[[2]int{s, d}]
+				switch {
+				case !ok && gi >= 0:
+					t.Errorf("tablesOnly %v: group %d -> %d %v, want none", tablesOnly, s, d, ar.Ports[gi])
+				case ok && gi < 0:
+					t.Errorf("tablesOnly %v: no group %d -> %d, want %v", tablesOnly, s, d, w)
+				case ok && !slices.Equal(ar.Ports[gi], w):
+					t.Errorf("tablesOnly %v: group %d -> %d %v, want %v", tablesOnly, s, d, ar.Ports[gi], w)
+				}
+			}
+		}
+	}
+}
+
+// TestMutAdaptiveCycleNamesItsPorts: a channel cycle the adaptive choices
+// close is named as the routing check names one, switch ports counting
+// from 1: clockwise tables on a ring of 4 (the groups from the tables are
+// none: one port per destination switch).
+func TestMutAdaptiveCycleNamesItsPorts(t *testing.T) {
+	top := ringTopo(4)
+	f := NewFabric(top)
+	r := clockwiseRoutes(f)
+	const want = "deadlock possible: channel cycle on VL 0: S0 port 2 -> S1 port 2 -> S2 port 2 -> S3 port 2 -> S0 port 2"
+	if err := f.checkAdaptive(r, buildGroups(f, r, true)); err == nil || err.Error() != want {
+		t.Errorf("err %v, want %s", err, want)
+	}
+}

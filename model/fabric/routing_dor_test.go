@@ -3,6 +3,7 @@ package fabric
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -111,6 +112,44 @@ func TestDORFallsBackToTables(t *testing.T) {
 		}
 		if DORComputed(c.top, 0) {
 			t.Errorf("%s: dor computes from coordinates where a run must keep tables", c.name)
+		}
+	}
+}
+
+// TestMutDORSecondHalfwayPathCrossesTheDateline: with LMC, path p of a host
+// where p/R is odd (R orders) takes a halfway dimension with a dateline bit
+// the way across the dateline (routing_dor.go's doc). On a ring of 6
+// routers (one dimension, so R = 1; 6 routers: a dateline bit) with lmc 1,
+// H0 (on R0) reaches H3 (on R3, halfway) by R1, R2 on LID path 0, the way
+// without the dateline, and by R5, R4 on path 1, across the dateline
+// between R0 and R5, with the dateline bit in its SL; H0 to H2 (not
+// halfway) takes R1 on both paths.
+func TestMutDORSecondHalfwayPathCrossesTheDateline(t *testing.T) {
+	top := gridTopo([]int{6}, true, 1)
+	r, err := ComputeRoutes(top, "dor", 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewFabric(top)
+	routers := func(dst, p int) string {
+		var names []string
+		for _, gp := range trace(t, f, r, 0, r.LID(dst, p))[1:] {
+			if pp := f.peer[gp]; f.host[f.owner[pp]] < 0 {
+				names = append(names, top.Nodes[f.owner[pp]].Name)
+			}
+		}
+		return strings.Join(names, " ")
+	}
+	for _, c := range []struct {
+		dst, p int
+		want   string
+		sl     int
+	}{{3, 0, "R1 R2 R3", 0}, {3, 1, "R5 R4 R3", 1}, {2, 0, "R1 R2", 0}, {2, 1, "R1 R2", 0}} {
+		if got := routers(c.dst, c.p); got != c.want {
+			t.Errorf("H0 to H%d, path %d: by %s, want %s", c.dst, c.p, got, c.want)
+		}
+		if sl := r.SL(0, r.LID(c.dst, c.p)); sl != c.sl {
+			t.Errorf("H0 to H%d, path %d: SL %d, want %d", c.dst, c.p, sl, c.sl)
 		}
 	}
 }

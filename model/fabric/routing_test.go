@@ -1,6 +1,7 @@
 package fabric
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -673,4 +674,140 @@ func TestMinhopSpreadsEachHostsLIDs(t *testing.T) {
 // testbedTopo is the testbed's topology at its default rates.
 func testbedTopo() *Topology {
 	return Testbed(16, 32)
+}
+
+// TestMutLMC7IsAccepted: lmc runs from 0 to 7 (up to 128 LIDs a host), both
+// ends included. Kills routing.go checkRouting's `lmc > 7` turned into `>=`
+// (a survivor of session 11's measurement sample, killed after it).
+func TestMutLMC7IsAccepted(t *testing.T) {
+	r, err := ComputeRoutes(testbedTopo(), "minhop", 7, 1)
+	if err != nil {
+		t.Fatalf("lmc 7: %v", err)
+	}
+	if r.LMC != 7 || len(r.LFT[0]) != len(testbedTopo().Hosts())<<7 {
+		t.Errorf("lmc 7: LMC %d, %d LIDs a table, want 7 and %d", r.LMC, len(r.LFT[0]), len(testbedTopo().Hosts())<<7)
+	}
+	if _, err := ComputeRoutes(testbedTopo(), "minhop", 8, 1); err == nil || !strings.Contains(err.Error(), "lmc 8: want 0 to 7") {
+		t.Errorf("lmc 8: error %v, want it refused", err)
+	}
+}
+
+// TestMutAdaptiveCheckNamesBrokenRoutes: the check of the adaptive choices
+// follows every switch a packet can reach, not only the hosts' switches,
+// and names a hole or a loop as the routing check does (a loop is no
+// channel cycle that allow_deadlock would let pass). closTopo(2, 1, 1):
+// H0 on L0, H1 on L1, spine S0; one spine, so no group: the choices are
+// the tables'.
+func TestMutAdaptiveCheckNamesBrokenRoutes(t *testing.T) {
+	top := closTopo(2, 1, 1)
+	for _, c := range []struct {
+		name   string
+		break_ func(r *Routes)
+		want   string
+	}{
+		{"hole at the spine", func(r *Routes) { r.LFT[2][1] = NoRoute }, "host H0 does not reach host H1 at LID 1: switch S0 has no route"},
+		{"loop", func(r *Routes) { r.LFT[1][1] = 1 }, "host H0 does not reach host H1 at LID 1: adaptive choices loop through switch S0"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := NewFabric(top)
+			r := f.minHop(0)
+			if _, err := AdaptiveGroups(f, r, "minhop", false); err != nil {
+				t.Fatal(err)
+			}
+			c.break_(r)
+			for _, allow := range []bool{false, true} {
+				if _, err := AdaptiveGroups(f, r, "minhop", allow); err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Errorf("allow_deadlock %v: err %v, want %q", allow, err, c.want)
+				}
+			}
+		})
+	}
+}
+
+// TestMutCheckFindsALoopThroughASwitchCheckedForAnotherLID: the routing
+// check stops a walk at a switch already checked for the same LID only. On
+// closTopo(2, 1, 2) with lmc 1 (LIDs 0, 1 H0's, 2, 3 H1's), H0's LID 0
+// goes by S0 and LID 1 by S1; H1's LID 2 goes from L0 to S0 and on to L1,
+// which sends it back to S0: a loop through S0, a switch last checked for
+// LID 0, which the check must still name.
+func TestMutCheckFindsALoopThroughASwitchCheckedForAnotherLID(t *testing.T) {
+	top := closTopo(2, 1, 2) // L0, L1: port 0 host, 1 to S0, 2 to S1; S0, S1: port 0 L0, 1 L1
+	f := NewFabric(top)
+	r := f.newRoutes(1)
+	r.LFT[0] = []int32{0, 0, 1, 2}
+	r.LFT[1] = []int32{1, 2, 0, 0}
+	r.LFT[2] = []int32{0, 0, 1, 1}
+	r.LFT[3] = []int32{0, 0, 1, 1}
+	if err := f.check(r, 1); err != nil {
+		t.Fatalf("the unbroken tables: %v", err)
+	}
+	r.LFT[1][2] = 1 // L1 sends LID 2 back up to S0
+	const want = "host H0 does not reach host H1 at LID 2: it loops through switch S0"
+	if err := f.check(r, 1); err == nil || err.Error() != want {
+		t.Errorf("err %v, want %s", err, want)
+	}
+}
+
+// TestMutAdaptiveChoicesTowardsEverySwitch: the ports a switch may forward
+// a LID to are its group towards the LID's switch where the table's port is
+// in it, else the table's alone, whichever switch the destination hangs
+// off, switch 0 included. On closTopo(2, 1, 2) under minhop (switch 0 is
+// L0), each leaf's group towards the other is its two up ports, so L1's
+// choices for H0 and L0's for H1 are both up ports; the spines and the
+// destination's own leaf have the table's port only.
+func TestMutAdaptiveChoicesTowardsEverySwitch(t *testing.T) {
+	top := closTopo(2, 1, 2) // L0, L1: port 0 host, 1 to S0, 2 to S1; S0, S1: port 0 L0, 1 L1
+	f := NewFabric(top)
+	r := f.minHop(0)
+	ar, err := AdaptiveGroups(f, r, "minhop", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var one [1]uint8
+	for s := range 4 {
+		for lid := range 2 {
+			table := r.LFT[s][lid]
+			want := []uint8{uint8(table)}
+			if s == 1-lid { // the other leaf
+				want = []uint8{1, 2}
+			}
+			if got := ar.choices(int32(s), lid, table, &one); !slices.Equal(got, want) {
+				t.Errorf("%s towards H%d (table port %d): choices %v, want %v", top.Nodes[f.sws[s]].Name, lid, table, got, want)
+			}
+		}
+	}
+}
+
+// TestMutLFTsRoundTripWithAHostAsNodeZero: a dump written by WriteLFTs
+// reads back as the same tables whatever the node order, here with a host
+// as node 0 (hosts matched by name: the fabric has no GUIDs) and lmc 1.
+func TestMutLFTsRoundTripWithAHostAsNodeZero(t *testing.T) {
+	top := &Topology{}
+	a := top.AddHost("A")
+	s0, s1 := top.AddSwitch("S0", 3), top.AddSwitch("S1", 3)
+	b := top.AddHost("B")
+	mustLink(top, a, 0, s0, 0)
+	mustLink(top, s0, 1, s1, 1)
+	mustLink(top, s0, 2, s1, 2)
+	mustLink(top, b, 0, s1, 0)
+	info, err := InspectFabric(top, "minhop", 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := info.WriteLFTs(&buf); err != nil {
+		t.Fatal(err)
+	}
+	r, warns, err := ReadLFTs(top, "round trip", &buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(warns) > 0 || r.LMC != 1 {
+		t.Errorf("warnings %q, lmc %d; want none, 1", warns, r.LMC)
+	}
+	for s := range r.LFT {
+		if !slices.Equal(r.LFT[s], info.routes.LFT[s]) {
+			t.Errorf("switch %s: read %v, wrote %v", top.Nodes[info.f.sws[s]].Name, r.LFT[s], info.routes.LFT[s])
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package fabric
 
 import (
+	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -168,4 +170,208 @@ func TestUpdnRootsAreNoDeadEnds(t *testing.T) {
 	if len(roots) != 1 || !strings.HasPrefix(roots[0], "leaf") {
 		t.Errorf("roots %v, want one leaf", roots)
 	}
+}
+
+// upDownKeys returns every switch's place in the up*/down* order as
+// documented (routing_updn.go, docs/fabrics.md): its hop count from the
+// nearest root (a breadth-first search here; switches no root reaches
+// last), ties to the lower switch index. A hop from s to x goes up when
+// key[x] < key[s].
+func upDownKeys(f *Fabric, roots []int32) []int64 {
+	n := len(f.sws)
+	hops := make([]int64, n)
+	for i := range hops {
+		hops[i] = -1
+	}
+	var queue []int32
+	for _, s := range roots {
+		if hops[s] < 0 {
+			hops[s] = 0
+			queue = append(queue, s)
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		first, end := f.ports(u)
+		for gp := first; gp < end; gp++ {
+			if x := f.next(gp); x >= 0 && hops[x] < 0 {
+				hops[x] = hops[u] + 1
+				queue = append(queue, x)
+			}
+		}
+	}
+	key := make([]int64, n)
+	for s, h := range hops {
+		if h < 0 {
+			h = int64(n)
+		}
+		key[s] = h*int64(n) + int64(s)
+	}
+	return key
+}
+
+// TestMutUpdnEqualRankLinksFollowTheSwitchOrder: up*/down* orders the
+// switches by (hop count from the nearest root, switch index), so a link
+// between two switches of equal rank goes up towards the lower index, and
+// no route goes down (to a later switch) and then up (to an earlier one).
+// routing_updn.go:291:16 (the tie-break `a - b` to `a + b`) orders the
+// switches of one rank otherwise: Go's sort keeps them in index order up to
+// 12 elements (insertion sort) but not beyond, so the fabrics have 13 to 20
+// switches. Random irregular fabrics, with one or two roots given and with
+// the roots updn finds: every route between two hosts is legal in the
+// documented order, and the order updn builds is that order.
+func TestMutUpdnEqualRankLinksFollowTheSwitchOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 291))
+	routed, equalRankHops := 0, 0
+	for c := range 40 {
+		nSw := 13 + rng.IntN(8)
+		top := randomTopo(uint64(1000+c), nSw, 4, nSw/2, nSw, 2)
+		f := NewFabric(top)
+		var opts RoutingOptions
+		var roots []int32
+		if c%2 == 0 {
+			for range 1 + rng.IntN(2) {
+				s := rng.IntN(nSw)
+				opts.Roots = append(opts.Roots, fmt.Sprintf("S%d", s))
+				roots = append(roots, int32(s))
+			}
+		}
+		r, err := ComputeRoutesWith(top, "updn", 0, 1, opts)
+		if err != nil {
+			if opts.Roots == nil || !strings.Contains(err.Error(), "without a legal up*/down* route") {
+				t.Fatalf("case %d, roots %v: %v", c, opts.Roots, err)
+			}
+			continue
+		}
+		routed++
+		if opts.Roots == nil {
+			_, _, roots = NewFabric(top).upDownRoutes(0)
+		}
+		key := upDownKeys(f, roots)
+		pos := f.upDownOrder(roots)
+		for s := range nSw {
+			for x := range nSw {
+				if (pos[x] < pos[s]) != (key[x] < key[s]) {
+					t.Errorf("case %d, roots %v: S%d before S%d is %v in updn's order, %v in the documented one", c, roots, x, s, pos[x] < pos[s], key[x] < key[s])
+				}
+			}
+		}
+		for src := range f.hosts {
+			for lid := range f.hosts {
+				if lid == src {
+					continue
+				}
+				path := trace(t, f, r, src, lid)
+				wentDown := false
+				for _, gp := range path[1 : len(path)-1] { // the hops between switches
+					s, x := f.sw[f.owner[gp]], f.next(gp)
+					if key[s]/int64(nSw) == key[x]/int64(nSw) {
+						equalRankHops++
+					}
+					up := key[x] < key[s]
+					if up && wentDown {
+						t.Fatalf("case %d, roots %v: H%d to H%d goes down and then up, from %s to %s", c, roots, src, lid, top.Nodes[f.sws[s]].Name, top.Nodes[f.sws[x]].Name)
+					}
+					wentDown = wentDown || !up
+				}
+			}
+		}
+	}
+	t.Logf("%d of 40 fabrics routed, %d hops between switches of equal rank", routed, equalRankHops)
+	if routed < 25 || equalRankHops < 100 {
+		t.Errorf("%d of 40 fabrics routed, %d hops between switches of equal rank: too few to test the order", routed, equalRankHops)
+	}
+}
+
+// TestMutUpdnGivenRootsNameTheFirstSwitchWithoutARoute: where the roots
+// given leave switches with hosts without a legal route, the error names,
+// for the first host (in the fabric's order) that some switch with hosts
+// cannot reach, the first such switch in the fabric's order
+// (docs/fabrics.md, "updn roots"). routing_updn.go:263:8 (`s >= 0` to
+// `s > 0`) left switch 0 out of the switches with hosts: the same fabrics
+// are refused (a pair without a legal route is one both ways), but
+// another switch is named.
+//
+// Switches X, A, W, Y, B, Z (in that order), roots A and B: X, W and Y
+// below A, Y and Z below B, a host on X, W, Y and Z, Z's first. X and W
+// reach Z only down to Y and up to B: both lack a route to HZ, and X, switch
+// 0, is named. Then random irregular fabrics with random roots, the
+// switches without a route taken from up*/down* tables computed for the
+// same roots without the refusal (an entry that stays NoRoute).
+func TestMutUpdnGivenRootsNameTheFirstSwitchWithoutARoute(t *testing.T) {
+	top := &Topology{Kind: "ibnetdiscover"}
+	sw := map[string]NodeID{}
+	for _, name := range []string{"X", "A", "W", "Y", "B", "Z"} {
+		sw[name] = top.AddSwitch(name, 4)
+	}
+	for _, name := range []string{"Z", "X", "W", "Y"} {
+		if err := top.Connect(top.AddHost("H"+name), sw[name], 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range [][2]string{{"X", "A"}, {"W", "A"}, {"Y", "A"}, {"Y", "B"}, {"Z", "B"}} {
+		if err := top.Connect(sw[l[0]], sw[l[1]], 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := ComputeRoutesWith(top, "updn", 0, 1, RoutingOptions{Roots: []string{"A", "B"}})
+	const want = "the roots given leave switch X without a legal up*/down* route to some host"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("roots A and B: %v, want %q", err, want)
+	}
+
+	rng := rand.New(rand.NewPCG(13, 263))
+	refused, namesZero := 0, 0
+	for c := range 300 {
+		nSw := 3 + rng.IntN(6)
+		top := randomTopo(uint64(2000+c), nSw, 3, rng.IntN(3), 2+rng.IntN(2*nSw-1), 2) // at most 2 hosts a switch
+		f := NewFabric(top)
+		var names []string
+		var roots []int32
+		for range 1 + rng.IntN(2) {
+			s := rng.IntN(nSw)
+			names = append(names, fmt.Sprintf("S%d", s))
+			roots = append(roots, int32(s))
+		}
+		r, _ := f.upDownWith(f.upDownOrder(roots), make([]bool, nSw), 0)
+		want := -1
+		for g := 0; g < len(f.hosts) && want < 0; g++ {
+			for s := range nSw {
+				if f.hasHost(int32(s)) && int32(s) != f.attach[g] && r.LFT[s][g] == NoRoute {
+					want = s
+					break
+				}
+			}
+		}
+		_, err := ComputeRoutesWith(top, "updn", 0, 1, RoutingOptions{Roots: names})
+		if want < 0 {
+			if err != nil {
+				t.Errorf("fabric %d, roots %v: %v, want routes", c, names, err)
+			}
+			continue
+		}
+		refused++
+		if want == 0 {
+			namesZero++
+		}
+		msg := fmt.Sprintf("the roots given leave switch S%d without a legal up*/down* route", want)
+		if err == nil || !strings.Contains(err.Error(), msg) {
+			t.Errorf("fabric %d, roots %v: %v, want %q", c, names, err, msg)
+		}
+	}
+	t.Logf("%d of 300 fabrics refused, %d naming S0", refused, namesZero)
+	if refused < 30 || namesZero < 5 {
+		t.Errorf("%d of 300 fabrics refused, %d naming S0: too few", refused, namesZero)
+	}
+}
+
+// hasHost reports whether switch s has a host.
+func (f *Fabric) hasHost(s int32) bool {
+	for _, a := range f.attach {
+		if a == s {
+			return true
+		}
+	}
+	return false
 }

@@ -276,3 +276,37 @@ func keys(m map[string]bool) []string {
 	slices.Sort(ks)
 	return ks
 }
+
+// Sensitivity halves and doubles each parameter, integers rounded down:
+// an int, a float and a duration.
+func TestMutScaledHalvesAndDoubles(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		v      any
+		factor float64
+		want   any
+	}{
+		{"ack_req_packets", 15, 0.5, 7},
+		{"ack_req_packets", 16, 2.0, 32},
+		{"host_io_gbps", 13.0, 0.5, 6.5},
+		{"host_io_gbps", 13.0, 2.0, 26.0},
+		{"paced_read_latency", 2500 * engine.Nanosecond, 0.5, 1250 * engine.Nanosecond},
+		{"paced_read_latency", 2500 * engine.Nanosecond, 2.0, 5000 * engine.Nanosecond},
+	} {
+		got, err := scaled(params.LookupParam(c.name), c.v, c.factor)
+		if err != nil || got != c.want {
+			t.Errorf("scaled(%s %v × %g) = %v, %v; want %v", c.name, c.v, c.factor, got, err, c.want)
+		}
+	}
+}
+
+// A refit where no point passes any row outside the held group: every
+// point ties at 0 rows, and all of them are the best fits.
+func TestMutRefitWhereNothingPasses(t *testing.T) {
+	groups := []string{"a", "b", "b"}
+	pass := [][]bool{{true, false, false}, {false, false, false}, {true, false, false}}
+	fits, trained, training := refit(groups, pass, "a")
+	if !reflect.DeepEqual(fits, []int{0, 1, 2}) || trained != 0 || training != 2 {
+		t.Errorf("fits %v, %d of %d; want [0 1 2], 0 of 2", fits, trained, training)
+	}
+}

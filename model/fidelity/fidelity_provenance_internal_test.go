@@ -2,6 +2,7 @@ package fidelity
 
 import (
 	"bytes"
+	"os"
 	"strings"
 	"testing"
 
@@ -50,5 +51,40 @@ func TestProvenanceTablePrintsPhysicalBoundsAsQuantities(t *testing.T) {
 	}
 	if physical == 0 {
 		t.Error("no physical bound: paced_read_latency has one (a PCIe read's latency)")
+	}
+}
+
+// docs/fidelity.md's table of fitted and guessed parameters is the one
+// `validate --cross` prints first, line for line ("validate --cross prints
+// this table first"): a guessed parameter's bounds, allows and refit
+// columns are "—".
+func TestMutProvenanceTableIsTheDocs(t *testing.T) {
+	def := params.DefaultConfig()
+	var buf bytes.Buffer
+	writeProvenance(&buf, &def)
+	doc, err := os.ReadFile("../../docs/fidelity.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 2+len(ParamProvenances) {
+		t.Fatalf("%d lines for %d parameters:\n%s", len(lines), len(ParamProvenances), buf.String())
+	}
+	for _, l := range lines {
+		if !strings.Contains(string(doc), "\n"+l+"\n") {
+			t.Errorf("docs/fidelity.md lacks the line\n%s", l)
+		}
+	}
+	guessed := 0
+	for _, p := range ParamProvenances {
+		if p.Kind == Guessed {
+			guessed++
+			if want := "| — | — | — |"; !strings.Contains(buf.String(), "| `"+p.Name+"` | "+def.Canonical(p.Name)+" | guessed "+want) {
+				t.Errorf("%s: the guessed parameter's columns are not %q:\n%s", p.Name, want, buf.String())
+			}
+		}
+	}
+	if guessed == 0 {
+		t.Error("no guessed parameter")
 	}
 }

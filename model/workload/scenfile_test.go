@@ -490,3 +490,243 @@ func TestEveryScenarioParameterSetsItsField(t *testing.T) {
 		}
 	}
 }
+
+// TestMutTrafficParams checks a scenario file's traffic parameters
+// (docs/scenarios.md: each traffic's load, hotspot_fraction, message_size,
+// hot_nodes, senders, start_phase and burst as NAME.field; a bare load,
+// hotspot_fraction, hot_nodes, senders or burst sets that field in every
+// traffic that gives it): which bare names are listed, their defaults (the
+// first such traffic's value), what setting them changes, the qualified
+// names' ranges, and that a qualified value wins over a bare one.
+// Kills scenfile.go's `ts.Pattern == "hotspot"` and `ts.Pattern == "incast"`
+// negated (a bare hotspot_fraction or senders listed for, and applied to,
+// traffics that do not give them), `name == "senders"` negated (the bare
+// senders' default is hot_nodes' and the reverse), and start_phase's
+// `max(sp.Phases, 1)-1` to `+1`.
+func TestMutTrafficParams(t *testing.T) {
+	sp := ScenarioSpec{Name: "tp", Phases: 3, Topology: "fattree", Traffic: []TrafficSpec{
+		{Name: "hot", Pattern: "hotspot", Arrival: "poisson", Load: 0.3, HotNodes: 3, HotspotFraction: 0.25},
+		{Name: "in", Pattern: "incast", Arrival: "onoff", Load: 0.5, Senders: 5, Burst: 7 * engine.Microsecond},
+		{Name: "bg", Pattern: "uniform", Arrival: "saturate", HotspotFraction: 0.75},
+	}}
+	sc, err := ScenarioOf("tp", sp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sc.Config()
+	defaults := map[string]any{
+		"load": 0.3, "hotspot_fraction": 0.25, "hot_nodes": 3, "senders": 5, "burst": 7 * engine.Microsecond,
+	}
+	for name, want := range defaults {
+		if p := sc.Param(name); p == nil {
+			t.Errorf("bare %s not listed", name)
+		} else if got := p.Get(&cfg); got != want {
+			t.Errorf("bare %s defaults to %v, want %v", name, got, want)
+		}
+	}
+	// Each bare name changes exactly the traffics that give the field.
+	set := func(c *params.Config, name string, v any) {
+		t.Helper()
+		if err := sc.Set(c, name, v); err != nil {
+			t.Fatalf("%s = %v: %v", name, v, err)
+		}
+	}
+	c := sc.Config()
+	set(&c, "load", 0.9)
+	set(&c, "hotspot_fraction", 0.5)
+	set(&c, "hot_nodes", 7)
+	set(&c, "senders", 2)
+	set(&c, "burst", "1us")
+	ts, err := sc.TrafficFor(&c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type fields struct {
+		load, frac float64
+		hot, snd   int
+		burst      engine.Time
+	}
+	got := func(i int) fields {
+		return fields{ts[i].Load, ts[i].HotspotFraction, ts[i].HotNodes, ts[i].Senders, ts[i].Burst}
+	}
+	for i, want := range []fields{
+		{0.9, 0.5, 7, 0, 0},
+		{0.9, 0, 0, 2, engine.Microsecond},
+		{0, 0.75, 0, 0, 0},
+	} {
+		if g := got(i); g != want {
+			t.Errorf("traffic %s after the bare values: %+v, want %+v", ts[i].Name, g, want)
+		}
+	}
+	// A qualified value wins over the bare one, whatever the order set.
+	c = sc.Config()
+	set(&c, "hot.load", 0.2)
+	set(&c, "load", 0.6)
+	if ts, _ := sc.TrafficFor(&c); ts[0].Load != 0.2 || ts[1].Load != 0.6 {
+		t.Errorf("hot.load 0.2 and load 0.6: loads %v, %v, want 0.2, 0.6", ts[0].Load, ts[1].Load)
+	}
+	// The spec itself is left alone.
+	if sp.Traffic[0].Load != 0.3 || sc.spec.Traffic[0].Load != 0.3 {
+		t.Errorf("Resolve changed the spec's load: %v", sc.spec.Traffic[0].Load)
+	}
+	for name, r := range map[string][2]any{
+		"bg.load":             {0.0, 1.0},
+		"bg.hotspot_fraction": {0.0, 1.0},
+		"bg.message_size":     {1, 1 << 30},
+		"bg.hot_nodes":        {1, 1 << 20},
+		"bg.senders":          {0, 1 << 20},
+		"bg.start_phase":      {0, 2},
+		"bg.burst":            {engine.Nanosecond, engine.Second},
+	} {
+		p := sc.Param(name)
+		if p == nil {
+			t.Errorf("no parameter %s", name)
+			continue
+		}
+		checkRange(t, p, r[0], r[1])
+	}
+}
+
+// TestMutScenarioConfigOfAnImportedFabric checks Scenario.Config's
+// documented default: an imported fabric's (Topology "ibnetdiscover")
+// host_io_gbps is 0, each host at its link's rate; a generated topology's
+// is DefaultConfig's 13 Gbit/s; a scenario default wins over both.
+// Kills scenfile.go's `sc.spec.Topology == "ibnetdiscover"` negated in
+// Config.
+func TestMutScenarioConfigOfAnImportedFabric(t *testing.T) {
+	for _, c := range []struct {
+		topo     string
+		defaults map[string]string
+		want     float64
+	}{
+		{"ibnetdiscover", nil, 0},
+		{"fattree", nil, 13},
+		{"ibnetdiscover", map[string]string{"host_io_gbps": "20"}, 20},
+	} {
+		sc, err := ScenarioOf("x", ScenarioSpec{Topology: c.topo, Defaults: c.defaults})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg := sc.Config(); cfg.HostIOGbps != c.want {
+			t.Errorf("%s, defaults %v: host_io_gbps %v, want %v", c.topo, c.defaults, cfg.HostIOGbps, c.want)
+		}
+	}
+}
+
+// smallFabric is an ibnetdiscover output of one switch and two adapters,
+// with one stray line that the reader skips with a warning.
+const smallFabric = `this line is not ibnetdiscover output
+Switch	4 "S-0002c90200410b48"		# "S1" enhanced port 0 lid 4 lmc 0
+[1]	"H-0002c903000a1b40"[1](2c903000a1b41) 		# "H1 HCA-1" lid 8 4xDDR
+[2]	"H-0002c903000a1b50"[1](2c903000a1b51) 		# "H2 HCA-1" lid 9 4xDDR
+
+Ca	1 "H-0002c903000a1b40"		# "H1 HCA-1"
+[1](2c903000a1b41) 	"S-0002c90200410b48"[1]		# lid 8 lmc 0 "S1" lid 4 4xDDR
+
+Ca	1 "H-0002c903000a1b50"		# "H2 HCA-1"
+[1](2c903000a1b51) 	"S-0002c90200410b48"[2]		# lid 9 lmc 0 "S1" lid 4 4xDDR
+`
+
+// TestMutImportedFabricWarnings checks that a scenario of an imported
+// fabric carries what reading the fabric worked around (Scenario.Warnings:
+// here the skipped stray line, named by the file), and that a scenario of
+// a generated topology has none.
+// Kills scenfile.go's `spec.Topology == "ibnetdiscover"` negated in
+// ScenarioOf.
+func TestMutImportedFabricWarnings(t *testing.T) {
+	sc, err := ScenarioOf("imp", ScenarioSpec{Topology: "ibnetdiscover", Fabric: []byte(smallFabric), FabricName: "f.txt"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Warnings) != 1 || !strings.HasPrefix(sc.Warnings[0], "f.txt: skipped 1 line that is not ibnetdiscover output") {
+		t.Errorf("warnings %q, want the skipped line of f.txt", sc.Warnings)
+	}
+	cfg := sc.Config()
+	if topo, err := sc.Build(&cfg); err != nil || len(topo.Hosts()) != 2 {
+		t.Errorf("the fabric builds: %v", err)
+	}
+	gen, err := ScenarioOf("gen", ScenarioSpec{Topology: "fattree"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gen.Warnings) != 0 {
+		t.Errorf("a generated topology's warnings: %q", gen.Warnings)
+	}
+}
+
+// TestMutHPCCContributorsParameter checks testbed-hpcc's own parameter
+// against docs/apps.md: contributors, 0 to 4, default 4, keeps that many of
+// F2-F5 in order (0: the uncongested baseline); it is listed among the
+// scenario's parameters beside those its spec gives, in name order.
+// Kills scenfile.go's `len(spec.own) > 0` negated (the built-in's own
+// parameters dropped; LIVED in session 12's second sample, seed 44),
+// the own setter keeping the last n flows, and the merged list sorted in
+// reverse.
+func TestMutHPCCContributorsParameter(t *testing.T) {
+	sc := LookupScenario("testbed-hpcc")
+	if sc == nil {
+		t.Fatal("no scenario testbed-hpcc")
+	}
+	var names []string
+	for _, p := range sc.ScenarioParams() {
+		names = append(names, p.Name)
+	}
+	if !slices.Contains(names, "contributors") || !slices.IsSorted(names) {
+		t.Fatalf("parameters %v: want contributors among them, sorted", names)
+	}
+	p := sc.Param("contributors")
+	if p == nil || p.Min != 0 || p.Max != 4 {
+		t.Fatalf("contributors: %+v, want a parameter from 0 to 4", p)
+	}
+	c := sc.Config()
+	if v := sc.Get(&c, "contributors"); v != 4 {
+		t.Errorf("contributors' default %v, want 4", v)
+	}
+	all := []string{"F2", "F3", "F4", "F5"}
+	for n := 0; n <= 4; n++ {
+		set(t, sc, &c, "contributors", n)
+		var got []string
+		for _, f := range sc.FlowsFor(&c) {
+			got = append(got, f.Name)
+		}
+		if !slices.Equal(got, all[:n]) {
+			t.Errorf("contributors = %d: flows %v, want %v", n, got, all[:n])
+		}
+	}
+	if err := sc.Set(&c, "contributors", 5); err == nil {
+		t.Error("contributors = 5 accepted (0-4)")
+	}
+}
+
+// TestMutBareLoadOnlyWhereTheTrafficSetsIt checks the bare parameter
+// "load" of a scenario file: listed for a traffic that sets a load, not
+// for one that saturates and sets none (each traffic's own NAME.load is
+// listed either way); the same for hot_nodes.
+// Kills scenfile.go's `ts.Load > 0` turned into `>= 0` and
+// `ts.HotNodes > 0` negated.
+func TestMutBareLoadOnlyWhereTheTrafficSetsIt(t *testing.T) {
+	for _, c := range []struct {
+		ts   TrafficSpec
+		bare bool
+	}{
+		{TrafficSpec{Name: "all", Pattern: "uniform", Arrival: "saturate"}, false},
+		{TrafficSpec{Name: "all", Pattern: "uniform", Arrival: "poisson", Load: 0.5}, true},
+	} {
+		hot := c.ts
+		hot.Pattern, hot.HotNodes = "hotspot", map[bool]int{true: 2, false: 0}[c.bare]
+		c.ts = hot
+		sp := ScenarioSpec{Phases: 1, Traffic: []TrafficSpec{c.ts}}
+		names := map[string]bool{}
+		for _, p := range sp.params() {
+			names[p.Name] = true
+		}
+		if names["load"] != c.bare || !names["all.load"] {
+			t.Errorf("traffic %s, load %v: bare load listed %v (want %v), all.load listed %v",
+				c.ts.Arrival, c.ts.Load, names["load"], c.bare, names["all.load"])
+		}
+		if names["hot_nodes"] != c.bare || !names["all.hot_nodes"] {
+			t.Errorf("hot_nodes %d: bare hot_nodes listed %v (want %v), all.hot_nodes listed %v",
+				c.ts.HotNodes, names["hot_nodes"], c.bare, names["all.hot_nodes"])
+		}
+	}
+}

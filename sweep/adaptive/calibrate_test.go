@@ -133,3 +133,102 @@ func countActive(rows []adaptive.FitRow) int {
 	}
 	return n
 }
+
+// Among points of equal error the best fit is the earliest planned
+// (CalibrateStepper.best): with CC off, marking_rate changes nothing, so
+// its two values at the measured host_io_gbps fit equally well.
+func TestCalibrationTieGoesToTheEarliestPoint(t *testing.T) {
+	dir := t.TempDir()
+	measure(t, filepath.Join(dir, "fabric.csv"), "testbed-s2", map[string]string{"host_io_gbps": "16"})
+	const src = `
+name     = "tie"
+scenario = "testbed-s2"
+cc       = "off"
+phase    = "5ms"
+sample   = "1ms"
+
+[sweep]
+host_io_gbps = [8, 16]
+marking_rate = [1, 2]
+
+[calibrate]
+measured = "fabric.csv"
+rounds   = 0
+`
+	path := filepath.Join(dir, "tie.toml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := grids.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, "tie.db")
+	if _, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	fit, err := adaptive.FitOf(context.Background(), adaptive.NewRounds(g, nil), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, _ := fit.Best.Value("host_io_gbps")
+	m, _ := fit.Best.Value("marking_rate")
+	if h != "16" || m != "1" {
+		t.Errorf("best fit host_io_gbps %s, marking_rate %s; want 16 and 1, the first of two equal fits", h, m)
+	}
+}
+
+// A point's calibration error is the root mean square, over the phases and
+// flows with throughput in the measurement or the model, of the difference
+// of their mean throughputs (docs/sweeps.md): rows where both are 0 (a flow
+// not running in a phase) do not count. Checked against the fit's rows on
+// a fit that is off (host_io_gbps 8 or 9 against a measurement at 16).
+func TestCalibrationErrorLeavesIdleRowsOut(t *testing.T) {
+	dir := t.TempDir()
+	measure(t, filepath.Join(dir, "fabric.csv"), "testbed-s2", map[string]string{"host_io_gbps": "16"})
+	const src = `
+name     = "off"
+scenario = "testbed-s2"
+cc       = "off"
+phase    = "5ms"
+sample   = "1ms"
+
+[sweep]
+host_io_gbps = [8, 9]
+
+[calibrate]
+measured = "fabric.csv"
+rounds   = 0
+`
+	path := filepath.Join(dir, "off.toml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := grids.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := openDB(t, "off.db")
+	if _, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 1}); err != nil {
+		t.Fatal(err)
+	}
+	fit, err := adaptive.FitOf(context.Background(), adaptive.NewRounds(g, nil), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	active := 0
+	for _, r := range fit.Rows {
+		if r.Measured != 0 || r.Model != 0 {
+			sum += (r.Model - r.Measured) * (r.Model - r.Measured)
+			active++
+		}
+	}
+	if active == 0 || active == len(fit.Rows) {
+		t.Fatalf("%d of %d rows active; the test needs idle rows and active ones", active, len(fit.Rows))
+	}
+	want := math.Sqrt(sum / float64(active))
+	if want < 0.5 || math.Abs(fit.RMSE-want) > 1e-9*want {
+		t.Errorf("error %g, want %g: the root mean square over the %d active rows of %d", fit.RMSE, want, active, len(fit.Rows))
+	}
+}

@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
@@ -337,4 +341,296 @@ func TestRefinementLocatesTheTestbedCliff(t *testing.T) {
 	if med := widths[len(widths)/2]; med >= 50 {
 		t.Errorf("median bracket of the cliff %.1f µs, not narrower than the regular grid's 50 µs step", med)
 	}
+}
+
+// smallCalibration writes calibGrid with hostCount values of host_io_gbps
+// (8 to 16), two of switch_link_gbps (16 and 40) and the given rounds beside
+// a measurement of testbed-s2 with the given host_io_gbps and
+// switch_link_gbps, and loads it.
+func smallCalibration(t *testing.T, rounds, hostCount, hostIO, switchLink string) *grids.Grid {
+	t.Helper()
+	dir := t.TempDir()
+	measure(t, filepath.Join(dir, "fabric.csv"), "testbed-s2", map[string]string{"host_io_gbps": hostIO, "switch_link_gbps": switchLink})
+	host := "host_io_gbps     = { from = 8, to = 16, count = "
+	src := strings.NewReplacer(host+"5", host+hostCount, "count = 5", "count = 2", "rounds   = 8", "rounds   = "+rounds).Replace(calibGrid)
+	if !strings.Contains(src, host+hostCount) || !strings.Contains(src, "count = 2") || !strings.Contains(src, "rounds   = "+rounds) {
+		t.Fatal("calibGrid changed: update smallCalibration")
+	}
+	path := filepath.Join(dir, "calib.toml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	g, err := grids.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// A calibration of `rounds = N` runs the grid (round 0) and N search
+// rounds, no more: docs/sweeps.md, "rounds search rounds after the grid's
+// own points".
+func TestCalibrationRunsExactlyItsRounds(t *testing.T) {
+	for _, rounds := range []string{"0", "1"} {
+		g := smallCalibration(t, rounds, "2", "11.5", "27")
+		db := openDB(t, "calib.db")
+		sum, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 1})
+		if err != nil || !sum.State.Finished {
+			t.Fatal(sum, err)
+		}
+		want := map[string]int{"0": 0, "1": 1}[rounds]
+		if sum.State.Round != want || sum.Rounds != want+1 {
+			t.Errorf("rounds = %s: finished in round %d after running %d rounds; want round %d after %d (the grid and %s search rounds)",
+				rounds, sum.State.Round, sum.Rounds, want, want+1, rounds)
+		}
+	}
+}
+
+// Each search round lays as many values per axis as the grid has (three
+// of host_io_gbps, two of switch_link_gbps here) over a box Shrink^r times
+// the axis's range (Shrink 0.5), around the best point so far and kept
+// inside the range: docs/sweeps.md. The measurement is the model's own
+// series at host_io_gbps 16 (the top of its range, 8 to 16) and
+// switch_link_gbps 16 (the bottom of its, 16 to 40), so that grid point fits
+// exactly and stays the best: round 1's box is 4 wide on host_io_gbps (12,
+// 14, 16) and 12 on switch_link_gbps (16, 28); round 2's 2 (14, 15, 16) and
+// 6 (16, 22).
+func TestCalibrationRoundsShrinkAroundTheBest(t *testing.T) {
+	g := smallCalibration(t, "2", "3", "16", "16")
+	db := openDB(t, "calib.db")
+	sum, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, nil), db, sweep.Options{Workers: 1})
+	if err != nil || !sum.State.Finished || sum.State.Round != 2 {
+		t.Fatal(sum, err)
+	}
+	var got []string
+	for _, p := range sum.State.All {
+		if p.Seed != 1 {
+			continue
+		}
+		h, _ := p.Value("host_io_gbps")
+		s, _ := p.Value("switch_link_gbps")
+		x, _ := grids.AxisNumber("host_io_gbps", h)
+		y, _ := grids.AxisNumber("switch_link_gbps", s)
+		got = append(got, fmt.Sprintf("%g/%g", x, y))
+	}
+	// The grid's 6 points, then each round's points the sweep did not
+	// have yet (16/16 is in every round's box), in the stepper's order.
+	want := []string{"8/16", "8/40", "12/16", "12/40", "16/16", "16/40",
+		"12/28", "14/16", "14/28", "16/28",
+		"14/22", "15/16", "15/22", "16/22"}
+	if !slices.Equal(got, want) {
+		t.Errorf("points planned (host_io_gbps/switch_link_gbps):\n got %v\nwant %v", got, want)
+	}
+	fit, err := adaptive.FitOf(context.Background(), adaptive.NewRounds(g, nil), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h, _ := fit.Best.Value("host_io_gbps"); h != "16" || fit.RMSE > 1e-6 {
+		t.Errorf("best fit %v, error %g; want the measured point, error 0 (to the measurement file's digits)", fit.Best.Params, fit.RMSE)
+	}
+}
+
+// TestMutRoundsCountWhatWasDoneBefore checks RunRounds' summary of an
+// adaptive sweep (coarseGrid's refinement, simulated by the cliff
+// surface): run from an empty database every planned point ran here and
+// none was done already; rerun, every one was done already and none ran.
+func TestMutRoundsCountWhatWasDoneBefore(t *testing.T) {
+	sim := cliffSim
+	g := parse(t, coarseGrid)
+	rounds := adaptive.NewRounds(g, g.Refine)
+	db := openDB(t, "rounds.db")
+	first, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1, Simulate: sim})
+	if err != nil || !first.State.Finished {
+		t.Fatal(first, err)
+	}
+	if first.Ran != first.Points || first.AlreadyDone != 0 || first.Elsewhere != 0 || first.Points != first.State.Planned {
+		t.Errorf("first run: %d points, %d ran, %d already done, %d elsewhere; want all %d run here", first.Points, first.Ran,
+			first.AlreadyDone, first.Elsewhere, first.State.Planned)
+	}
+	again, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1, Simulate: sim})
+	if err != nil || again.Ran != 0 || again.AlreadyDone != first.Points {
+		t.Errorf("rerun: %d ran, %d already done (%v); want 0 and %d", again.Ran, again.AlreadyDone, err, first.Points)
+	}
+}
+
+// TestMutRoundsRefuseAShard: every round needs all results of the one
+// before, so RunRounds refuses a shard of more than one (nothing run, an
+// error naming why) and takes the one shard of one like no shard.
+// Kills rounds.go's `opt.Shard != (sweep.Shard{})` negated.
+func TestMutRoundsRefuseAShard(t *testing.T) {
+	g := parse(t, coarseGrid)
+	db := openDB(t, "shard.db")
+	out, err := adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, g.Refine), db,
+		sweep.Options{Workers: 1, Simulate: cliffSim, Shard: sweep.Shard{Index: 1, Count: 2}})
+	if err == nil || !strings.Contains(err.Error(), "runs its rounds in one database") || out.Ran != 0 {
+		t.Fatalf("shard 1/2: %d ran, err %v; want nothing run and the one-database error", out.Ran, err)
+	}
+	out, err = adaptive.RunRounds(context.Background(), adaptive.NewRounds(g, g.Refine), db,
+		sweep.Options{Workers: 1, Simulate: cliffSim, Shard: sweep.Shard{Index: 1, Count: 1}})
+	if err != nil || !out.State.Finished {
+		t.Fatalf("shard 1/1: %v, finished %v; want the sweep run", err, out.State.Finished)
+	}
+}
+
+// TestRoundsRetryFailedPointsOnRerun: a round with failed points stops the
+// sweep with ErrFailedRound, and a rerun retries them and goes on
+// (RunRounds' doc): the second run of coarseGrid, where the point that
+// failed now simulates, runs that point and the refinement after it and
+// ends finished, with what the first run did counted as done already.
+func TestRoundsRetryFailedPointsOnRerun(t *testing.T) {
+	g := parse(t, coarseGrid)
+	rounds := adaptive.NewRounds(g, g.Refine)
+	db := openDB(t, "retry.db")
+	failing := func(ctx context.Context, sc *workload.Scenario, cfg params.Config, seed uint64) (*model.Result, error) {
+		if cfg.CC.MarkingRate == 4 && cfg.CC.CCTITimer.Micros() == 50 {
+			return nil, errors.New("planted failure")
+		}
+		return cliffSim(ctx, sc, cfg, seed)
+	}
+	first, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1, Simulate: failing})
+	if !errors.Is(err, adaptive.ErrFailedRound) || first.Failed != 1 || first.State.Round != 0 {
+		t.Fatalf("first run: %v, %d failed in round %d; want ErrFailedRound for the one point of round 0", err, first.Failed, first.State.Round)
+	}
+	again, err := adaptive.RunRounds(context.Background(), rounds, db, sweep.Options{Workers: 1, Simulate: cliffSim})
+	if err != nil || !again.State.Finished {
+		t.Fatalf("rerun: %v, finished %v; want the failed point retried and the sweep finished", err, again.State.Finished)
+	}
+	if again.Failed != 0 || again.Rounds < 2 || again.AlreadyDone != first.Ran-first.Failed {
+		t.Errorf("rerun: %d rounds, %d failed, %d already done; want round 0 and refinement rounds after it, none failed, the first run's %d done points already done",
+			again.Rounds, again.Failed, again.AlreadyDone, first.Ran-first.Failed)
+	}
+}
+
+// TestRoundsFindResultsStoredUnderLegacyIDs: a point stored by an older
+// ccsweep under its legacy identity (grids.LegacyPointID: a parameter
+// written out at the value it has anyway) is done for the rounds as for a plain
+// sweep. A database holding coarseGrid's finished sweep with its points
+// moved to its legacy ID replays to the same finished state.
+func TestRoundsFindResultsStoredUnderLegacyIDs(t *testing.T) {
+	g := parse(t, coarseGrid)
+	rounds := adaptive.NewRounds(g, g.Refine)
+	ctx := context.Background()
+	db := openDB(t, "new.db")
+	if _, err := adaptive.RunRounds(ctx, rounds, db, sweep.Options{Workers: 1, Simulate: cliffSim}); err != nil {
+		t.Fatal(err)
+	}
+	want, err := rounds.Current(ctx, db)
+	if err != nil || !want.Finished {
+		t.Fatal(want, err)
+	}
+	var ids []string
+	for _, p := range want.All {
+		ids = append(ids, grids.PointID(p.Point, model.Version))
+	}
+	results, err := db.ResultsOf(ctx, ids)
+	if err != nil || len(results) != len(ids) {
+		t.Fatalf("%d results of %d points: %v", len(results), len(ids), err)
+	}
+	grs, err := db.Grids(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := openDB(t, "old.db")
+	for _, gr := range grs {
+		if err := old.SaveGrid(ctx, gr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	moved := 0
+	for i := range results {
+		if l := grids.LegacyPointID(results[i].Point, model.Version); l != "" {
+			results[i].ID = l
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatalf("none of %d points has a legacy ID; the test needs some", len(results))
+	}
+	if err := old.SaveResults(ctx, results); err != nil {
+		t.Fatal(err)
+	}
+	got, err := rounds.Current(ctx, old)
+	if err != nil || !got.Finished || got.Round != want.Round || got.Planned != want.Planned {
+		t.Errorf("legacy IDs: round %d, %d planned, finished %v (%v); want round %d, %d planned, finished",
+			got.Round, got.Planned, got.Finished, err, want.Round, want.Planned)
+	}
+}
+
+// TestRoundsCountPointsDoneElsewhere: a point of round 0 held by another
+// process, which finishes it while this sweep waits, is counted done
+// elsewhere, not run here nor done already: Ran + Elsewhere + AlreadyDone
+// = Points, with Elsewhere 1 and AlreadyDone 0.
+func TestRoundsCountPointsDoneElsewhere(t *testing.T) {
+	g := parse(t, coarseGrid)
+	rounds := adaptive.NewRounds(g, g.Refine)
+	ctx := context.Background()
+	db := openDB(t, "peer.db")
+	st, err := rounds.Current(ctx, db)
+	if err != nil || len(st.Points) != 16 {
+		t.Fatal(len(st.Points), err)
+	}
+	held := st.Points[5].Point
+	heldID := grids.PointID(held, model.Version)
+	if got, err := db.Claim(ctx, []string{heldID}, "peer", time.Hour); err != nil || len(got) != 1 {
+		t.Fatalf("the peer claimed %v, %v", got, err)
+	}
+	p := &peerFinishesARound{t: t, db: db, point: held, id: heldID, after: 15}
+	out, err := adaptive.RunRounds(ctx, rounds, db, sweep.Options{Workers: 1, Simulate: cliffSim, Lease: 300 * time.Millisecond, Progress: p})
+	if err != nil || !out.State.Finished {
+		t.Fatalf("%v, finished %v", err, out.State.Finished)
+	}
+	if !p.finished {
+		t.Fatal("the peer never finished its point")
+	}
+	if out.Elsewhere != 1 || out.AlreadyDone != 0 || out.Ran != out.Points-1 || slices.Contains(p.ran, heldID) {
+		t.Errorf("%d points: %d ran, %d elsewhere, %d already done (held point run here: %v); want %d, 1, 0",
+			out.Points, out.Ran, out.Elsewhere, out.AlreadyDone, slices.Contains(p.ran, heldID), out.Points-1)
+	}
+}
+
+// peerFinishesARound is the Progress of TestRoundsCountPointsDoneElsewhere:
+// after `after` points done here, the peer stores its point as done (by the
+// cliff surface) and lets go.
+type peerFinishesARound struct {
+	t        *testing.T
+	db       *store.DB
+	point    grids.Point
+	id       string
+	after    int
+	mu       sync.Mutex
+	ran      []string
+	finished bool
+}
+
+func (p *peerFinishesARound) Start(int) {}
+
+func (p *peerFinishesARound) Finish() {}
+
+func (p *peerFinishesARound) Done(pt grids.Point, failed bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ran = append(p.ran, grids.PointID(pt, model.Version))
+	if len(p.ran) != p.after {
+		return
+	}
+	cfg, err := grids.PointConfig(p.point)
+	if err != nil {
+		p.t.Error(err)
+		return
+	}
+	ctx := context.Background()
+	grs, err := p.db.Grids(ctx)
+	if err != nil || len(grs) != 1 {
+		p.t.Error(fmt.Sprint(len(grs), err))
+		return
+	}
+	r := store.Result{ID: p.id, GridID: grs[0].ID, Point: p.point, Status: store.StatusDone, ModelVersion: model.Version,
+		Metrics: map[string]float64{"victim_gbps": cliffSurface(cfg)}}
+	if err := p.db.SaveResults(ctx, []store.Result{r}); err != nil {
+		p.t.Error(err)
+	}
+	if err := p.db.Release(ctx, "peer"); err != nil {
+		p.t.Error(err)
+	}
+	p.finished = true
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/ccsweep/ccsweep/sweep/slurm"
+	_ "modernc.org/sqlite"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -366,5 +367,40 @@ func TestSubmitScriptChainsTheMergeJob(t *testing.T) {
 	}
 	if got := strings.Join(j.MergeSubmitArgs([]string{"101", "102", "103"}), " "); got != strings.TrimPrefix(want[3], "sbatch ") {
 		t.Fatalf("MergeSubmitArgs: %s", got)
+	}
+}
+
+// The script carries the whole array (#SBATCH --array) only while every
+// shard's number is a valid task ID, that is below MaxArraySize.
+func TestArrayScriptCarriesTheArrayOnlyBelowMaxArraySize(t *testing.T) {
+	for _, tt := range []struct {
+		tasks, max int
+		want       string // the #SBATCH --array line; "" for none
+	}{
+		{3, 4, "#SBATCH --array=1-3\n"},
+		{4, 4, ""}, // task 4 is not a valid task ID where MaxArraySize is 4
+		{5, 4, ""},
+	} {
+		j := &slurm.Job{Ccsweep: "/usr/bin/ccsweep", Dir: "/scratch/g", Name: "g", Tasks: tt.tasks, MaxArraySize: tt.max}
+		text, err := j.ArrayScript()
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		if i := strings.Index(text, "#SBATCH --array"); i >= 0 {
+			got = text[i : i+strings.IndexByte(text[i:], '\n')+1]
+		}
+		if got != tt.want {
+			t.Errorf("%d tasks, MaxArraySize %d: array line %q, want %q", tt.tasks, tt.max, got, tt.want)
+		}
+	}
+}
+
+// A grid may be split in as many shards as it has points, one point each.
+func TestNewSetupTakesOneShardAPoint(t *testing.T) {
+	g := parse(t, smallGrid)
+	job := &slurm.Job{Ccsweep: "/bin/ccsweep", Dir: t.TempDir(), Name: g.Name, Tasks: g.Count(), MaxArraySize: 1001}
+	if _, err := slurm.NewSetup(job, g, "grid.toml", []byte(smallGrid)); err != nil {
+		t.Fatalf("%d shards of %d points: %v", job.Tasks, g.Count(), err)
 	}
 }
