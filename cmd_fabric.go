@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -120,6 +122,10 @@ func inspectLFTs(c *cli.Context, sc *workload.Scenario, path string) (*fabric.Fa
 	}
 	fh, err := os.Open(path)
 	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("--read-lfts %s: %w", path, pe.Err)
+		}
 		return nil, err
 	}
 	defer fh.Close()

@@ -212,3 +212,13 @@ func TestFabricComparesReadTablesWithTheEngine(t *testing.T) {
 		t.Errorf("an engine's own description compares: %s", out)
 	}
 }
+
+// TestFabricNamesAMissingTablesFile: --read-lfts of a file that is not there
+// is bad input named by its flag and path, in one line.
+func TestFabricNamesAMissingTablesFile(t *testing.T) {
+	gone := filepath.Join(t.TempDir(), "gone.dump")
+	_, stderr, code := ccsweep(t, "fabric", "testbed-s1", "--read-lfts", gone)
+	if want := "ccsweep: --read-lfts " + gone + ": no such file or directory\n"; code != 2 || stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2 and %q", code, stderr, want)
+	}
+}

@@ -59,7 +59,7 @@ func TestOutputsNeverClobber(t *testing.T) {
 				t.Error("the directory was replaced")
 			}
 		}},
-		{"missing directory", filepath.Join(dir, "no", "x.csv"), 2, "ccsweep: cannot write " + filepath.Join(dir, "no", "x.csv"), nil},
+		{"missing directory", filepath.Join(dir, "no", "x.csv"), 2, "ccsweep: cannot write " + filepath.Join(dir, "no", "x.csv") + ": no such file or directory", nil},
 		{"fifo written in place", fifo, 0, "", func(t *testing.T) {
 			if fi, _ := os.Lstat(fifo); fi.Mode()&fs.ModeNamedPipe == 0 {
 				t.Errorf("fifo is now %v", fi.Mode())

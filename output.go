@@ -4,8 +4,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/pprof"
@@ -28,6 +30,10 @@ func writeOutput(ctx context.Context, path string, w io.Writer, fill func(io.Wri
 		return fillErr
 	})
 	if err != nil && fillErr == nil && ctx.Err() == nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // "no such file or directory", not the temporary file's name
+		}
 		return usagef("cannot write %s: %v", path, err)
 	}
 	return err

@@ -2,6 +2,7 @@ package grids_test
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,5 +27,19 @@ func TestReadFileLimitIsInclusive(t *testing.T) {
 	data, err = grids.ReadFile(p, 99)
 	if !errors.Is(err, grids.ErrTooLarge) || data != nil {
 		t.Errorf("ReadFile of 100 bytes with limit 99: %d bytes, %v; want ErrTooLarge", len(data), err)
+	}
+}
+
+// A missing file is named as the user gave it, not by the system call that
+// found it missing, and is still fs.ErrNotExist for the callers that tell
+// a missing database or grid apart.
+func TestReadFileNamesAMissingFileWithoutTheSystemCall(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "gone.toml")
+	_, err := grids.ReadFile(p, 100)
+	if !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("ReadFile of a missing file: %v, want fs.ErrNotExist", err)
+	}
+	if want := p + ": no such file or directory"; err.Error() != want {
+		t.Errorf("ReadFile of a missing file: %q, want %q", err, want)
 	}
 }
