@@ -91,6 +91,22 @@ func goldenTopos(t *testing.T) map[string]goldenTopo {
 			sc: &workload.Scenario{Name: "golden-clos", Phases: 2, Routing: "ftree", LMC: 1,
 				Build: gen("clos", fabric.TopoParams{Leaves: 4, Spines: 2, HostsPerLeaf: 4}),
 				Flows: incast("H1", []string{"H5", "H9", "H13", "H6"}, [2]string{"H10", "H2"}), Traffic: background}},
+		{name: "clos-failed", desc: "clos 4 leaves x 4 hosts, 2 spines, the cable L1-S1 gone, read as an import (no levels), updn, lmc 0",
+			sc: &workload.Scenario{Name: "golden-clos-failed", Phases: 2, Routing: "updn",
+				Build: func(c *params.Config) (*fabric.Topology, error) {
+					top, err := gen("clos", fabric.TopoParams{Leaves: 4, Spines: 2, HostsPerLeaf: 4})(c)
+					if err != nil {
+						return nil, err
+					}
+					l1, s1 := top.Lookup("L1"), top.Lookup("S1")
+					top.Links = slices.DeleteFunc(top.Links, func(l fabric.Link) bool { return l.A == l1 && l.B == s1 || l.A == s1 && l.B == l1 })
+					for n := range top.Nodes {
+						top.Nodes[n].Level = 0
+					}
+					top.Kind = "ibnetdiscover"
+					return top, nil
+				},
+				Flows: incast("H1", []string{"H5", "H9", "H13", "H6"}, [2]string{"H10", "H2"}), Traffic: background}},
 		{name: "mesh", desc: "mesh 4x4, 1 host per router, dor, lmc 1, 2 VLs", set: []string{"vls=2"},
 			sc: &workload.Scenario{Name: "golden-mesh", Phases: 2, Routing: "dor", LMC: 1,
 				Build: gen("mesh", fabric.TopoParams{Dims: []int{4, 4}, HostsPerRouter: 1}),
@@ -224,6 +240,11 @@ func goldenCases() []goldenCase {
 		goldenCase{name: "fattree-drb-timer", topo: "fattree", scheme: "drb", set: []string{"drb.timer=50us"}},
 		goldenCase{name: "fattree-apps-off", topo: "fattree-apps", scheme: "off"},
 		goldenCase{name: "fattree-apps-ib", topo: "fattree-apps", scheme: "ib"},
+		// updn's roots on a Clos that lost a cable are OpenSM's (model
+		// ib-11): the spine S1 is no root and carries no route between
+		// leaves, so every leaf-to-leaf route crosses S2.
+		goldenCase{name: "clos-failed-off", topo: "clos-failed", scheme: "off"},
+		goldenCase{name: "clos-failed-ib", topo: "clos-failed", scheme: "ib"},
 	)
 	return cases
 }

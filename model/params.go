@@ -3,4 +3,4 @@ package model
 // Version identifies the model's behaviour. It changes whenever the same
 // scenario, parameters and seed could give different results, and it is part
 // of every sweep point's identity.
-const Version = "ib-10"
+const Version = "ib-11"

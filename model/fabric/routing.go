@@ -490,26 +490,7 @@ type endPort struct {
 // switch table (by node GUID, Node.GUID where every switch has one, as
 // below), and on a switch by port; and the number of aggregation nodes.
 func (f *Fabric) routingOrder() ([]endPort, int) {
-	var ends []endPort
-	for g, s := range f.attach {
-		if s >= 0 {
-			ends = append(ends, endPort{host: int32(g), adapter: -1, sw: s, port: f.attachPort[g]})
-		}
-	}
-	adapters := 0
-	for a, n := range f.sws {
-		if !f.t.Nodes[n].Adapter {
-			continue
-		}
-		first, end := f.ports(int32(a))
-		for gp := first; gp < end; gp++ {
-			if pp := f.peer[gp]; pp >= 0 && f.host[f.owner[pp]] < 0 && !f.t.Nodes[f.owner[pp]].Adapter {
-				ends = append(ends, endPort{host: -1, adapter: int32(adapters), sw: f.sw[f.owner[pp]], port: pp - f.base[f.owner[pp]]})
-				break // an aggregation node has one linked port
-			}
-		}
-		adapters++
-	}
+	ends, adapters := f.endPorts()
 	count := make([]int32, len(f.sws)) // end ports linked to a switch
 	for _, e := range ends {
 		count[e.sw]++
@@ -701,3 +682,30 @@ func checkRouting(algorithm string, lmc, vls int) error {
 
 // PathOf returns the path (LID offset) of lid.
 func (r *Routes) PathOf(lid int32) int { return int(lid) & (1<<r.LMC - 1) }
+
+// endPorts returns the end ports linked to switches, in the fabric's order:
+// the hosts, then the aggregation nodes (numbered among themselves), and
+// how many aggregation nodes there are.
+func (f *Fabric) endPorts() ([]endPort, int) {
+	var ends []endPort
+	for g, s := range f.attach {
+		if s >= 0 {
+			ends = append(ends, endPort{host: int32(g), adapter: -1, sw: s, port: f.attachPort[g]})
+		}
+	}
+	adapters := 0
+	for a, n := range f.sws {
+		if !f.t.Nodes[n].Adapter {
+			continue
+		}
+		first, end := f.ports(int32(a))
+		for gp := first; gp < end; gp++ {
+			if pp := f.peer[gp]; pp >= 0 && f.host[f.owner[pp]] < 0 && !f.t.Nodes[f.owner[pp]].Adapter {
+				ends = append(ends, endPort{host: -1, adapter: int32(adapters), sw: f.sw[f.owner[pp]], port: pp - f.base[f.owner[pp]]})
+				break // an aggregation node has one linked port
+			}
+		}
+		adapters++
+	}
+	return ends, adapters
+}

@@ -57,7 +57,7 @@ func (f *Fabric) upDownRoutes(lmc int) (*Routes, []int32, []int32) {
 			hosted[s] = true
 		}
 	}
-	for _, roots := range [][]int32{f.topSwitches(), f.farthestSwitches()} {
+	for _, roots := range [][]int32{f.minHopRoots(), f.topSwitches(), f.farthestSwitches()} {
 		if roots == nil {
 			continue
 		}
@@ -145,6 +145,70 @@ func (f *Fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad i
 		}
 	}
 	return r, -1
+}
+
+// minHopRoots returns the switches OpenSM's updn takes as roots when it is
+// given none (updn_find_root_nodes_by_min_hop in osm_ucast_updn.c): a
+// switch is a root when, of its hop counts to the end ports (hosts and
+// aggregation nodes, each at the switch it hangs off), exactly one value is
+// held by more than 90 % of them and no other by more than 5 %. On a Clos
+// or fat tree those are its spines, less any spine that lost a cable to a
+// leaf (that leaf's hosts sit two hops further). It returns nil where no
+// switch qualifies (OpenSM then falls back to minhop), where two roots are
+// linked (OpenSM takes such a link as up both ways, which no order of
+// up*/down* expresses: the 648-port Clos, whose leaves of 18 hosts qualify
+// too), and on fabrics of over 2^28 switch-port pairs, where the search
+// from every switch would take seconds (the farthest switches stand in).
+func (f *Fabric) minHopRoots() []int32 {
+	ends, _ := f.endPorts()
+	if len(ends) == 0 || int64(len(f.sws))*int64(len(f.peer)) > 1<<28 {
+		return nil
+	}
+	count := make([]int32, len(f.sws))
+	for _, e := range ends {
+		count[e.sw]++
+	}
+	most, some := 0.9*float64(len(ends)), 0.05*float64(len(ends))
+	dist := make([]int32, len(f.sws))
+	var queue, hist, roots []int32
+	for s, n := range f.sws {
+		if f.t.Nodes[n].Adapter {
+			continue // an aggregation node is an adapter to OpenSM
+		}
+		queue = f.hops(int32(s), dist, queue)
+		hist = hist[:0]
+		for _, x := range queue {
+			for int(dist[x]) >= len(hist) {
+				hist = append(hist, 0)
+			}
+			hist[dist[x]] += count[x]
+		}
+		overMost, overSome := 0, 0
+		for _, h := range hist {
+			if float64(h) > most {
+				overMost++
+			}
+			if float64(h) > some {
+				overSome++
+			}
+		}
+		if overMost == 1 && overSome == 1 {
+			roots = append(roots, int32(s))
+		}
+	}
+	isRoot := make([]bool, len(f.sws))
+	for _, r := range roots {
+		isRoot[r] = true
+	}
+	for _, r := range roots {
+		first, end := f.ports(r)
+		for gp := first; gp < end; gp++ {
+			if x := f.next(gp); x >= 0 && isRoot[x] {
+				return nil
+			}
+		}
+	}
+	return roots
 }
 
 // topSwitches returns the switches of the highest Level when every switch

@@ -118,10 +118,12 @@ func TestUpdnRootFallsBackToCentral(t *testing.T) {
 }
 
 // TestUpdnRootsSurviveAFailedCable: a Clos of 8 leaves and 4 spines read
-// without levels, with the cable from leaf L1 to spine S1 gone. S1 has no
-// up*/down* route to L1 (S1 -> L2 -> S2 -> L1 goes down, then up), but no
-// route needs one: every leaf reaches L1 over S2, S3 or S4. The roots stay
-// the four spines (not one central switch), and every spine uplink of L1
+// without levels, with the cable from leaf L1 to spine S1 gone. The roots
+// are OpenSM's: the three spines with every cable, each one hop from all 32
+// hosts; S1 is no root, as L1's 4 hosts (12.5 %) sit three hops from it
+// (minHopRoots). S1 then ranks below the leaves, and no route passes it
+// (L2 -> S1 -> L3 goes down, then up): every leaf reaches every other over
+// S2, S3 or S4 (not one central switch), and every spine uplink of L1
 // carries its share: L1 sends each of the 28 other hosts' LIDs up one of
 // its 3 uplinks, the routes of all 4 of its hosts, so at most
 // ceil(28/3) * 4 = 40 routes an uplink where spread evenly; one central
@@ -138,8 +140,8 @@ func TestUpdnRootsSurviveAFailedCable(t *testing.T) {
 		top.Nodes[n].Level = 0
 	}
 	top.Kind = "ibnetdiscover"
-	if got := updnRootNames(t, top); !slices.Equal(got, []string{"S1", "S2", "S3", "S4"}) {
-		t.Errorf("roots %v, want the 4 spines", got)
+	if got := updnRootNames(t, top); !slices.Equal(got, []string{"S2", "S3", "S4"}) {
+		t.Errorf("roots %v, want the 3 spines with every cable", got)
 	}
 	info, err := InspectFabric(top, "updn", 0, 1)
 	if err != nil {
@@ -374,4 +376,32 @@ func (f *Fabric) hasHost(s int32) bool {
 		}
 	}
 	return false
+}
+
+// TestMinHopRootsThresholdsAreStrict: on a Clos of one spine and N leaves of
+// one host each, the spine has every host one hop away (a root), and a leaf
+// has its own host at 0 hops (1/N) and the others at 2. OpenSM's bars count
+// when they hold more than 90 % and more than 5 % of the end ports: with 19
+// leaves a leaf's own host is 5.3 %, a second bar, so the spine alone is the
+// root; with 20 it is exactly 5 %, no bar, so the leaves qualify too, are
+// linked to the spine, and OpenSM's rule gives nothing ccsweep's order can
+// follow (nil).
+func TestMinHopRootsThresholdsAreStrict(t *testing.T) {
+	for _, c := range []struct {
+		leaves int
+		want   []string
+	}{{19, []string{"S1"}}, {20, nil}} {
+		top, err := GenerateTopology("clos", TopoParams{Leaves: c.leaves, Spines: 1, HostsPerLeaf: 1, HostGbps: 8, SwitchGbps: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := NewFabric(top)
+		var got []string
+		for _, s := range f.minHopRoots() {
+			got = append(got, top.Nodes[f.sws[s]].Name)
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%d leaves: minHopRoots %v, want %v", c.leaves, got, c.want)
+		}
+	}
 }
