@@ -223,6 +223,27 @@ func oracleCases(t *testing.T) []oracleCase {
 		cs = append(cs, oracleCase{name: fmt.Sprintf("random-%d", seed), top: randomTopo(seed, 16, 5, 20, 24, 2),
 			engines: []string{"minhop", "updn"}, irregular: true})
 	}
+	// A Clos whose leaves are also linked in a ring: links between
+	// switches of equal rank under updn (the spines are OpenSM's roots), in
+	// both orders of the switch GUIDs. A leaf reaches the hosts two leaves
+	// away by two hops down the ring or up to a spine and down: OpenSM's
+	// updn takes either, ccsweep's the ring, so the tables differ.
+	for _, order := range []string{"guids-ascending", "guids-descending"} {
+		ring := importedClos(8, 3, 4, 2, 0)
+		leaves := ring.Switches()[:8]
+		for i, l := range leaves {
+			mustLink(ring, l, 3+4+1, leaves[(i+1)%8], 3+4)
+		}
+		for i, s := range ring.Switches() {
+			ring.Nodes[s].GUID = 0x2c90300a00f000 + uint64(i)
+			if order == "guids-descending" {
+				ring.Nodes[s].GUID = 0x2c90300a00f000 - uint64(i)
+			}
+		}
+		cs = append(cs, oracleCase{name: "clos-8x4-leaf-ring-" + order, top: ring,
+			engines: []string{"minhop", "updn"}, irregular: true,
+			differs: map[string]string{"updn": "OpenSM's updn takes every port of least hops where ccsweep's takes a down-only route where there is one (docs/fabrics.md, updn roots)"}})
+	}
 	files := []string{"../../examples/fabrics/clos648.txt", "../../examples/fabrics/cluster.txt"}
 	samples, err := filepath.Glob(filepath.Join("testdata", "ibnetdiscover", "*.txt"))
 	if err != nil {
