@@ -3,7 +3,9 @@ package fabric
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -338,5 +340,26 @@ func TestCompareTables(t *testing.T) {
 	}
 	if err := ftree.CompareTables(inspect(small, "ftree", 0)); err == nil || !strings.Contains(err.Error(), "the fabrics differ") {
 		t.Errorf("fabrics of other sizes: %v", err)
+	}
+}
+
+// TestBalanceOfOneSwitchHasNoSwitchLinks: a fabric of one switch has no
+// link between switches, so their count, max and mean are 0 (not a mean of
+// nothing, NaN, which JSON cannot hold), and its JSON description encodes.
+// Kills balance.go's `b.SwitchLinks > 0` turned into `>= 0`.
+func TestBalanceOfOneSwitchHasNoSwitchLinks(t *testing.T) {
+	top, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 1, HostGbps: 8, SwitchGbps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := InspectFabric(top, "minhop", 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := info.Balance; b.SwitchLinks != 0 || b.SwitchMax != 0 || b.SwitchMean != 0 || b.Max != 3 {
+		t.Errorf("balance %+v, want no switch links, a mean of 0 over them, 3 routes on each host link", b)
+	}
+	if err := json.NewEncoder(io.Discard).Encode(info); err != nil {
+		t.Errorf("JSON of the description: %v", err)
 	}
 }

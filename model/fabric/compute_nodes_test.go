@@ -145,3 +145,32 @@ func TestComputeNodesFallBackWhereOpenSMsRankingIsNoTree(t *testing.T) {
 		t.Errorf("no compute nodes: %v, want the link A-B named", err)
 	}
 }
+
+// TestComputeNodesWithAnAggregationNodeOnASpine: an aggregation node is a
+// dead end outside the tree (level 0), so its link to a spine does not
+// make the levels non-adjacent: with the first leaf's hosts as compute
+// nodes, ftree still ranks the Clos as OpenSM does (spines over every
+// leaf) and routes it as without compute nodes, rather than falling back
+// to ranking from the compute nodes' leaf (which puts the other leaves
+// above the spines). Kills routing_ftree.go's adjacentLevels taking
+// `level[s] >= 0` for `level[s] > 0`, which judged the aggregation node's
+// link.
+func TestComputeNodesWithAnAggregationNodeOnASpine(t *testing.T) {
+	top := importedClos(4, 2, 2, 0, 1)
+	an := top.AddSwitch("AN", 1)
+	top.Nodes[an].Adapter = true
+	mustLink(top, an, 0, top.Lookup("S0"), 4)
+	want, err := ComputeRoutes(top, "ftree", 0, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ComputeRoutesWith(top, "ftree", 0, 1, RoutingOptions{ComputeNodes: []string{"Ha0", "Ha1"}})
+	if err != nil {
+		t.Fatalf("compute nodes Ha0, Ha1: %v", err)
+	}
+	for s := range want.LFT {
+		if !slices.Equal(got.LFT[s], want.LFT[s]) {
+			t.Errorf("switch %d: %v with compute nodes, %v without", s, got.LFT[s], want.LFT[s])
+		}
+	}
+}

@@ -210,3 +210,31 @@ func TestMutFtreeUpPortsFollowTheCheapestParent(t *testing.T) {
 		t.Errorf("%d of 60 trees routed, %d switches with a costlier parent after the cheapest: too few", routed, laterCostlier)
 	}
 }
+
+// TestFtreeRoutesASingleImportedSwitch: a fabric of one switch and its
+// hosts, read without levels, is a fat tree of one level: the switch is
+// both its leaf and its root (0 hops from the roots), and ftree routes each
+// host to the port it hangs off. (Written against levelsFromRoots' `d[s] <
+// 0` turned into `d[s] <= 0`, which it does not kill: where that refuses a
+// leaf that is a root, treeLevels' fallback ranks the same levels;
+// docs/mutation-log.md, session 18.)
+func TestFtreeRoutesASingleImportedSwitch(t *testing.T) {
+	top, err := GenerateTopology("fattree", TopoParams{K: 4, Levels: 1, HostGbps: 8, SwitchGbps: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for n := range top.Nodes {
+		top.Nodes[n].Level = 0
+	}
+	top.Kind = "ibnetdiscover"
+	r, err := ComputeRoutes(top, "ftree", 0, 1)
+	if err != nil {
+		t.Fatalf("ftree on one switch read without levels: %v", err)
+	}
+	f := NewFabric(top)
+	for h := range f.hosts {
+		if got, want := r.LFT[0][h], f.attachPort[h]; got != want {
+			t.Errorf("host %d: port %d, want %d, the port it hangs off", h, got, want)
+		}
+	}
+}

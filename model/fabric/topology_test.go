@@ -24,3 +24,17 @@ func TestConnectPortsRefusesOnePast(t *testing.T) {
 		t.Errorf("%d links, want 1", len(tp.Links))
 	}
 }
+
+// TestConnectPortsNamesThePortCountingFromOne: ports count from 0 in the
+// API and from 1 where a person reads them, as in ibnetdiscover's output:
+// port index 4 of a 4-port switch is "port 5". Kills topology.go's
+// `e.p+1` in that message turned into `e.p-1`.
+func TestConnectPortsNamesThePortCountingFromOne(t *testing.T) {
+	top := &fabric.Topology{}
+	s := top.AddSwitch("S", 4)
+	h := top.AddHost("H")
+	err := top.ConnectPorts(h, 0, s, 4, 10)
+	if want := "connect H-S: S has no port 5"; err == nil || err.Error() != want {
+		t.Errorf("err %v, want %q", err, want)
+	}
+}
