@@ -153,3 +153,17 @@ func TestMutDORSecondHalfwayPathCrossesTheDateline(t *testing.T) {
 		}
 	}
 }
+
+// TestMutDORSizeOneDimensionIsNoOrder: a dimension of one router has no
+// hop to take, so it adds no dimension order: a 4x1 mesh has one active
+// dimension, and with lmc 1 its two paths per host still need one VL.
+// Kills routing_dor.go's `n > 1` (an active dimension) turned into
+// `n >= 1`, which counted two orders and asked for 2 VLs.
+func TestMutDORSizeOneDimensionIsNoOrder(t *testing.T) {
+	for _, dims := range [][]int{{4, 1}, {1, 4}} {
+		top := gridTopo(dims, false, 1)
+		if _, err := ComputeRoutes(top, "dor", 1, 1); err != nil {
+			t.Errorf("mesh %v, lmc 1, 1 VL: %v", dims, err)
+		}
+	}
+}
