@@ -405,3 +405,39 @@ func TestMinHopRootsThresholdsAreStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestMinHopRootsWantMoreThan90Percent: 20 hosts, 9 on L1 and on L2, one on
+// L3 and on L4, linked X-L1, X-L2, X-Y, Y-L3, L3-L4. X has 18 hosts (exactly
+// 90 %) one hop away and one each at two and three hops: no bar holds more
+// than 90 %, so X is no root; nor are L3 and L4 (18 hosts three and four
+// hops away). Y has 19 (95 %) two hops away and one (5 %, not more) at one:
+// the only root. Counted at 90 % or more, X, L3 and L4 would be roots too,
+// linked to each other and to Y, and OpenSM's rule would give nothing.
+func TestMinHopRootsWantMoreThan90Percent(t *testing.T) {
+	top := &Topology{Kind: "ibnetdiscover"}
+	sw := map[string]NodeID{}
+	for _, s := range []struct {
+		name         string
+		ports, hosts int
+	}{{"X", 3, 0}, {"Y", 2, 0}, {"L1", 10, 9}, {"L2", 10, 9}, {"L3", 3, 1}, {"L4", 2, 1}} {
+		sw[s.name] = top.AddSwitch(s.name, s.ports)
+		for h := range s.hosts {
+			if err := top.Connect(top.AddHost(fmt.Sprintf("H%s_%d", s.name, h)), sw[s.name], 10); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, l := range [][2]string{{"X", "L1"}, {"X", "L2"}, {"X", "Y"}, {"Y", "L3"}, {"L3", "L4"}} {
+		if err := top.Connect(sw[l[0]], sw[l[1]], 10); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f := NewFabric(top)
+	var got []string
+	for _, s := range f.minHopRoots() {
+		got = append(got, top.Nodes[f.sws[s]].Name)
+	}
+	if !slices.Equal(got, []string{"Y"}) {
+		t.Errorf("minHopRoots %v, want [Y]", got)
+	}
+}
