@@ -59,7 +59,7 @@
 #     the module root gremlins' coverage run takes every package, so MUT_FILES
 #     defaults to the root's own files, -short is on and defskip skips store's
 #     test that fails under coverage and the root's tests that need a real
-#     Slurm, validate, every example or a browser (docs/testing.md, session 15).
+#     Slurm, validate, every example or a browser (docs/mutation-log.md, session 15).
 #   - --test-cpu is not used: gremlins 0.6.0 passes it as one malformed
 #     argument ("-cpu 1").
 set -euo pipefail
