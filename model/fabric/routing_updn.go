@@ -7,7 +7,11 @@ import (
 
 // Up*/down* routing.
 //
-// Roots: when every switch has a Level (a tree's generator set them), the
+// Roots: first OpenSM's own (minHopRoots: the switches with more than 90 %
+// of the end ports at one hop count and no more than 5 % at another),
+// where some qualify, none of them linked to another, and they give every
+// switch with a host a legal route (since model ib-11). Else, when every
+// switch has a Level (a tree's generator set them), the
 // roots are all the switches of the highest Level, a tree's top. Otherwise
 // (a fabric read from ibnetdiscover) the switches are ranked by their hop
 // count from the nearest switch with a host, and the roots are the live
@@ -158,7 +162,7 @@ func (f *Fabric) upDownWith(pos []int32, need []bool, lmc int) (r *Routes, bad i
 // linked (OpenSM takes such a link as up both ways, which no order of
 // up*/down* expresses: the 648-port Clos, whose leaves of 18 hosts qualify
 // too), and on fabrics of over 2^28 switch-port pairs, where the search
-// from every switch would take seconds (the farthest switches stand in).
+// from every switch would take seconds (ccsweep's own rule stands in).
 func (f *Fabric) minHopRoots() []int32 {
 	ends, _ := f.endPorts()
 	if len(ends) == 0 || int64(len(f.sws))*int64(len(f.peer)) > 1<<28 {
