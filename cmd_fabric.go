@@ -1,15 +1,14 @@
 package main
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/ccsweep/ccsweep/grids"
 	"github.com/ccsweep/ccsweep/model"
 	"github.com/ccsweep/ccsweep/model/fabric"
 	"github.com/ccsweep/ccsweep/model/workload"
@@ -122,11 +121,7 @@ func inspectLFTs(c *cli.Context, sc *workload.Scenario, path string) (*fabric.Fa
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("--read-lfts %s: %w", path, pe.Err)
-		}
-		return nil, err
+		return nil, grids.PlainPathError("--read-lfts "+path, err)
 	}
 	defer fh.Close()
 	info, warn, err := fabric.InspectLFTs(t, path, fh, cfg.VLs)

@@ -35,7 +35,7 @@ var ErrTooLarge = errors.New("file too large")
 func ReadFile(path string, limit int64) ([]byte, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, plainPathError(path, err)
+		return nil, PlainPathError(path, err)
 	}
 	if !fi.Mode().IsRegular() {
 		what := "a special file"
@@ -56,7 +56,7 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, plainPathError(path, err)
+		return nil, PlainPathError(path, err)
 	}
 	defer f.Close()
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
@@ -69,10 +69,10 @@ func ReadFile(path string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
-// plainPathError says "PATH: no such file or directory" where the system's
+// PlainPathError says "PATH: no such file or directory" where the system's
 // error says "stat PATH: ...": a user named a file, not a system call. It
 // still wraps the cause (errors.Is(err, fs.ErrNotExist) holds).
-func plainPathError(path string, err error) error {
+func PlainPathError(path string, err error) error {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		return fmt.Errorf("%s: %w", path, pe.Err)

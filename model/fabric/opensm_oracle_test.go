@@ -135,9 +135,7 @@ func oracleCases(t *testing.T) []oracleCase {
 	// A failed cable: leaf L1's link to spine S1 removed (and the level
 	// knowledge with it, as a real fabric's would be: routed as an import).
 	gen("clos-8x4-failed-link", "clos", TopoParams{Leaves: 8, Spines: 4, HostsPerLeaf: 4, HostGbps: 8, SwitchGbps: 8}, func(top *Topology) {
-		l1, s1 := top.Lookup("L1"), top.Lookup("S1")
-		i := slices.IndexFunc(top.Links, func(l Link) bool { return l.A == l1 && l.B == s1 || l.A == s1 && l.B == l1 })
-		top.Links = slices.Delete(top.Links, i, i+1)
+		unlink(top, "L1", "S1")
 		for n := range top.Nodes {
 			top.Nodes[n].Level = 0
 		}

@@ -133,9 +133,8 @@ func TestUpdnRootsSurviveAFailedCable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l1, s1 := top.Lookup("L1"), top.Lookup("S1")
-	i := slices.IndexFunc(top.Links, func(l Link) bool { return l.A == l1 && l.B == s1 || l.A == s1 && l.B == l1 })
-	top.Links = slices.Delete(top.Links, i, i+1)
+	unlink(top, "L1", "S1")
+	l1 := top.Lookup("L1")
 	for n := range top.Nodes {
 		top.Nodes[n].Level = 0
 	}
